@@ -1,0 +1,157 @@
+"""Input validation shared by every module of :mod:`gaussmech_core`.
+
+Every public function converts its numeric arguments with :func:`as_float_array`, checks them
+with :func:`require_interval` (or :func:`require_integer`), broadcasts them together with
+:func:`broadcast`, and returns through :func:`scalar_or_array`, so that
+
+* scalars in give a Python ``float`` out, arrays in give a numpy array out;
+* a bad value raises ``ValueError`` (out of range, NaN, infinite) or ``TypeError`` (not a
+  number) whose message names the parameter, its value, the allowed range and, for arrays,
+  the index of the first bad element, e.g. ``delta must be in (0, 1), got delta=1.5``.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+__all__ = [
+    "as_float_array",
+    "require_interval",
+    "require_integer",
+    "require_choice",
+    "broadcast",
+    "scalar_or_array",
+]
+
+
+def _describe(value) -> str:
+    """Format a bad value for an error message: short, exact, no numpy repr noise."""
+    if isinstance(value, (np.floating, float)):
+        return repr(float(value))
+    if isinstance(value, (np.integer, int)):
+        return repr(int(value))
+    return repr(value)
+
+
+def as_float_array(value, name: str) -> np.ndarray:
+    """Convert ``value`` to a float64 array, raising ``TypeError`` when it is not numeric.
+
+    Strings, bytes, ``None``, booleans, complex numbers and objects that numpy cannot turn into
+    real numbers are rejected: a privacy parameter given as ``"0.5"`` is a bug in the caller,
+    not something to guess at.
+    """
+    if value is None or isinstance(value, (str, bytes, bool, np.bool_, complex, np.complexfloating)):
+        raise TypeError(f"{name} must be a real number or an array of real numbers, got {name}={value!r}")
+    try:
+        array = np.asarray(value)
+    except Exception as error:  # pragma: no cover - numpy raises many types for odd objects
+        raise TypeError(f"{name} must be a real number or an array of real numbers, got {name}={value!r}") from error
+    if array.dtype.kind not in "iuf":
+        if array.dtype.kind == "O":
+            for index, element in np.ndenumerate(array):
+                if not isinstance(element, numbers.Real) or isinstance(element, bool):
+                    where = f" at index {index if array.ndim > 1 else index[0]}" if array.ndim else ""
+                    raise TypeError(
+                        f"{name} must contain only real numbers, got {name}={element!r}{where}"
+                    )
+        else:
+            raise TypeError(f"{name} must be a real number or an array of real numbers, got {name}={value!r}")
+    return np.asarray(array, dtype=np.float64)
+
+
+def _interval_text(lower, upper, lower_open, upper_open) -> str:
+    low = "-inf" if lower is None else _format_bound(lower)
+    high = "inf" if upper is None else _format_bound(upper)
+    left = "(" if (lower_open or lower is None) else "["
+    right = ")" if (upper_open or upper is None) else "]"
+    return f"{left}{low}, {high}{right}"
+
+
+def _format_bound(bound) -> str:
+    if float(bound).is_integer() and abs(bound) < 1e15:
+        return str(int(bound))
+    return f"{bound:g}"
+
+
+def require_interval(
+    array: np.ndarray,
+    name: str,
+    lower: float | None = None,
+    upper: float | None = None,
+    *,
+    lower_open: bool = False,
+    upper_open: bool = False,
+    allow_infinity: bool = False,
+    hint: str = "",
+) -> np.ndarray:
+    """Check that every element of ``array`` lies in the interval and is not NaN.
+
+    ``lower``/``upper`` of ``None`` mean unbounded. Infinite values are rejected unless
+    ``allow_infinity`` is set (they still have to lie in the interval). ``hint`` is appended to
+    the message, e.g. to name the function to use instead.
+    """
+    bad = np.isnan(array)
+    if not allow_infinity:
+        bad |= np.isinf(array)
+    if lower is not None:
+        bad |= (array <= lower) if lower_open else (array < lower)
+    if upper is not None:
+        bad |= (array >= upper) if upper_open else (array > upper)
+    if np.any(bad):
+        first = tuple(int(i) for i in np.argwhere(bad)[0]) if array.ndim else ()
+        value = array[first] if array.ndim else array[()]
+        where = ""
+        if array.ndim == 1:
+            where = f" (first bad element at index {first[0]})"
+        elif array.ndim > 1:
+            where = f" (first bad element at index {first})"
+        interval = _interval_text(lower, upper, lower_open, upper_open)
+        # A two-sided bounded interval already excludes infinities; say "finite" only where it adds.
+        unbounded = lower is None or upper is None
+        kind = "finite and " if (unbounded and not allow_infinity) else ""
+        message = f"{name} must be {kind}in {interval}, got {name}={_describe(value)}{where}"
+        if hint:
+            message += f"; {hint}"
+        raise ValueError(message)
+    return array
+
+
+def require_integer(value, name: str, minimum: int = 1, maximum: int | None = None) -> int:
+    """Return ``value`` as a Python ``int`` after checking it is a whole number in range."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Integral, numbers.Real)):
+        raise TypeError(f"{name} must be an integer, got {name}={value!r}")
+    if isinstance(value, numbers.Real) and not isinstance(value, numbers.Integral):
+        if not math.isfinite(value) or not float(value).is_integer():
+            raise ValueError(f"{name} must be a whole number, got {name}={_describe(value)}")
+    number = int(value)
+    if number < minimum or (maximum is not None and number > maximum):
+        upper = "inf" if maximum is None else str(maximum)
+        raise ValueError(f"{name} must be an integer in [{minimum}, {upper}], got {name}={number}")
+    return number
+
+
+def require_choice(value, name: str, choices) -> str:
+    """Check that ``value`` is one of ``choices`` (strings)."""
+    if value not in choices:
+        options = ", ".join(repr(c) for c in choices)
+        raise ValueError(f"{name} must be one of {options}, got {name}={value!r}")
+    return value
+
+
+def broadcast(*arrays: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Broadcast validated arrays together, with a readable error when shapes do not fit."""
+    try:
+        return tuple(np.array(a, dtype=np.float64) for a in np.broadcast_arrays(*arrays))
+    except ValueError as error:
+        shapes = ", ".join(str(np.shape(a)) for a in arrays)
+        raise ValueError(f"parameter arrays have shapes {shapes}, which do not broadcast together") from error
+
+
+def scalar_or_array(result, *inputs):
+    """Return a Python float when every input was a scalar, else a numpy array."""
+    if all(np.ndim(x) == 0 for x in inputs):
+        return float(np.asarray(result, dtype=np.float64).reshape(()))
+    return np.asarray(result, dtype=np.float64)
