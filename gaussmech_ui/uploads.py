@@ -1,0 +1,701 @@
+"""Reading an uploaded histogram (CSV) into counts, with messages that say what is wrong and where.
+
+Three shapes are read (MATH.md 8.5's histograms; the denoising lab's data):
+
+* **one column of counts** (with or without a header row);
+* **label and count** columns (or any table with one or more numeric columns: the person picks
+  which one holds the counts, ``column=``);
+* **a 2-D grid of counts** (a heat map): three or more numeric columns and at most one text
+  column (row labels), over two or more rows.
+
+Rules, in the order they are applied (each can be overridden by the caller):
+
+1. **Bytes to text.** UTF-8, with or without a byte-order mark; UTF-16 only with its BOM (what
+   spreadsheet programs write as "Unicode text"). Nothing else is guessed: a latin-1 fallback
+   would decode *any* bytes and silently garble labels, so undecodable bytes are reported with
+   their position instead. NUL bytes mean a binary file.
+2. **Separator.** Tab, comma or semicolon, whichever splits the first lines into the same
+   number (at least 2) of fields most consistently; ties prefer tab, then comma, then
+   semicolon, except that when every comma sits between two digits the commas are taken for
+   decimal marks and the semicolon wins. Decimal commas and thousands separators are not
+   read: ``1,5`` is reported as not a number.
+3. **Rows.** Quotes follow RFC 4180 (``csv`` module, strict). Blank lines and lines of empty
+   fields are skipped. Every row must have the number of fields most rows have; extra fields
+   that are all empty (spreadsheet padding) are dropped, anything else is a ragged row.
+4. **Header.** The first row is a header when one of its cells is text in a column whose other
+   cells are numbers (``header=`` overrides this).
+5. **Cells.** Read as text (``dtype=str``), stripped, then converted explicitly with
+   ``pandas.to_numeric``: labels stay text and are never evaluated. ``""``, ``NA``, ``N/A``,
+   ``NaN``, ``null``, ``None`` and ``-`` mean missing. A column is *numeric* (a candidate for
+   the counts) when most of its non-missing cells are numbers.
+6. **Shape** (``kind=`` overrides): a grid when there are 3+ numeric columns, at most one text
+   column and 2+ rows; a single row of 2+ numbers is one histogram; otherwise one column of
+   counts, by default the numeric column named like a count (count, n, frequency, ...) or
+   else the last numeric column, and the labels are the first other column.
+7. **Counts** must be finite, 0 or more, with a total of at most 1e15; fractional counts are
+   kept with a warning.
+
+The file is parsed in memory (``io.StringIO``); nothing uploaded is written to disk.
+:func:`to_safe_csv` writes downloads with spreadsheet-formula cells escaped.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import io
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Mapping
+
+import numpy as np
+import pandas as pd
+
+__all__ = [
+    "UploadError",
+    "Summary",
+    "HistogramData",
+    "make_histogram_data",
+    "parse_histogram_csv",
+    "DEFAULT_MAX_BYTES",
+    "DEFAULT_MAX_BINS",
+    "MAX_TOTAL",
+    "csv_escape_cell",
+    "to_safe_csv",
+    "histogram_frame",
+]
+
+DEFAULT_MAX_BYTES = 10 * 1024 * 1024
+DEFAULT_MAX_BINS = 1_000_000
+# Counts above 2**53 ≈ 9e15 are no longer exact in floating point; 1e15 records is ample.
+MAX_TOTAL = 1e15
+_MISSING = frozenset({"", "na", "n/a", "nan", "null", "none", "-"})
+_COUNT_NAMES = frozenset({"count", "counts", "n", "freq", "frequency", "frequencies", "total", "number", "value", "values", "amount", "weight"})
+_TOTAL_NAMES = frozenset({"total", "sum", "all", "grand total", "totals"})
+_NON_DECIMAL_COMMA = re.compile(r"(?<!\d),|,(?!\d)")
+_SEPARATOR_NAMES = {"\t": "tab", ";": "semicolon", ",": "comma"}
+_SAMPLE_LINES = 50
+_LOCAL_NUMBER = re.compile(r"[+-]?\d+([,' ]\d+)+")
+
+
+class UploadError(ValueError):
+    """A file that cannot be read as a histogram; the message says what is wrong and where."""
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What was read: data rows, bins (counts), their total and the shape of the counts."""
+
+    rows: int
+    bins: int
+    total: float
+    shape: tuple
+
+    def describe(self) -> str:
+        """One sentence for people, e.g. "Read 12 rows: 12 bins, total 1,234."."""
+        shape = f" ({self.shape[0]} × {self.shape[1]} grid)" if len(self.shape) == 2 else ""
+        total = f"{self.total:,.0f}" if float(self.total).is_integer() else f"{self.total:,.6g}"
+        return f"Read {self.rows:,} rows: {self.bins:,} bins{shape}, total {total}."
+
+
+@dataclass(frozen=True)
+class HistogramData:
+    """A histogram ready for the denoising lab, from an upload or a built-in example.
+
+    ``counts`` has shape (bins,) for ``kind == "1d"`` and (rows, cols) for ``"2d"``.
+    ``labels`` names the bins of a 1-D histogram; ``row_labels``/``column_labels`` those of a
+    grid (each ``None`` when the file has none). ``candidate_columns`` lists the numeric columns
+    the person may pick for the counts and ``column`` the one used. ``neighbour_model``,
+    ``nonnegative`` and ``prior`` are set by examples that are not plain histograms (Balle &
+    Wang's mean estimation): the sensitivity then comes from the data, not from the relation.
+    """
+
+    kind: str
+    counts: np.ndarray
+    labels: tuple | None
+    candidate_columns: tuple
+    column: str | None
+    summary: Summary
+    warnings: tuple = ()
+    row_labels: tuple | None = None
+    column_labels: tuple | None = None
+    name: str = ""
+    description: str = ""
+    has_header: bool = False
+    separator: str = ","
+    neighbour_model: object | None = None
+    nonnegative: bool = True
+    prior: tuple | None = None
+
+    @property
+    def total(self) -> float:
+        return self.summary.total
+
+
+def make_histogram_data(counts, kind=None, *, rows=None, **fields) -> HistogramData:
+    """Build a :class:`HistogramData` (with its summary) from an array, for examples and tests."""
+    values = np.asarray(counts, dtype=float)
+    kind = kind or ("2d" if values.ndim == 2 else "1d")
+    summary = Summary(
+        rows=int(rows if rows is not None else values.shape[0]),
+        bins=int(values.size),
+        total=float(values.sum()),
+        shape=tuple(values.shape),
+    )
+    fields.setdefault("labels", None)
+    fields.setdefault("candidate_columns", ())
+    fields.setdefault("column", None)
+    return HistogramData(kind=kind, counts=values, summary=summary, **fields)
+
+
+# --- bytes to rows -----------------------------------------------------------------------------
+
+
+def _line_of(data: bytes, position: int) -> int:
+    return data.count(b"\n", 0, position) + 1
+
+
+def _decode(data: bytes) -> str:
+    if data.startswith(b"PK\x03\x04"):
+        raise UploadError(
+            "This is not a CSV file: it looks like an Excel workbook or a zip archive. "
+            "Save the sheet as 'CSV UTF-8 (comma delimited)' and upload that."
+        )
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            text = data.decode("utf-16")
+        except UnicodeDecodeError as error:
+            raise UploadError(
+                f"The file starts like UTF-16 text but byte {error.start + 1} cannot be decoded. "
+                "Save it as 'CSV UTF-8' and upload again."
+            ) from None
+    else:
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            byte = data[error.start]
+            raise UploadError(
+                f"The file is not UTF-8 text: byte 0x{byte:02x} on line {_line_of(data, error.start)} "
+                f"(byte {error.start + 1} of the file) cannot be decoded. Save it as 'CSV UTF-8' and upload again."
+            ) from None
+    text = text.lstrip("\ufeff")
+    nul = text.find("\x00")
+    if nul >= 0:
+        raise UploadError(
+            f"The file contains a NUL character on line {text.count(chr(10), 0, nul) + 1}: "
+            "it looks like a binary file, not a CSV text file."
+        )
+    return text
+
+
+def _detect_separator(text: str) -> str:
+    """The separator that splits the first lines most consistently into 2+ fields (rule 2)."""
+    lines = [line for line in text.splitlines() if line.strip()][:_SAMPLE_LINES]
+    sample = "\n".join(lines)
+    # Commas that all sit between digits are decimal marks: then a semicolon beats a comma.
+    decimal_commas = "," in sample and not _NON_DECIMAL_COMMA.search(sample)
+    preferences = ("\t", ";", ",") if decimal_commas else ("\t", ",", ";")
+    best, best_score = ",", (0.0, 0)
+    for rank, separator in enumerate(preferences):
+        try:
+            widths = [len(row) for row in csv.reader(lines, delimiter=separator)]
+        except csv.Error:  # e.g. a field above csv's size limit; the full read reports it with its line
+            continue
+        if not widths:
+            continue
+        width, frequency = Counter(widths).most_common(1)[0]
+        if width < 2:
+            continue
+        score = (frequency / len(widths), -rank)
+        if score > best_score:
+            best, best_score = separator, score
+    return best
+
+
+def _record_start_lines(text: str, separator: str) -> np.ndarray:
+    """The line on which each CSV record starts (a quoted field may span lines); for messages only."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=separator, strict=True)
+    starts, previous_end = [], 0
+    try:
+        for _ in reader:
+            starts.append(previous_end + 1)
+            previous_end = reader.line_num
+    except csv.Error:
+        pass
+    starts.append(previous_end + 1)  # where a failing record starts
+    return np.array(starts, dtype=np.int64)
+
+
+class _LineMap:
+    """Maps the position of a data row to the line of the file it starts on.
+
+    Valid files never need line numbers, so they are computed (one more pass of the CSV
+    reader) only when a message needs one.
+    """
+
+    def __init__(self, text: str, separator: str, records: np.ndarray, starts=None):
+        self._text, self._separator, self._records = text, separator, records
+        self._starts = starts
+
+    def __len__(self) -> int:
+        return int(self._records.size)
+
+    def __getitem__(self, position: int) -> int:
+        if self._starts is None:
+            self._starts = _record_start_lines(self._text, self._separator)
+        return int(self._starts[self._records[position]])
+
+    def subset(self, selection) -> "_LineMap":
+        return _LineMap(self._text, self._separator, self._records[selection], self._starts)
+
+
+def _tokenise(text: str, separator: str) -> list[list[str]]:
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=separator, strict=True)
+    try:
+        return list(reader)
+    except csv.Error as error:
+        start = int(_record_start_lines(text, separator)[-1])
+        if "unexpected end of data" in str(error):
+            raise UploadError(
+                f"A quotation mark opened on line {start} is never closed (the file ends inside a quoted field)."
+            ) from None
+        raise UploadError(f"Line {reader.line_num} cannot be read as CSV: {error}.") from None
+
+
+def _make_rectangular(rows, lines: _LineMap, separator):
+    """Drop empty padding fields and rows; report rows whose number of fields differs from most rows.
+
+    Returns the columns (tuples of cells) and the line map of the rows kept.
+    """
+    lengths = np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
+    values, frequencies = np.unique(lengths, return_counts=True)
+    # The most common width; between equally common widths, the one met first.
+    common = values[frequencies == frequencies.max()]
+    width = int(lengths[np.flatnonzero(np.isin(lengths, common))[0]])
+    name = _SEPARATOR_NAMES[separator]
+    ragged, empty = [], []
+    for index in np.flatnonzero(lengths != width):
+        row = rows[index]
+        if not "".join(row).strip():
+            empty.append(index)
+        elif len(row) > width and not "".join(row[width:]).strip():
+            rows[index] = row[:width]
+        else:
+            ragged.append((index, len(row)))
+    if ragged:
+        index, count = ragged[0]
+        more = f" ({len(ragged) - 1} more row{'s' if len(ragged) > 2 else ''} like it)" if len(ragged) > 1 else ""
+        hint = "a missing value" if count < width else f"an unquoted {name} inside a label, or an extra value"
+        raise UploadError(
+            f"Ragged rows: line {lines[index]} has {count} field{'s' if count != 1 else ''} but most rows have "
+            f"{width} (separator: {name}){more}. Look for {hint} on that line."
+        )
+    if empty:
+        keep = np.ones(len(rows), dtype=bool)
+        keep[empty] = False
+        rows = [row for row, kept in zip(rows, keep) if kept]
+        lines = lines.subset(keep)
+    columns = list(zip(*rows))
+    # Columns that are empty everywhere (trailing separators on every row) carry nothing.
+    return [column for column in columns if "".join(column).strip()], lines
+
+
+# --- cells --------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Column:
+    """One column: stripped text, parsed numbers, and the class of each cell."""
+
+    text: np.ndarray
+    numbers: np.ndarray
+    missing: np.ndarray
+    is_text: np.ndarray
+
+    @property
+    def numeric_cells(self) -> np.ndarray:
+        return ~self.missing & ~self.is_text
+
+    def is_numeric(self) -> bool:
+        present = int((~self.missing).sum())
+        numbers = int(self.numeric_cells.sum())
+        return numbers > 0 and numbers * 2 > present
+
+
+def _classify(values) -> _Column:
+    text = pd.Series(values, dtype=str).str.strip()
+    missing = text.str.lower().isin(_MISSING).to_numpy()
+    numbers = pd.to_numeric(text.where(~missing, None), errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+    is_text = ~missing & np.isnan(numbers)
+    return _Column(text.to_numpy(dtype=object), numbers, missing, is_text)
+
+
+def _column_names(header_cells, count):
+    names, seen = [], set()
+    for j in range(count):
+        name = header_cells[j].strip() if header_cells is not None else ""
+        if not name or name in seen:
+            name = f"column {j + 1}" if not name else f"{name} (column {j + 1})"
+        seen.add(name)
+        names.append(name)
+    return names
+
+
+def _detect_header(columns: list[_Column]) -> bool:
+    """The first row is a header when it has text over a column of numbers."""
+    if len(columns[0].text) < 2:
+        return bool(all(column.is_text[0] for column in columns))
+    for column in columns:
+        rest = _Column(column.text[1:], column.numbers[1:], column.missing[1:], column.is_text[1:])
+        if column.is_text[0] and rest.is_numeric():
+            return True
+    return False
+
+
+def _cell_problem(column: _Column, name: str, position: int, lines, where: str) -> str | None:
+    line = lines[position]
+    place = f"Line {line}, {where}" + ("" if name == where else f" ('{name}')")
+    value = column.text[position]
+    if column.missing[position]:
+        return f"{place}: the count is missing."
+    if column.is_text[position]:
+        hint = " Decimal commas and thousands separators are not read: write 1500 or 1.5." if _LOCAL_NUMBER.fullmatch(value) else ""
+        return f"{place}: {_quote(value)} is not a number.{hint}"
+    number = column.numbers[position]
+    if not np.isfinite(number):
+        return f"{place}: {_quote(value)} is not a finite number."
+    if number < 0:
+        return f"{place}: {_quote(value)} is negative; counts must be 0 or more."
+    return None
+
+
+def _quote(value: str, limit: int = 40) -> str:
+    shown = value if len(value) <= limit else value[: limit - 1] + "…"
+    return repr(shown)
+
+
+def _validate_counts(column: _Column, name: str, index: int, lines) -> np.ndarray:
+    bad = column.missing | column.is_text | ~np.isfinite(np.where(column.is_text | column.missing, 0.0, column.numbers))
+    bad |= np.where(bad, False, column.numbers < 0)
+    if bad.any():
+        positions = np.flatnonzero(bad)
+        message = _cell_problem(column, name, int(positions[0]), lines, f"column {index + 1}")
+        if positions.size > 1:
+            message += f" ({positions.size - 1} more problem{'s' if positions.size > 2 else ''} in this column.)"
+        raise UploadError(message)
+    return column.numbers.astype(float)
+
+
+def _no_numeric_column_message(columns: list[_Column], names, lines, first_row=None) -> str:
+    best = max(range(len(columns)), key=lambda j: int(columns[j].numeric_cells.sum()))
+    shown = first_row if first_row is not None else names
+    what = "first row" if first_row is not None else "columns"
+    listed = ", ".join(_quote(name) for name in shown[:6]) + (", ..." if len(shown) > 6 else "")
+    base = f"No column of numbers found: the file has {len(names)} column{'s' if len(names) != 1 else ''} ({what}: {listed})"
+    if columns[best].numeric_cells.any():
+        text_rows = np.flatnonzero(columns[best].is_text)
+        # Without a detected header, the first row may still be one: point past it when possible.
+        later = text_rows[text_rows > 0] if first_row is not None else text_rows
+        first_text = int((later if later.size else text_rows)[0])
+        return (
+            f"{base}. Column {best + 1} has numbers but also text, first on line "
+            f"{lines[first_text]}: {_quote(columns[best].text[first_text])}."
+        )
+    if any(_LOCAL_NUMBER.fullmatch(value) for column in columns for value in column.text[:_SAMPLE_LINES]):
+        return (
+            f"{base}, and none of them holds plain numbers. Decimal commas and thousands separators "
+            "are not read: write 1500 or 1.5, not 1,500 or 1,5."
+        )
+    return f"{base}, and none of them contains numbers. Counts must be plain numbers such as 12 or 3.5."
+
+
+def _default_count_column(candidates: list[int], names, has_header: bool) -> int:
+    if has_header:
+        for j in candidates:
+            if names[j].strip().lower() in _COUNT_NAMES:
+                return j
+    return candidates[-1]
+
+
+def _label_warnings(labels) -> list[str]:
+    notes = []
+    series = pd.Series(labels, dtype=object)
+    blank = int((series == "").sum())
+    if blank:
+        notes.append(f"{blank} label{'s are' if blank > 1 else ' is'} blank.")
+    repeated = series[series.duplicated() & (series != "")]
+    if len(repeated):
+        notes.append(f"Some labels repeat (e.g. {_quote(repeated.iloc[0])}); each row is kept as its own bin.")
+    return notes
+
+
+def _total_row_warnings(labels, counts: np.ndarray, lines) -> list[str]:
+    """Spreadsheet exports often end with a "Total" row, which would count every record twice."""
+    notes = []
+    grand_total = float(counts.sum())
+    for position, label in enumerate(labels):
+        if label.strip().lower() in _TOTAL_NAMES and counts.size > 1 and 2 * counts[position] == grand_total:
+            notes.append(
+                f"The row {_quote(label)} on line {lines[position]} equals the sum of the other rows; "
+                "remove it, or every record is counted twice."
+            )
+    return notes
+
+
+def _count_warnings(counts: np.ndarray) -> list[str]:
+    notes = []
+    fractional = int(np.count_nonzero(counts != np.floor(counts)))
+    if fractional:
+        notes.append(
+            f"{fractional:,} count{'s are' if fractional > 1 else ' is'} not a whole number; they are used as "
+            "given (the sensitivity still assumes one record adds 1 to one bin)."
+        )
+    if counts.size and not counts.any():
+        notes.append("All counts are 0.")
+    return notes
+
+
+def _check_total(counts: np.ndarray, max_bins: int) -> float:
+    if counts.size > max_bins:
+        raise UploadError(f"Too many bins: the file has {counts.size:,} counts; the limit is {max_bins:,}.")
+    total = float(np.sum(counts))
+    if not total <= MAX_TOTAL:
+        raise UploadError(f"The counts add up to {total:.3g}, above the supported total of {MAX_TOTAL:.0e}.")
+    return total
+
+
+# --- the entry point ----------------------------------------------------------------------------
+
+
+def parse_histogram_csv(
+    data: bytes,
+    filename: str = "upload.csv",
+    column: str | None = None,
+    *,
+    kind: str | None = None,
+    header: bool | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_bins: int = DEFAULT_MAX_BINS,
+) -> HistogramData:
+    """Read a histogram from the bytes of an uploaded CSV file.
+
+    Parameters
+    ----------
+    data : bytes
+        The file's content.
+    filename : str
+        Its name, used only in messages and as the data set's name.
+    column : str, optional
+        The numeric column holding the counts (one of ``candidate_columns`` of a first read).
+    kind : {"1d", "2d"}, optional
+        Force one histogram or a grid instead of the detected shape.
+    header : bool, optional
+        Force the first row to be (or not be) a header.
+    max_bytes, max_bins : int
+        Limits on the file size and on the number of counts.
+
+    Returns
+    -------
+    HistogramData
+
+    Raises
+    ------
+    UploadError
+        With a message saying what is wrong and on which line / column.
+
+    Examples
+    --------
+    >>> data = parse_histogram_csv(b"fruit,count\\napple,3\\npear,5\\n")
+    >>> data.kind, data.counts.tolist(), data.labels, data.summary.describe()
+    ('1d', [3.0, 5.0], ('apple', 'pear'), 'Read 2 rows: 2 bins, total 8.')
+    """
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise TypeError(f"data must be bytes, got {type(data).__name__}")
+    data = bytes(data)
+    if kind not in (None, "1d", "2d"):
+        raise ValueError(f"kind must be None, '1d' or '2d', got kind={kind!r}")
+    if len(data) > max_bytes:
+        raise UploadError(f"The file is {len(data) / 1e6:.1f} MB; the limit is {max_bytes / 1e6:.1f} MB.")
+    if not data.strip():
+        raise UploadError("The file is empty." if not data else "The file contains only blank lines.")
+    text = _decode(data)
+    if not text.strip():
+        raise UploadError("The file contains only blank lines.")
+    separator = _detect_separator(text)
+    records = _tokenise(text, separator)
+    record_index = np.flatnonzero(np.fromiter(map(len, records), dtype=np.int64, count=len(records)))
+    if record_index.size == 0:
+        raise UploadError("The file contains only blank lines.")
+    if record_index.size > max_bins + 1:
+        raise UploadError(f"Too many bins: the file has {record_index.size - 1:,} or more rows; the limit is {max_bins:,}.")
+    rows = [records[i] for i in record_index]
+    raw_columns, lines = _make_rectangular(rows, _LineMap(text, separator, record_index), separator)
+    if not raw_columns:
+        raise UploadError("The file contains only blank lines.")
+    width = len(raw_columns)
+    columns = [_classify(column) for column in raw_columns]
+    blank_rows = np.logical_and.reduce([column.text == "" for column in columns])
+    if blank_rows.any():
+        # Rows whose fields are all empty (spreadsheet padding such as ",,").
+        keep = ~blank_rows
+        columns = [_Column(c.text[keep], c.numbers[keep], c.missing[keep], c.is_text[keep]) for c in columns]
+        lines = lines.subset(keep)
+    first_row = [str(column.text[0]) for column in columns]
+
+    has_header = _detect_header(columns) if header is None else bool(header)
+    names = _column_names(first_row if has_header else None, width)
+    if has_header:
+        lines = lines.subset(slice(1, None))
+        columns = [_Column(c.text[1:], c.numbers[1:], c.missing[1:], c.is_text[1:]) for c in columns]
+    if not lines:
+        raise UploadError("The file has a header row but no data rows.")
+    data_rows = len(lines)
+
+    candidates = [j for j, c in enumerate(columns) if c.is_numeric()]
+    if not candidates:
+        raise UploadError(_no_numeric_column_message(columns, names, lines, None if has_header else first_row))
+    text_columns = [j for j in range(width) if j not in candidates]
+    candidate_names = tuple(names[j] for j in candidates)
+    notes: list[str] = []
+
+    if kind is None and column is not None:
+        kind = "1d"
+    if kind is None:
+        if len(candidates) >= 3 and len(text_columns) <= 1 and data_rows >= 2:
+            kind = "2d"
+        else:
+            kind = "1d"
+    common = dict(name=filename, has_header=has_header, separator=separator, candidate_columns=candidate_names)
+
+    if kind == "2d":
+        if len(candidates) < 2:
+            raise UploadError(f"A grid needs at least two columns of numbers; this file has {len(candidates)}.")
+        grid = np.column_stack([_validate_counts(columns[j], names[j], j, lines) for j in candidates])
+        total = _check_total(grid, max_bins)
+        row_labels = tuple(columns[text_columns[0]].text.tolist()) if text_columns else None
+        if len(text_columns) > 1:
+            notes.append(f"Only the numeric columns form the grid; text columns other than '{names[text_columns[0]]}' are ignored.")
+        notes += _count_warnings(grid)
+        return HistogramData(
+            kind="2d", counts=grid, labels=None, column=None,
+            summary=Summary(data_rows, int(grid.size), total, tuple(grid.shape)), warnings=tuple(notes),
+            row_labels=row_labels, column_labels=candidate_names if has_header else None, **common,
+        )
+
+    if data_rows == 1 and len(candidates) >= 2 and column is None:
+        counts = np.array([_validate_counts(columns[j], names[j], j, lines)[0] for j in candidates])
+        total = _check_total(counts, max_bins)
+        notes.append("The file has one row of numbers; each number is read as one bin.")
+        notes += _count_warnings(counts)
+        return HistogramData(
+            kind="1d", counts=counts, labels=candidate_names if has_header else None, column=None,
+            summary=Summary(1, int(counts.size), total, (int(counts.size),)), warnings=tuple(notes), **common,
+        )
+
+    if column is not None:
+        if column not in candidate_names:
+            options = ", ".join(_quote(name) for name in candidate_names)
+            raise UploadError(f"There is no numeric column {_quote(str(column))}; choose one of {options}.")
+        chosen = candidates[candidate_names.index(column)]
+    else:
+        chosen = _default_count_column(candidates, names, has_header)
+    counts = _validate_counts(columns[chosen], names[chosen], chosen, lines)
+    total = _check_total(counts, max_bins)
+    others = text_columns + [j for j in candidates if j != chosen]
+    label_index = min(others) if others else None
+    labels = tuple(columns[label_index].text.tolist()) if label_index is not None else None
+    if len(candidates) > 1 and column is None:
+        label_note = f" and '{names[label_index]}' as labels" if label_index is not None else ""
+        notes.append(
+            f"Several columns hold numbers; '{names[chosen]}' is read as the counts{label_note}. "
+            "Choose another column if that is wrong."
+        )
+    if labels is not None:
+        notes += _label_warnings(labels)
+        notes += _total_row_warnings(labels, counts, lines)
+    notes += _count_warnings(counts)
+    return HistogramData(
+        kind="1d", counts=counts, labels=labels, column=names[chosen],
+        summary=Summary(data_rows, int(counts.size), total, (int(counts.size),)), warnings=tuple(notes), **common,
+    )
+
+
+# --- safe downloads ------------------------------------------------------------------------------
+
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_PLAIN_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+
+
+def csv_escape_cell(value):
+    """Escape a text cell a spreadsheet would run as a formula (CSV injection).
+
+    Text that begins with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a leading
+    apostrophe (OWASP's advice), unless it is a plain number such as ``-3.5``, which no
+    spreadsheet evaluates as a formula. Non-text values (numbers) are returned unchanged, so
+    negative counts stay numbers.
+
+    Examples
+    --------
+    >>> csv_escape_cell("=cmd|' /C calc'!A0")
+    "'=cmd|' /C calc'!A0"
+    >>> csv_escape_cell(-3.5), csv_escape_cell("-3.5"), csv_escape_cell("apple")
+    (-3.5, '-3.5', 'apple')
+    """
+    if isinstance(value, str) and value.startswith(_FORMULA_STARTS) and not _PLAIN_NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
+def to_safe_csv(frame: pd.DataFrame) -> str:
+    """``frame`` as CSV text (no index) with every text cell and column name passed through :func:`csv_escape_cell`.
+
+    Examples
+    --------
+    >>> print(to_safe_csv(pd.DataFrame({"label": ["=1+1", "ok"], "count": [-2.0, 3.0]})), end="")
+    label,count
+    '=1+1,-2.0
+    ok,3.0
+    """
+    safe = frame.copy()
+    safe.columns = [csv_escape_cell(str(name)) for name in frame.columns]
+    for name in safe.columns:
+        if not (pd.api.types.is_numeric_dtype(safe[name]) or pd.api.types.is_bool_dtype(safe[name])):
+            safe[name] = safe[name].map(csv_escape_cell)
+    return safe.to_csv(index=False, lineterminator="\n")
+
+
+def histogram_frame(
+    columns: Mapping[str, np.ndarray],
+    labels=None,
+    row_labels=None,
+    column_labels=None,
+) -> pd.DataFrame:
+    """A table of one or more histograms of the same shape, for downloads.
+
+    1-D: a ``bin`` column (the labels, or 1, 2, ...) then one column per entry of ``columns``.
+    2-D: long format, ``row`` and ``column`` (labels or 1-based indices) then the values.
+
+    Examples
+    --------
+    >>> histogram_frame({"true": np.array([1.0, 2.0]), "released": np.array([1.5, 1.0])}).columns.tolist()
+    ['bin', 'true', 'released']
+    """
+    arrays = {name: np.asarray(values, dtype=float) for name, values in columns.items()}
+    if not arrays:
+        raise ValueError("columns must hold at least one histogram")
+    shapes = {array.shape for array in arrays.values()}
+    if len(shapes) != 1:
+        raise ValueError(f"all histograms must have the same shape, got {sorted(shapes)}")
+    shape = shapes.pop()
+    if len(shape) == 2:
+        rows, cols = shape
+        row_names = list(row_labels) if row_labels is not None else list(range(1, rows + 1))
+        col_names = list(column_labels) if column_labels is not None else list(range(1, cols + 1))
+        table = {"row": np.repeat(np.array(row_names, dtype=object), cols), "column": np.tile(np.array(col_names, dtype=object), rows)}
+        table.update({name: array.reshape(-1) for name, array in arrays.items()})
+        return pd.DataFrame(table)
+    flat = {name: array.reshape(-1) for name, array in arrays.items()}
+    size = next(iter(flat.values())).size
+    bins = list(labels) if labels is not None else list(range(1, size + 1))
+    return pd.DataFrame({"bin": bins, **flat})
