@@ -1,0 +1,435 @@
+"""The mechanism registry: every noise mechanism the dashboard compares, in one place.
+
+Pages iterate :data:`MECHANISMS`; adding a mechanism is adding one entry here, with no page
+edits. Each entry is a :class:`~gaussmech_core.registry_types.Mechanism` that knows its source,
+the kind of guarantee it gives, where that guarantee holds (``validity``), and how to compute
+its scale, noise, density, tails, expected loss and true privacy profile at a
+:class:`~gaussmech_core.registry_types.Setting`.
+
+R1SMG is registered with guarantee kind ``"claimed"``: its calibration is Ji & Li's, as
+published, and :func:`evaluate` always pairs it with the computed true δ(ε) of its noise
+(MATH.md section 6.2). It is never the default.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats
+
+from . import gaussian, generalized, laplace, multivariate
+from .registry_types import GUARANTEE_LABELS, Mechanism, Setting, Validity
+
+__all__ = ["MECHANISMS", "DEFAULT_MECHANISM_ID", "Calibration", "evaluate", "calibrate_all", "Setting"]
+
+# Okabe–Ito and Paul Tol's colour-blind-safe palettes; each mechanism keeps its colour on every page.
+_COLORS = {
+    "analytic_gaussian": "#0072B2",
+    "classical_gaussian": "#D55E00",
+    "gaussian_tail_bound": "#56B4E9",
+    "gaussian_pdp": "#882255",
+    "gaussian_zcdp_bs": "#999933",
+    "gaussian_zcdp_cks": "#44AA99",
+    "gaussian_vinterbo": "#332288",
+    "laplace": "#E69F00",
+    "generalized_gaussian": "#009E73",
+    "generalized_gaussian_pdp": "#117733",
+    "mvg_iid": "#AA4499",
+    "r1smg": "#CC6677",
+}
+
+_ALWAYS = Validity(True)
+_LOG_FLOAT_MAX = math.log(np.finfo(float).max)
+
+
+def _total_variance(count: float, variance_factor: float, scale: float) -> float:
+    """count × variance_factor × scale², as +inf (no OverflowError) when it exceeds the float range.
+
+    At ε = 0 and δ = 1e-300 the exact σ is about 4e299, so E‖noise‖² is honestly "beyond 1e308".
+    """
+    log_value = math.log(count) + math.log(variance_factor) + 2.0 * math.log(float(scale))
+    return math.inf if log_value >= _LOG_FLOAT_MAX else count * variance_factor * float(scale) ** 2
+
+
+def _needs_positive_epsilon(what: str):
+    def check(setting: Setting) -> Validity:
+        if setting.epsilon <= 0:
+            return Validity(False, f"{what} needs ε > 0 (ε appears in a denominator); at ε = 0 use the analytic Gaussian.")
+        return _ALWAYS
+
+    return check
+
+
+# --- Isotropic Gaussian noise: shared by every Gaussian calibration ---------------------------
+
+
+def _gaussian_mechanism(
+    mechanism_id: str,
+    name: str,
+    short_name: str,
+    source: str,
+    guarantee: str,
+    sigma_function,
+    validity,
+    *,
+    is_default: bool = False,
+    featured: bool = False,
+    notes: str = "",
+) -> Mechanism:
+    """A mechanism that adds N(0, σ² I_d) noise, σ calibrated by ``sigma_function(ε, δ, Δ₂)``."""
+    return Mechanism(
+        id=mechanism_id,
+        name=name,
+        short_name=short_name,
+        source=source,
+        guarantee=guarantee,
+        scale_symbol="σ",
+        color=_COLORS[mechanism_id],
+        family="gaussian",
+        validity=validity,
+        scale=lambda s: sigma_function(s.epsilon, s.delta, s.sensitivity),
+        coordinate_std=lambda sigma, s: float(sigma),
+        expected_loss=lambda sigma, s: _total_variance(s.dim, 1.0, sigma),
+        sample=lambda rng, size, sigma, s: rng.normal(0.0, sigma, size=(size, s.dim)),
+        pdf=lambda x, sigma, s: stats.norm.pdf(x, scale=sigma),
+        tail=lambda t, sigma, s: gaussian.gaussian_coordinate_tail(t, sigma),
+        norm_tail=lambda t, sigma, s: gaussian.gaussian_norm_tail(t, sigma, s.dim),
+        privacy_profile=lambda eps, sigma, s: gaussian.gaussian_delta(eps, sigma, s.sensitivity),
+        is_default=is_default,
+        featured=featured,
+        notes=notes,
+    )
+
+
+def _classical_validity(setting: Setting) -> Validity:
+    if not 0 < setting.epsilon < 1:
+        return Validity(
+            False,
+            "Not a theorem here: Dwork & Roth's bound is proved only for 0 < ε < 1. "
+            "Use the analytic Gaussian, which is exact for every ε.",
+        )
+    return _ALWAYS
+
+
+# --- Laplace and the generalized Gaussian ------------------------------------------------------
+
+
+def _gg_validity(setting: Setting, what: str) -> Validity:
+    """Liu's GG calibrations here use the exact 1-D privacy loss (MATH.md 5.4-5.5).
+
+    That is exact in d dimensions when a neighbour changes one coordinate, and for p = 2 (the
+    Gaussian, rotation invariant) under any change of l2 norm Δ; for other p with every coordinate
+    changing, no exact calibration is known, so we refuse rather than guess.
+    """
+    if setting.dim == 1 or setting.l1_model == "one_coordinate" or setting.order == 2.0:
+        return _ALWAYS
+    return Validity(
+        False,
+        f"{what} is calibrated on one coordinate; with every coordinate changing and p ≠ 2 there is "
+        "no exact calibration. Choose 'one coordinate changes', p = 2, or the Laplace mechanism.",
+    )
+
+
+def _generalized_validity(setting: Setting) -> Validity:
+    return _gg_validity(setting, "The generalized Gaussian")
+
+
+def _generalized_pdp_validity(setting: Setting) -> Validity:
+    if setting.epsilon <= 0:
+        return Validity(False, "Probabilistic DP needs ε > 0.")
+    return _gg_validity(setting, "The generalized Gaussian (pDP)")
+
+
+def _laplace_validity(setting: Setting) -> Validity:
+    if setting.epsilon <= 0:
+        return Validity(False, "No finite Laplace noise gives ε = 0; pure ε-DP needs ε > 0.")
+    return _ALWAYS
+
+
+def _gg_mechanism(mechanism_id, name, short_name, source, guarantee_kind, scale_guarantee, validity, featured, notes=""):
+    return Mechanism(
+        id=mechanism_id,
+        name=name,
+        short_name=short_name,
+        source=source,
+        guarantee=guarantee_kind,
+        scale_symbol="b",
+        color=_COLORS[mechanism_id],
+        family="generalized_gaussian",
+        validity=validity,
+        scale=lambda s: generalized.generalized_gaussian_scale(
+            s.epsilon, s.delta, s.sensitivity, s.order, guarantee=scale_guarantee
+        ),
+        coordinate_std=lambda b, s: float(b) * math.sqrt(generalized.gg_variance(1.0, s.order)),
+        expected_loss=lambda b, s: _total_variance(s.dim, generalized.gg_variance(1.0, s.order), b),
+        sample=lambda rng, size, b, s: generalized.gg_sample(rng, (size, s.dim), b, s.order),
+        pdf=lambda x, b, s: generalized.gg_pdf(x, b, s.order),
+        tail=lambda t, b, s: generalized.gg_tail(t, b, s.order),
+        norm_tail=None,
+        privacy_profile=lambda eps, b, s: generalized.generalized_gaussian_delta(eps, b, s.sensitivity, s.order),
+        featured=featured,
+        notes=notes,
+    )
+
+
+# --- Multivariate: MVG (i.i.d. form) and R1SMG -------------------------------------------------
+
+
+def _mvg_validity(setting: Setting) -> Validity:
+    if setting.epsilon <= 0:
+        return Validity(False, "The MVG condition needs ε > 0.")
+    rows, cols = setting.matrix_shape
+    if rows * cols != setting.dim:
+        return Validity(False, f"The matrix shape {rows}×{cols} has {rows * cols} entries, not d = {setting.dim}.")
+    if setting.matrix_gamma < setting.sensitivity / 2:
+        return Validity(False, "γ bounds ‖f(X)‖_F, so it cannot be below Δ/2; raise γ.")
+    return _ALWAYS
+
+
+def _mvg_std(setting: Setting) -> float:
+    rows, cols = setting.matrix_shape
+    return multivariate.mvg_iid_std(setting.epsilon, setting.delta, setting.sensitivity, rows, cols, setting.matrix_gamma)
+
+
+def _r1smg_validity(setting: Setting) -> Validity:
+    if setting.dim < 3:
+        return Validity(False, "R1SMG is defined only for d ≥ 3 (ψ has exponent 2/(d − 2)).")
+    if setting.epsilon <= 0:
+        return Validity(False, "R1SMG's σ* = 2Δ²/(εψ) needs ε > 0.")
+    return _ALWAYS
+
+
+def _build_registry() -> dict[str, Mechanism]:
+    mechanisms = [
+        _gaussian_mechanism(
+            "analytic_gaussian",
+            "Analytic Gaussian",
+            "aGM",
+            "Balle & Wang 2018, Theorem 8 (exact calibration)",
+            "approximate",
+            gaussian.analytic_gaussian_sigma,
+            lambda s: _ALWAYS,
+            is_default=True,
+            featured=True,
+        ),
+        _gaussian_mechanism(
+            "classical_gaussian",
+            "Classical Gaussian",
+            "cGM",
+            "Dwork & Roth 2014, Theorem A.1 (Balle & Wang, Theorem 1)",
+            "approximate",
+            gaussian.classical_gaussian_sigma,
+            _classical_validity,
+            featured=True,
+        ),
+        _gaussian_mechanism(
+            "gaussian_tail_bound",
+            "Gaussian, tail bound P[L ≥ ε] ≤ δ",
+            "tail",
+            "Balle & Wang 2018, eq. (2) (sufficient condition)",
+            "approximate",
+            gaussian.tail_bound_gaussian_sigma,
+            _needs_positive_epsilon("The tail bound"),
+        ),
+        _gaussian_mechanism(
+            "gaussian_pdp",
+            "Gaussian, probabilistic DP",
+            "G-pDP",
+            "Liu, Lemma 10 (MATH.md 5.3)",
+            "probabilistic",
+            gaussian.pdp_gaussian_sigma,
+            _needs_positive_epsilon("Lemma 10"),
+        ),
+        _gaussian_mechanism(
+            "gaussian_zcdp_bs",
+            "Gaussian via zCDP (Bun–Steinke)",
+            "zCDP-BS",
+            "Bun & Steinke 2016, ρ = Δ²/(2σ²) and Prop. 1.3",
+            "approximate",
+            gaussian.zcdp_bun_steinke_sigma,
+            _needs_positive_epsilon("The zCDP conversion"),
+        ),
+        _gaussian_mechanism(
+            "gaussian_zcdp_cks",
+            "Gaussian via zCDP (Canonne–Kamath–Steinke)",
+            "zCDP-CKS",
+            "Canonne, Kamath & Steinke 2020, Cor. 13",
+            "approximate",
+            gaussian.zcdp_cks_sigma,
+            _needs_positive_epsilon("The zCDP conversion"),
+        ),
+        _gaussian_mechanism(
+            "gaussian_vinterbo",
+            "Gaussian, Vinterbo's closed form",
+            "Vinterbo",
+            "Vinterbo 2022, arXiv:2012.10523",
+            "approximate",
+            gaussian.vinterbo_gaussian_sigma,
+            _needs_positive_epsilon("Vinterbo's bound"),
+        ),
+        Mechanism(
+            id="laplace",
+            name="Laplace",
+            short_name="Lap",
+            source="Dwork, McSherry, Nissim & Smith 2006 (Liu, Claim 4 with p = 1)",
+            guarantee="pure",
+            scale_symbol="b",
+            color=_COLORS["laplace"],
+            family="laplace",
+            validity=_laplace_validity,
+            scale=lambda s: laplace.laplace_scale(s.epsilon, s.l1_sensitivity),
+            coordinate_std=lambda b, s: math.sqrt(2.0) * float(b),
+            expected_loss=lambda b, s: _total_variance(s.dim, 2.0, b),
+            sample=lambda rng, size, b, s: laplace.laplace_sample(rng, (size, s.dim), b),
+            pdf=lambda x, b, s: laplace.laplace_pdf(x, b),
+            tail=lambda t, b, s: laplace.laplace_tail(t, b),
+            norm_tail=None,
+            privacy_profile=lambda eps, b, s: laplace.laplace_delta(eps, b, s.l1_sensitivity),
+            featured=True,
+            notes="Calibrated to the l1 sensitivity Δ₁ implied by the neighbour model.",
+        ),
+        _gg_mechanism(
+            "generalized_gaussian",
+            "Generalized Gaussian GG(p)",
+            "GG",
+            "Liu, GG mechanism; exact (ε, δ) profile of MATH.md 5.5",
+            "approximate",
+            "approximate",
+            _generalized_validity,
+            featured=True,
+        ),
+        _gg_mechanism(
+            "generalized_gaussian_pdp",
+            "Generalized Gaussian GG(p), probabilistic DP",
+            "GG-pDP",
+            "Liu, Corollary 7 (reconstructed, MATH.md 5.4)",
+            "probabilistic",
+            "probabilistic",
+            _generalized_pdp_validity,
+            featured=False,
+            notes="Corollary 7 (reconstructed): Liu's text was not readable; see MATH.md 5.4.",
+        ),
+        Mechanism(
+            id="mvg_iid",
+            name="Matrix-variate Gaussian (i.i.d. form)",
+            short_name="MVG",
+            source="Chanyaswad et al. 2018, Theorem 2 (MATH.md 7.2)",
+            guarantee="approximate",
+            scale_symbol="s",
+            color=_COLORS["mvg_iid"],
+            family="gaussian",
+            validity=_mvg_validity,
+            scale=_mvg_std,
+            coordinate_std=lambda std, s: float(std),
+            expected_loss=lambda std, s: _total_variance(s.matrix_shape[0] * s.matrix_shape[1], 1.0, std),
+            sample=lambda rng, size, std, s: rng.normal(0.0, std, size=(size, s.dim)),
+            pdf=lambda x, std, s: stats.norm.pdf(x, scale=std),
+            tail=lambda t, std, s: gaussian.gaussian_coordinate_tail(t, std),
+            norm_tail=lambda t, std, s: gaussian.gaussian_norm_tail(t, std, s.dim),
+            privacy_profile=lambda eps, std, s: gaussian.gaussian_delta(eps, std, s.sensitivity),
+            featured=True,
+            notes="γ (a bound on ‖f(X)‖_F) and the matrix shape are settings of their own.",
+        ),
+        Mechanism(
+            id="r1smg",
+            name="Rank-1 singular multivariate Gaussian (claimed)",
+            short_name="R1SMG",
+            source="Ji & Li 2024 (USENIX Security), as published; see MATH.md 6.2",
+            guarantee="claimed",
+            scale_symbol="σ*",
+            color=_COLORS["r1smg"],
+            family="r1smg",
+            validity=_r1smg_validity,
+            scale=lambda s: multivariate.r1smg_sigma_star(s.epsilon, s.delta, s.sensitivity, s.dim),
+            coordinate_std=lambda sigma_star, s: math.sqrt(float(sigma_star) / s.dim),
+            expected_loss=lambda sigma_star, s: float(sigma_star),
+            sample=lambda rng, size, sigma_star, s: multivariate.r1smg_sample(rng, size, sigma_star, s.dim),
+            pdf=lambda x, sigma_star, s: multivariate.r1smg_coordinate_pdf(x, sigma_star, s.dim),
+            tail=lambda t, sigma_star, s: multivariate.r1smg_coordinate_tail(t, sigma_star, s.dim),
+            norm_tail=lambda t, sigma_star, s: multivariate.r1smg_norm_tail(t, sigma_star),
+            privacy_profile=lambda eps, sigma_star, s: multivariate.r1smg_true_delta(
+                eps, sigma_star, s.sensitivity, s.dim
+            ),
+            featured=True,
+            notes=(
+                "Claimed (ε, δ)-DP by Ji & Li; our analysis (MATH.md 6.2) computes the true δ(ε) of this "
+                "noise, which exceeds the claimed δ from d = 4 on. Never a default."
+            ),
+        ),
+    ]
+    return {mechanism.id: mechanism for mechanism in mechanisms}
+
+
+MECHANISMS: dict[str, Mechanism] = _build_registry()
+DEFAULT_MECHANISM_ID = "analytic_gaussian"
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """A mechanism evaluated at one setting.
+
+    ``scale``, ``coordinate_std`` and ``expected_loss`` are ``None`` where the guarantee does not
+    hold (``validity.valid`` is False): the interface shows the reason, never a number.
+    For "claimed" mechanisms ``true_delta`` is the computed δ(ε) of the noise at the setting's ε,
+    and ``claim_holds`` says whether it is within the claimed δ.
+    """
+
+    mechanism: Mechanism
+    setting: Setting
+    validity: Validity
+    scale: float | None = None
+    coordinate_std: float | None = None
+    expected_loss: float | None = None
+    true_delta: float | None = None
+
+    @property
+    def claim_holds(self) -> bool | None:
+        if self.true_delta is None:
+            return None
+        return self.true_delta <= self.setting.delta
+
+    @property
+    def guarantee_label(self) -> str:
+        return GUARANTEE_LABELS[self.mechanism.guarantee]
+
+
+def evaluate(mechanism: Mechanism | str, setting: Setting) -> Calibration:
+    """Calibrate one mechanism at ``setting``; invalid settings give a Calibration without numbers.
+
+    Examples
+    --------
+    >>> c = evaluate("analytic_gaussian", Setting(epsilon=1.0, delta=1e-5))
+    >>> round(c.scale, 4)
+    3.7306
+    >>> evaluate("classical_gaussian", Setting(epsilon=2.0, delta=1e-5)).scale is None
+    True
+    """
+    if isinstance(mechanism, str):
+        mechanism = MECHANISMS[mechanism]
+    validity = mechanism.validity(setting)
+    if not validity.valid:
+        return Calibration(mechanism, setting, validity)
+    scale = float(mechanism.scale(setting))
+    true_delta = None
+    if mechanism.guarantee == "claimed":
+        true_delta = float(mechanism.privacy_profile(np.float64(setting.epsilon), scale, setting))
+    return Calibration(
+        mechanism=mechanism,
+        setting=setting,
+        validity=validity,
+        scale=scale,
+        coordinate_std=float(mechanism.coordinate_std(scale, setting)),
+        expected_loss=float(mechanism.expected_loss(scale, setting)),
+        true_delta=true_delta,
+    )
+
+
+def calibrate_all(setting: Setting, *, featured_only: bool = False) -> list[Calibration]:
+    """Evaluate every registered mechanism (or only the featured ones) at ``setting``."""
+    return [
+        evaluate(mechanism, setting)
+        for mechanism in MECHANISMS.values()
+        if mechanism.featured or not featured_only
+    ]
