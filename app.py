@@ -1,0 +1,182 @@
+"""gaussmech: the Overview page, where the dashboard opens.
+
+It answers "how much noise does each mechanism need here?": one table of every mechanism in the
+registry at the sidebar's setting, a chart of the noise against ε, Balle & Wang's variance
+ratio, and the formulas with their sources. Start it with ``python3 dev.py run``.
+"""
+
+import streamlit as st
+
+from gaussmech_ui.sidebar import guarded, render_sidebar
+
+setting = render_sidebar()
+
+from gaussmech_core.mechanisms import MECHANISMS  # noqa: E402  (after the frame, so a broken core still shows the sidebar)
+from gaussmech_ui.cached import overview as cached  # noqa: E402
+from gaussmech_ui.downloads import download_csv  # noqa: E402
+from gaussmech_ui.figures import overview as figures  # noqa: E402
+from gaussmech_ui.figures.common import figure_frame  # noqa: E402
+from gaussmech_ui.format import escape_markdown  # noqa: E402
+
+ROW_HEIGHT = 38
+PLOTLY_CONFIG = {
+    "displaylogo": False,
+    # The camera button saves a PNG at twice the screen resolution, ready for a slide.
+    "toImageButtonOptions": {"format": "png", "scale": 2},
+}
+
+st.title("How much noise does each mechanism need?")
+st.markdown(
+    "Every noise mechanism in gaussmech, calibrated to the privacy setting in the sidebar: how large its "
+    "noise is, how much error it adds to a d-dimensional answer, and whether its guarantee actually holds "
+    "at this setting."
+)
+
+frame = None
+with guarded("the table of mechanisms"):
+    frame = cached.calibration_table(setting.epsilon, **cached.setting_arguments(setting))
+    st.info(figures.overview_caption(frame, MECHANISMS, setting), icon=":material/campaign:")
+    for message in figures.claim_warnings(frame, MECHANISMS, setting):
+        st.warning(message, icon=":material/warning:")
+    failed = figures.failures(frame, MECHANISMS)
+    if failed:
+        st.error(
+            "Some mechanisms could not be computed at this setting; try a less extreme ε, δ or d. "
+            + "; ".join(failed),
+            icon=":material/error:",
+        )
+    table, styled_table = figures.overview_table(frame, MECHANISMS, setting)
+    with st.container(key="overview_table"):
+        # Tall enough for every row: on a projector nothing should hide behind a scroll bar.
+        st.dataframe(styled_table, hide_index=True, row_height=ROW_HEIGHT, height=(len(table) + 1) * ROW_HEIGHT + 3)
+    st.caption(
+        "Scale is the parameter each mechanism calibrates (σ, b, s or σ*); the noise std per coordinate makes "
+        "them comparable, and the error column compares E‖noise‖₂² with the analytic Gaussian's. Greyed rows: "
+        "the guarantee does not hold at this setting. The CSV has the exact values."
+    )
+    invalid = figures.not_valid_here(frame, MECHANISMS)
+    if invalid:
+        st.markdown("**Not valid at this setting:**\n" + "\n".join(f"- {escape_markdown(line)}" for line in invalid))
+    download_csv(
+        "Table as CSV",
+        lambda: figures.overview_csv_frame(frame, MECHANISMS, setting),
+        "gaussmech-overview-table.csv",
+        key="overview_download_table",
+    )
+
+st.subheader("Noise against ε")
+with guarded("the chart of noise against ε"):
+    low, high = cached.epsilon_grid_exponents(setting.epsilon)
+    sweep = cached.std_sweep(**cached.setting_arguments(setting), low_exponent=low, high_exponent=high)
+    current_stds = {} if frame is None else frame["coordinate_std"].where(frame["valid"]).to_dict()
+    std_figure = figures.std_vs_epsilon_figure(sweep, MECHANISMS, setting, current_stds)
+    st.plotly_chart(
+        std_figure,
+        key="overview_std_chart",
+        theme=None,
+        config=PLOTLY_CONFIG,
+        alt="Noise standard deviation per coordinate against ε for every mechanism, on log-log axes.",
+    )
+    st.caption(
+        "Each line is one mechanism's noise at every ε, with δ, Δ and d from the sidebar; gaps are where its "
+        "guarantee does not hold. Hover for exact values; click the legend to show more mechanisms."
+    )
+    download_csv("Chart data as CSV", lambda: figure_frame(std_figure), "gaussmech-noise-vs-epsilon.csv", key="overview_download_std")
+
+st.subheader("What exact calibration saves")
+with guarded("the variance-ratio chart"):
+    ratios = cached.variance_ratio_frame(cached.ratio_deltas(setting.delta), cached.ratio_grid_exponent(setting.epsilon))
+    current_ratio = None if frame is None else figures.current_variance_ratio(frame)
+    ratio_figure = figures.variance_ratio_figure(ratios, setting.epsilon, setting.delta, current_ratio)
+    st.plotly_chart(
+        ratio_figure,
+        key="overview_ratio_chart",
+        theme=None,
+        config=PLOTLY_CONFIG,
+        alt="Ratio of the classical to the analytic Gaussian's variance against ε, one curve per δ.",
+    )
+    st.caption(
+        "How many times more variance the classical formula adds than the exact (analytic) calibration: the gap "
+        "grows without bound as ε → 0, and is larger for larger δ (Balle & Wang 2018, Section 5.1)."
+    )
+    download_csv("Chart data as CSV", lambda: figure_frame(ratio_figure), "gaussmech-variance-ratio.csv", key="overview_download_ratio")
+
+with st.expander("The math", icon=":material/function:"):
+    st.markdown(
+        "Every mechanism releases $f(x) + Z$ for a query $f$ with l2 sensitivity "
+        "$\\Delta = \\sup_{x \\sim x'} \\lVert f(x) - f(x') \\rVert_2$. It is $(\\varepsilon, \\delta)$-DP when "
+        "for every event $S$, $P[M(x) \\in S] \\le e^{\\varepsilon} P[M(x') \\in S] + \\delta$."
+    )
+    st.markdown("**Classical Gaussian** (Dwork & Roth 2014, Theorem A.1), a theorem only for $0 < \\varepsilon < 1$:")
+    st.latex(r"\sigma_{\mathrm{cGM}} = \frac{\Delta \sqrt{2 \ln(1.25/\delta)}}{\varepsilon}")
+    st.markdown(
+        "**Analytic Gaussian** (Balle & Wang 2018, Theorem 8): exact for every $\\varepsilon \\ge 0$. gaussmech "
+        "finds the smallest $\\sigma$ with"
+    )
+    st.latex(
+        r"\Phi\!\left(\frac{\Delta}{2\sigma} - \frac{\varepsilon\sigma}{\Delta}\right)"
+        r" - e^{\varepsilon}\, \Phi\!\left(-\frac{\Delta}{2\sigma} - \frac{\varepsilon\sigma}{\Delta}\right) \le \delta"
+    )
+    st.markdown(
+        "solving in log space with `erfcx`, so that no $e^{\\varepsilon}$ is ever formed, and checking that the "
+        "returned $\\sigma$ meets the guarantee; it is never below the exact value (MATH.md 2.3)."
+    )
+    st.markdown(
+        "**Sufficient Gaussian bounds** (each valid, each larger than the analytic σ): the tail bound "
+        "$P[L \\ge \\varepsilon] \\le \\delta$ (Balle & Wang, eq. 2) and Liu's probabilistic DP (Lemma 10), "
+        "with $z = -\\Phi^{-1}(\\delta)$ and $z = -\\Phi^{-1}(\\delta/2)$ respectively:"
+    )
+    st.latex(r"\sigma = \frac{\Delta \left(z + \sqrt{z^2 + 2\varepsilon}\right)}{2\varepsilon}")
+    st.markdown("zCDP (Bun & Steinke 2016, Prop. 1.3), with $\\rho = \\Delta^2 / (2\\sigma^2)$:")
+    st.latex(
+        r"\rho = \left(\sqrt{\ln(1/\delta) + \varepsilon} - \sqrt{\ln(1/\delta)}\right)^2,"
+        r"\qquad \sigma = \frac{\Delta}{\sqrt{2\rho}}"
+    )
+    st.markdown("and its sharper conversion (Canonne, Kamath & Steinke 2020, Cor. 13):")
+    st.latex(
+        r"\delta = \inf_{\alpha > 1} \frac{\exp\big((\alpha - 1)(\alpha\rho - \varepsilon)"
+        r" + \alpha \ln(1 - 1/\alpha)\big)}{\alpha - 1}"
+    )
+    st.markdown(
+        "Vinterbo's closed form (arXiv:2012.10523), with $z = -\\ln(4\\delta(1-\\delta))$ and "
+        "$(a, s) = (1, 1)$ for $\\delta \\le 1/2$:"
+    )
+    st.latex(r"\sigma = \frac{\Delta \left(\sqrt{a z + \varepsilon} + s\sqrt{a z}\right)}{\varepsilon\sqrt{2}}")
+    st.markdown(
+        "**Laplace** (Dwork, McSherry, Nissim & Smith 2006), pure $\\varepsilon$-DP with the l1 sensitivity "
+        "$\\Delta_1$ ($= \\Delta$ or $\\sqrt{d}\\,\\Delta$, as chosen in the sidebar):"
+    )
+    st.latex(r"b = \frac{\Delta_1}{\varepsilon}, \qquad \operatorname{std} = \sqrt{2}\, b")
+    st.markdown(
+        "**Generalized Gaussian** of order $p$ (Liu, arXiv:1602.06028), calibrated with its exact "
+        "$(\\varepsilon, \\delta)$ profile (MATH.md 5.5), or with Liu's Corollary 7 for probabilistic DP "
+        "(reconstructed, MATH.md 5.4):"
+    )
+    st.latex(
+        r"f(x) = \frac{p}{2b\,\Gamma(1/p)}\, e^{-(|x|/b)^p},"
+        r"\qquad \operatorname{Var} = b^2 \frac{\Gamma(3/p)}{\Gamma(1/p)}"
+    )
+    st.markdown(
+        "**Matrix-variate Gaussian**, i.i.d. form (Chanyaswad et al. 2018, Theorem 2; MATH.md 7.2): "
+        "$s^2 = \\sqrt{mn} / K(\\varepsilon, \\delta)$ for an $m \\times n$ query."
+    )
+    st.markdown(
+        "**R1SMG** (Ji & Li 2024), as published: rank-1 noise $n = \\sqrt{\\sigma^*}\\, z\\, v$ with $v$ uniform "
+        "on the sphere and"
+    )
+    st.latex(
+        r"\sigma^* = \frac{2\Delta^2}{\varepsilon\,\psi}, \qquad"
+        r"\psi = \left(\frac{\delta\, \Gamma\big(\tfrac{d-1}{2}\big)}{\sqrt{\pi}\, \Gamma\big(\tfrac{d}{2}\big)}\right)^{2/(d-2)}"
+    )
+    st.markdown(
+        "The true $\\delta(\\varepsilon) = E\\big[(1 - e^{\\varepsilon - L})_+\\big]$ of this noise, from its exact "
+        "privacy loss (MATH.md 6.2), with $r_1 = \\lVert n \\rVert$, $r_2 = \\lVert n + \\Delta e \\rVert$:"
+    )
+    st.latex(r"L = \frac{d-1}{2} \ln\frac{r_2^2}{r_1^2} + \frac{r_2^2 - r_1^2}{2\sigma^*}")
+    st.markdown(
+        "**Expected squared error** at dimension $d$: $E\\lVert Z \\rVert_2^2 = d\\,\\sigma^2$ for i.i.d. Gaussian "
+        "noise, $2 d b^2$ for Laplace, $d\\, b^2\\, \\Gamma(3/p) / \\Gamma(1/p)$ for the generalized Gaussian, and "
+        "$\\sigma^*$ for R1SMG. **Variance ratio**: $\\sigma_{\\mathrm{cGM}}^2 / \\sigma_{\\mathrm{aGM}}^2$."
+    )
+    st.markdown("**Sources of every mechanism in the table:**")
+    st.markdown("\n".join(f"- {mechanism.name}: {mechanism.source}" for mechanism in MECHANISMS.values()))

@@ -1,0 +1,176 @@
+"""Cached computations of the Overview page: the calibration table and the two sweeps over ε.
+
+Each function takes the setting as plain numbers (so the cache key is exact and cheap to hash)
+and returns a pandas frame of exact values. A mechanism that fails at a point is recorded as
+such (a row with its error, or NaN in a sweep) instead of failing the page.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from gaussmech_core.mechanisms import MECHANISMS, evaluate
+from gaussmech_core.registry_types import Setting
+
+__all__ = [
+    "setting_arguments",
+    "epsilon_grid_exponents",
+    "ratio_grid_exponent",
+    "ratio_deltas",
+    "calibration_table",
+    "std_sweep",
+    "variance_ratio_curve",
+    "variance_ratio_frame",
+    "RATIO_DELTAS",
+    "POINTS_PER_DECADE",
+]
+
+POINTS_PER_DECADE = 8
+# Balle & Wang's Figure 1 (left) compares several δ; these span the values used in practice.
+RATIO_DELTAS = (1e-2, 1e-4, 1e-6, 1e-8, 1e-10)
+
+
+def setting_arguments(setting: Setting) -> dict:
+    """The setting's fields as the plain keyword arguments the cached functions take."""
+    return dict(
+        delta=setting.delta,
+        sensitivity=setting.sensitivity,
+        order=setting.order,
+        dim=setting.dim,
+        l1_model=setting.l1_model,
+    )
+
+
+def epsilon_grid_exponents(epsilon: float, low: int = -2, high: int = 2) -> tuple[int, int]:
+    """Decades of the ε axis: [10^low, 10^high], widened to keep ``epsilon`` a decade inside.
+
+    The range does not move while ε stays within it, so a slider move reuses the cached sweep.
+
+    Examples
+    --------
+    >>> epsilon_grid_exponents(1.0), epsilon_grid_exponents(1e-5), epsilon_grid_exponents(700.0)
+    ((-2, 2), (-6, 2), (-2, 3))
+    """
+    exponent = math.log10(epsilon)
+    return max(-6, min(low, math.floor(exponent) - 1)), min(3, max(high, math.ceil(exponent) + 1))
+
+
+def ratio_grid_exponent(epsilon: float) -> int:
+    """Lowest decade of the variance-ratio chart: 10^-3, or a decade below ``epsilon`` when smaller.
+
+    Examples
+    --------
+    >>> ratio_grid_exponent(0.5), ratio_grid_exponent(2.0), ratio_grid_exponent(2e-5)
+    (-3, -3, -6)
+    """
+    if epsilon >= 1:
+        return -3
+    return max(-6, min(-3, math.floor(math.log10(epsilon)) - 1))
+
+
+def ratio_deltas(delta: float) -> tuple[float, ...]:
+    """The δ of the variance-ratio chart: :data:`RATIO_DELTAS` and the current δ, largest first."""
+    return tuple(sorted(set(RATIO_DELTAS) | {float(delta)}, reverse=True))
+
+
+def _epsilon_grid(low_exponent: int, high_exponent: int) -> np.ndarray:
+    count = (high_exponent - low_exponent) * POINTS_PER_DECADE + 1
+    return np.logspace(low_exponent, high_exponent, count)
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def calibration_table(
+    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str
+) -> pd.DataFrame:
+    """Every registered mechanism at one setting: exact scale, per-coordinate std, E‖noise‖₂², validity.
+
+    One row per mechanism, in registry order, indexed by mechanism id. ``true_delta`` is set for
+    "claimed" mechanisms (R1SMG): the computed δ(ε) of the noise (MATH.md 6.2). ``error`` holds
+    the message when the computation itself failed (the row then counts as not valid).
+    """
+    setting = Setting(epsilon=epsilon, delta=delta, sensitivity=sensitivity, order=order, dim=dim, l1_model=l1_model)
+    rows = []
+    for mechanism_id, mechanism in MECHANISMS.items():
+        row = dict(
+            id=mechanism_id,
+            valid=False,
+            reason="",
+            scale=np.nan,
+            coordinate_std=np.nan,
+            expected_loss=np.nan,
+            true_delta=np.nan,
+            error="",
+        )
+        try:
+            calibration = evaluate(mechanism, setting)
+        except Exception as error:  # one failing mechanism must not take the table down
+            row.update(reason=f"Could not be computed here: {error}", error=f"{type(error).__name__}: {error}")
+        else:
+            row.update(valid=calibration.validity.valid, reason=calibration.validity.reason)
+            for field in ("scale", "coordinate_std", "expected_loss", "true_delta"):
+                value = getattr(calibration, field)
+                if value is not None:
+                    row[field] = float(value)
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("id")
+
+
+def _coordinate_std_or_nan(mechanism, setting: Setting) -> float:
+    if not mechanism.validity(setting).valid:
+        return np.nan
+    try:
+        return float(mechanism.coordinate_std(mechanism.scale(setting), setting))
+    except Exception:  # a point the core cannot compute is left out of the chart, like an invalid one
+        return np.nan
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def std_sweep(
+    delta: float, sensitivity: float, order: float, dim: int, l1_model: str, low_exponent: int, high_exponent: int
+) -> pd.DataFrame:
+    """Per-coordinate noise std of every mechanism on a log grid of ε (NaN where not valid).
+
+    Columns: ``epsilon`` and one per mechanism id.
+    """
+    epsilons = _epsilon_grid(low_exponent, high_exponent)
+    columns = {"epsilon": epsilons}
+    for mechanism_id, mechanism in MECHANISMS.items():
+        columns[mechanism_id] = [
+            _coordinate_std_or_nan(
+                mechanism,
+                Setting(epsilon=float(e), delta=delta, sensitivity=sensitivity, order=order, dim=dim, l1_model=l1_model),
+            )
+            for e in epsilons
+        ]
+    return pd.DataFrame(columns)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def variance_ratio_curve(delta: float, low_exponent: int) -> pd.DataFrame:
+    """σ²(classical) / σ²(analytic) on ε in [10^low_exponent, 1) at one δ (Balle & Wang, Figure 1 left).
+
+    Columns: ``delta, epsilon, classical_sigma, analytic_sigma, variance_ratio``. Only ε < 1 is
+    swept, where the classical formula is a theorem; Δ cancels in the ratio. One cache entry per
+    δ, so moving the δ slider computes one new curve, not all of them.
+    """
+    classical, analytic = MECHANISMS["classical_gaussian"], MECHANISMS["analytic_gaussian"]
+    # ε = 1 itself is outside Theorem 1: the grid stops just below it.
+    epsilons = np.append(_epsilon_grid(low_exponent, 0)[:-1], 0.999)
+    rows = []
+    for epsilon in epsilons:
+        setting = Setting(epsilon=float(epsilon), delta=float(delta))
+        rows.append(
+            (float(delta), float(epsilon), _coordinate_std_or_nan(classical, setting), _coordinate_std_or_nan(analytic, setting))
+        )
+    frame = pd.DataFrame(rows, columns=["delta", "epsilon", "classical_sigma", "analytic_sigma"])
+    frame["variance_ratio"] = (frame["classical_sigma"] / frame["analytic_sigma"]) ** 2
+    return frame
+
+
+def variance_ratio_frame(deltas: tuple[float, ...], low_exponent: int) -> pd.DataFrame:
+    """The curves of :func:`variance_ratio_curve` for several δ, in one long frame."""
+    return pd.concat([variance_ratio_curve(float(delta), low_exponent) for delta in deltas], ignore_index=True)

@@ -1,0 +1,153 @@
+"""Conventions shared by every chart: projector-friendly layout, colours, log axes, hover, CSV.
+
+* **Layout** (:func:`apply_layout`): large fonts and thick lines that read from the back of a
+  lecture hall and on a laptop, a white background, the parameters in the title, axis titles
+  with symbols, log axes where values span decades.
+* **Colours** come from the registry (:attr:`gaussmech_core.registry_types.Mechanism.color`, a
+  colour-blind-safe palette), so a mechanism has the same colour on every page;
+  :func:`mechanism_line` adds a dash pattern by kind of guarantee, so the legend also reads in
+  black and white.
+* **Hover** shows exact values (:func:`exact_hover`, 10 significant digits); tables and captions
+  round to 3 (:mod:`gaussmech_ui.format`).
+* **CSV** (:func:`figure_frame`): any figure's traces as one long table, for the page's download
+  button.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+__all__ = [
+    "FONT_SIZE",
+    "LINE_WIDTH",
+    "TEXT_COLOR",
+    "GRID_COLOR",
+    "CURRENT_COLOR",
+    "DASH_BY_GUARANTEE",
+    "apply_layout",
+    "mechanism_line",
+    "exact_hover",
+    "mark_current_x",
+    "figure_frame",
+    "plain_text",
+]
+
+FONT_SIZE = 16
+TITLE_SIZE = 19
+LINE_WIDTH = 3
+TEXT_COLOR = "#111111"
+GRID_COLOR = "#D9D9D9"
+CURRENT_COLOR = "#111111"
+FONT_FAMILY = "Source Sans, Source Sans Pro, Helvetica, Arial, sans-serif"
+
+# Solid for proven (ε, δ)- and ε-DP, dotted for probabilistic DP, dashed for claims not proven.
+DASH_BY_GUARANTEE = {"pure": "solid", "approximate": "solid", "probabilistic": "dot", "claimed": "dash"}
+
+
+def apply_layout(
+    figure: go.Figure,
+    *,
+    title: str,
+    x_title: str,
+    y_title: str,
+    log_x: bool = False,
+    log_y: bool = False,
+    height: int = 540,
+) -> go.Figure:
+    """Give ``figure`` the shared look; returns the same figure.
+
+    Axis titles keep their symbols (``ε``, ``σ``); log axes show exponents as powers of ten.
+    """
+    axis = dict(
+        showline=True,
+        linecolor=TEXT_COLOR,
+        linewidth=1.5,
+        mirror=True,
+        ticks="outside",
+        gridcolor=GRID_COLOR,
+        zeroline=False,
+        title_font=dict(size=FONT_SIZE + 1),
+        tickfont=dict(size=FONT_SIZE - 1),
+    )
+    figure.update_layout(
+        template="none",
+        title=dict(text=title, font=dict(size=TITLE_SIZE), x=0.0, xanchor="left", y=0.97),
+        font=dict(family=FONT_FAMILY, size=FONT_SIZE, color=TEXT_COLOR),
+        paper_bgcolor="white",
+        plot_bgcolor="white",
+        height=height,
+        margin=dict(l=80, r=30, t=80, b=70),
+        legend=dict(font=dict(size=FONT_SIZE - 2), bgcolor="rgba(255,255,255,0.85)", borderwidth=0),
+        hoverlabel=dict(font_size=FONT_SIZE - 1),
+        hovermode="closest",
+    )
+    figure.update_xaxes(
+        title_text=x_title, type="log" if log_x else "linear", exponentformat="power" if log_x else "B", **axis
+    )
+    figure.update_yaxes(
+        title_text=y_title, type="log" if log_y else "linear", exponentformat="power" if log_y else "B", **axis
+    )
+    return figure
+
+
+def mechanism_line(mechanism, width: float = LINE_WIDTH) -> dict:
+    """The line style of a mechanism: its registry colour and the dash of its kind of guarantee."""
+    return dict(color=mechanism.color, width=width, dash=DASH_BY_GUARANTEE.get(mechanism.guarantee, "solid"))
+
+
+def exact_hover(x_label: str, y_label: str) -> str:
+    """A hover template showing the trace's name and the exact point (10 significant digits)."""
+    return f"<b>%{{fullData.name}}</b><br>{x_label} = %{{x:.10g}}<br>{y_label} = %{{y:.10g}}<extra></extra>"
+
+
+def mark_current_x(figure: go.Figure, x: float, label: str) -> go.Figure:
+    """A dashed vertical line at the current value of the x quantity, labelled at the top."""
+    figure.add_vline(
+        x=x,
+        line=dict(color=CURRENT_COLOR, width=1.5, dash="dash"),
+        annotation=dict(text=label, font=dict(size=FONT_SIZE - 1), yanchor="bottom"),
+        annotation_position="top",
+    )
+    return figure
+
+
+_TAG = re.compile(r"<[^>]+>")
+
+
+def plain_text(text: str | None) -> str:
+    """A title without Plotly's HTML tags (``<b>``, ``<br>``), for CSV column names.
+
+    Examples
+    --------
+    >>> plain_text("σ<sub>coord</sub><br>(std)")
+    'σcoord (std)'
+    """
+    if not text:
+        return ""
+    return _TAG.sub("", text.replace("<br>", " ")).strip()
+
+
+def figure_frame(figure: go.Figure) -> pd.DataFrame:
+    """Every trace of ``figure`` as rows of one long table: series, x, y (exact values).
+
+    The x and y columns are named after the axis titles. Points a chart leaves out (an invalid
+    region, NaN) stay as empty cells, so the CSV shows where a guarantee does not hold.
+    """
+    x_name = plain_text(figure.layout.xaxis.title.text) or "x"
+    y_name = plain_text(figure.layout.yaxis.title.text) or "y"
+    if x_name == y_name:
+        y_name = f"{y_name} (y)"
+    pieces = []
+    for trace in figure.data:
+        if getattr(trace, "x", None) is None or getattr(trace, "y", None) is None:
+            continue
+        x = np.asarray(trace.x, dtype=float).ravel()
+        y = np.asarray(trace.y, dtype=float).ravel()
+        pieces.append(pd.DataFrame({"series": trace.name or "", x_name: x, y_name: y}))
+    if not pieces:
+        return pd.DataFrame(columns=["series", x_name, y_name])
+    return pd.concat(pieces, ignore_index=True)

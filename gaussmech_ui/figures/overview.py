@@ -1,0 +1,383 @@
+"""What the Overview page shows, built from numbers: its two charts, its table and its captions.
+
+Pure functions (no ``st.*``): frames of exact values in (from :mod:`gaussmech_ui.cached.overview`),
+a ``go.Figure``, a display table or a sentence out. The table and the sentences live here too,
+because they are views of the same numbers and are tested the same way.
+
+``mechanisms`` is the registry (:data:`gaussmech_core.mechanisms.MECHANISMS`) or any mapping from
+id to objects with its attributes (``name``, ``color``, ``guarantee``, ``guarantee_label``,
+``scale_symbol``, ``source``, ``featured``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Mapping
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from ..format import format_number, format_percent, format_ratio
+from .common import (
+    CURRENT_COLOR,
+    FONT_SIZE,
+    LINE_WIDTH,
+    apply_layout,
+    exact_hover,
+    mark_current_x,
+    mechanism_line,
+)
+
+__all__ = [
+    "setting_summary",
+    "std_vs_epsilon_figure",
+    "variance_ratio_figure",
+    "current_variance_ratio",
+    "overview_table",
+    "overview_csv_frame",
+    "overview_caption",
+    "claim_warnings",
+    "failures",
+    "not_valid_here",
+    "PROVEN_GUARANTEES",
+]
+
+PROVEN_GUARANTEES = ("pure", "approximate", "probabilistic")
+
+# Paul Tol's colour-blind-safe "muted" scheme, for the curves of different δ.
+_DELTA_COLORS = ("#332288", "#117733", "#44AA99", "#88CCEE", "#DDCC77", "#CC6677", "#AA4499", "#882255")
+
+
+def setting_summary(setting, *, with_epsilon: bool = True) -> str:
+    """The parameters in a short line for chart titles: ``ε = 1, δ = 1e-5, Δ = 1, d = 10, p = 2``."""
+    parts = [f"ε = {format_number(setting.epsilon)}"] if with_epsilon else []
+    parts += [
+        f"δ = {format_number(setting.delta)}",
+        f"Δ = {format_number(setting.sensitivity)}",
+        f"d = {setting.dim:,}",
+        f"p = {format_number(setting.order)}",
+    ]
+    if setting.l1_model == "all_coordinates":
+        parts.append("Δ₁ = √d·Δ")
+    return ", ".join(parts)
+
+
+def std_vs_epsilon_figure(
+    sweep: pd.DataFrame,
+    mechanisms: Mapping,
+    setting,
+    current_stds: Mapping[str, float],
+) -> go.Figure:
+    """Per-coordinate noise std against ε for every mechanism, log-log, the current ε marked.
+
+    ``sweep`` has an ``epsilon`` column and one column per mechanism id (NaN where the
+    guarantee does not hold: those stretches are left out). Mechanisms that are not
+    ``featured`` start hidden (click the legend to show them). ``current_stds`` gives each
+    mechanism's std at the current setting (NaN when not valid), drawn as a marker.
+    """
+    figure = go.Figure()
+    epsilons = sweep["epsilon"].to_numpy(dtype=float)
+    x_label, y_label = "ε", "std per coordinate"
+    # The default mechanism (the analytic Gaussian) is drawn last, on top, and a little thicker, so a
+    # mechanism that coincides with it (GG with p = 2) cannot hide it; the legend keeps registry order.
+    ranks = {mechanism_id: rank for rank, mechanism_id in enumerate(mechanisms)}
+    drawing_order = sorted(mechanisms, key=lambda i: (bool(getattr(mechanisms[i], "is_default", False)), ranks[i]))
+    for mechanism_id in drawing_order:
+        mechanism = mechanisms[mechanism_id]
+        if mechanism_id not in sweep:
+            continue
+        is_default = bool(getattr(mechanism, "is_default", False))
+        figure.add_trace(
+            go.Scatter(
+                x=epsilons,
+                y=sweep[mechanism_id].to_numpy(dtype=float),
+                name=mechanism.name,
+                legendgroup=mechanism_id,
+                legendrank=1000 + ranks[mechanism_id],
+                mode="lines",
+                line=mechanism_line(mechanism, width=LINE_WIDTH + 1 if is_default else LINE_WIDTH),
+                visible=True if mechanism.featured else "legendonly",
+                hovertemplate=exact_hover(x_label, y_label),
+                connectgaps=False,
+            )
+        )
+        current = float(current_stds.get(mechanism_id, np.nan))
+        if math.isfinite(current):
+            figure.add_trace(
+                go.Scatter(
+                    x=[setting.epsilon],
+                    y=[current],
+                    name=f"{mechanism.name} at the current ε",
+                    legendgroup=mechanism_id,
+                    legendrank=1000 + ranks[mechanism_id],
+                    showlegend=False,
+                    mode="markers",
+                    marker=dict(color=mechanism.color, size=12, line=dict(color="white", width=1.5)),
+                    visible=True if mechanism.featured else "legendonly",
+                    hovertemplate=exact_hover(x_label, y_label),
+                )
+            )
+    apply_layout(
+        figure,
+        title=(
+            "How much noise each mechanism adds, against ε"
+            f"<br><sup>{setting_summary(setting, with_epsilon=False)}; "
+            "dashed: claimed, not proven; dotted: probabilistic DP</sup>"
+        ),
+        x_title="ε (privacy loss bound; smaller is more private)",
+        y_title="noise std per coordinate",
+        log_x=True,
+        log_y=True,
+    )
+    figure.update_layout(legend=dict(title_text="click to show or hide"))
+    return mark_current_x(figure, setting.epsilon, f"current ε = {format_number(setting.epsilon)}")
+
+
+def variance_ratio_figure(
+    ratios: pd.DataFrame,
+    current_epsilon: float,
+    current_delta: float,
+    current_ratio: float | None,
+) -> go.Figure:
+    """Balle & Wang's Figure 1 (left): σ²(classical) / σ²(analytic) against ε, one curve per δ.
+
+    ``ratios`` is the long frame of :func:`gaussmech_ui.cached.overview.variance_ratio_sweep`.
+    The curve of the current δ is drawn thicker; the current point is marked when ε < 1 (the
+    classical formula is not a theorem elsewhere, so there is no ratio to show).
+    """
+    figure = go.Figure()
+    x_label, y_label = "ε", "variance ratio"
+    deltas = list(dict.fromkeys(ratios["delta"].tolist()))
+    for index, delta in enumerate(deltas):
+        part = ratios[ratios["delta"] == delta]
+        is_current = math.isclose(delta, current_delta, rel_tol=1e-12)
+        figure.add_trace(
+            go.Scatter(
+                x=part["epsilon"].to_numpy(dtype=float),
+                y=part["variance_ratio"].to_numpy(dtype=float),
+                name=f"δ = {format_number(delta)}" + (" (current)" if is_current else ""),
+                mode="lines",
+                line=dict(
+                    color=CURRENT_COLOR if is_current else _DELTA_COLORS[index % len(_DELTA_COLORS)],
+                    width=LINE_WIDTH + 2 if is_current else LINE_WIDTH,
+                ),
+                hovertemplate=exact_hover(x_label, y_label),
+            )
+        )
+    if current_ratio is not None and math.isfinite(current_ratio) and current_epsilon < 1:
+        figure.add_trace(
+            go.Scatter(
+                x=[current_epsilon],
+                y=[current_ratio],
+                name="current ε and δ",
+                mode="markers",
+                marker=dict(color=CURRENT_COLOR, size=14, symbol="diamond", line=dict(color="white", width=1.5)),
+                hovertemplate=exact_hover(x_label, y_label),
+            )
+        )
+    apply_layout(
+        figure,
+        title=(
+            "What exact calibration saves: σ² classical / σ² analytic"
+            "<br><sup>Balle & Wang 2018, Figure 1 (left); ε < 1, where the classical formula is a theorem</sup>"
+        ),
+        x_title="ε (privacy loss bound)",
+        y_title="variance ratio σ²(classical) / σ²(analytic)",
+        log_x=True,
+        log_y=True,
+    )
+    # The x axis ends at ε = 1, where the classical formula stops being a theorem.
+    lowest = float(ratios["epsilon"].min()) if len(ratios) else 1e-3
+    figure.update_xaxes(range=[math.log10(lowest), 0.0])
+    if current_epsilon >= 1:
+        figure.add_annotation(
+            text=f"current ε = {format_number(current_epsilon)} ≥ 1: the classical formula<br>is not a theorem there, so no ratio",
+            xref="paper",
+            yref="paper",
+            x=0.98,
+            y=0.95,
+            xanchor="right",
+            showarrow=False,
+            font=dict(size=FONT_SIZE - 1),
+            bgcolor="rgba(255,255,255,0.9)",
+        )
+    else:
+        mark_current_x(figure, current_epsilon, f"current ε = {format_number(current_epsilon)}")
+    return figure
+
+
+def current_variance_ratio(frame: pd.DataFrame) -> float | None:
+    """σ²(classical) / σ²(analytic) at the table's setting, or ``None`` where either is not valid."""
+    if not {"classical_gaussian", "analytic_gaussian"} <= set(frame.index):
+        return None
+    classical, analytic = frame.loc["classical_gaussian"], frame.loc["analytic_gaussian"]
+    if not (classical["valid"] and analytic["valid"]):
+        return None
+    return float((classical["scale"] / analytic["scale"]) ** 2)
+
+
+def _scale_text(mechanism, row) -> str:
+    if not row["valid"] or not math.isfinite(row["scale"]):
+        return "—"
+    return f"{mechanism.scale_symbol} = {format_number(row['scale'])}"
+
+
+def _claim_fails(row, delta: float) -> bool:
+    return math.isfinite(row["true_delta"]) and row["true_delta"] > delta
+
+
+def _validity_text(mechanism, row, setting) -> str:
+    if row["error"]:
+        return f"✗ {row['reason']}"
+    if not row["valid"]:
+        return f"✗ {row['reason']}"
+    if mechanism.guarantee == "claimed":
+        if _claim_fails(row, setting.delta):
+            return "⚠ the claim does not hold: true δ is larger than claimed (MATH.md 6.2)"
+        return "⚠ not proven; the computed true δ is within the claim here"
+    return "✓ holds"
+
+
+def _guarantee_text(mechanism, row, setting) -> str:
+    if mechanism.guarantee == "claimed" and math.isfinite(row["true_delta"]):
+        return (
+            f"claimed ({format_number(setting.epsilon)}, {format_number(setting.delta)})-DP; "
+            f"computed true δ = {format_number(row['true_delta'])}"
+        )
+    return mechanism.guarantee_label
+
+
+def overview_table(frame: pd.DataFrame, mechanisms: Mapping, setting):
+    """The table people read: one row per mechanism, numbers to 3 significant digits.
+
+    Returns ``(table, styler)``: the text table, and a pandas ``Styler`` of it that greys the
+    rows whose guarantee does not hold here and tints the rows whose claim fails. Invalid rows
+    show a dash and the reason, never a number.
+    """
+    reference = frame.loc["analytic_gaussian", "expected_loss"] if "analytic_gaussian" in frame.index else np.nan
+    loss_column = f"E‖noise‖₂² at d = {setting.dim:,}"
+    rows = []
+    for mechanism_id, row in frame.iterrows():
+        mechanism = mechanisms[mechanism_id]
+        valid = bool(row["valid"])
+        ratio = row["expected_loss"] / reference if valid and math.isfinite(reference) else np.nan
+        rows.append(
+            {
+                "Mechanism": mechanism.name,
+                "Scale": _scale_text(mechanism, row),
+                "Noise std per coordinate": format_number(row["coordinate_std"]) if valid else "—",
+                loss_column: format_number(row["expected_loss"]) if valid else "—",
+                "Error vs analytic Gaussian": format_ratio(ratio) if math.isfinite(ratio) else "—",
+                "Guarantee": _guarantee_text(mechanism, row, setting),
+                "Validity": _validity_text(mechanism, row, setting),
+                "Source": mechanism.source,
+            }
+        )
+    table = pd.DataFrame(rows)
+    greyed = [not bool(row["valid"]) for _, row in frame.iterrows()]
+    warned = [
+        mechanisms[mechanism_id].guarantee == "claimed" and _claim_fails(row, setting.delta)
+        for mechanism_id, row in frame.iterrows()
+    ]
+
+    def style_row(row):
+        if greyed[row.name]:
+            return ["color: #6B6B6B; font-style: italic"] * len(row)
+        if warned[row.name]:
+            return ["background-color: #FCE8D5"] * len(row)
+        return [""] * len(row)
+
+    return table, table.style.apply(style_row, axis=1)
+
+
+def overview_csv_frame(frame: pd.DataFrame, mechanisms: Mapping, setting) -> pd.DataFrame:
+    """The table's exact values, with the setting on every row, for the CSV download."""
+    rows = []
+    for mechanism_id, row in frame.iterrows():
+        mechanism = mechanisms[mechanism_id]
+        valid = bool(row["valid"])
+        rows.append(
+            {
+                "mechanism_id": mechanism_id,
+                "mechanism": mechanism.name,
+                "guarantee": mechanism.guarantee_label,
+                "valid": valid,
+                "validity_reason": row["reason"],
+                "scale_symbol": mechanism.scale_symbol,
+                "scale": row["scale"] if valid else np.nan,
+                "coordinate_std": row["coordinate_std"] if valid else np.nan,
+                "expected_squared_l2_error": row["expected_loss"] if valid else np.nan,
+                "true_delta_at_epsilon": row["true_delta"],
+                "epsilon": setting.epsilon,
+                "delta": setting.delta,
+                "sensitivity_l2": setting.sensitivity,
+                "sensitivity_l1": setting.l1_sensitivity,
+                "order": setting.order,
+                "dim": setting.dim,
+                "source": mechanism.source,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def overview_caption(frame: pd.DataFrame, mechanisms: Mapping, setting) -> str:
+    """A plain-language sentence or two from the numbers, for presenters.
+
+    e.g. "At ε = 1 and δ = 1e-5, the analytic Gaussian needs σ = 3.73, 23% less than the
+    classical formula's 4.84."
+    """
+    where = f"At ε = {format_number(setting.epsilon)} and δ = {format_number(setting.delta)}"
+    if setting.sensitivity != 1:
+        where += f" (Δ = {format_number(setting.sensitivity)})"
+    sentences = []
+    analytic = frame.loc["analytic_gaussian"] if "analytic_gaussian" in frame.index else None
+    classical = frame.loc["classical_gaussian"] if "classical_gaussian" in frame.index else None
+    if analytic is not None and analytic["valid"]:
+        sentence = f"{where}, the analytic Gaussian needs σ = {format_number(analytic['scale'])}"
+        if classical is not None and classical["valid"]:
+            saving = 1.0 - analytic["scale"] / classical["scale"]
+            sentence += f", {format_percent(saving)} less than the classical formula's {format_number(classical['scale'])}."
+        elif setting.epsilon >= 1:
+            sentence += "; the classical formula has no σ to compare, because it is not a theorem at ε ≥ 1."
+        else:
+            sentence += "."
+        sentences.append(sentence)
+    proven = frame[frame["valid"] & frame.index.map(lambda i: mechanisms[i].guarantee in PROVEN_GUARANTEES)]
+    proven = proven[np.isfinite(proven["expected_loss"].to_numpy(dtype=float))]
+    if len(proven):
+        best_id = proven["expected_loss"].idxmin()
+        best = proven.loc[best_id]
+        sentences.append(
+            f"Of the mechanisms with a proven guarantee, {mechanisms[best_id].name} adds the least noise "
+            f"at d = {setting.dim:,}: an expected squared error of {format_number(best['expected_loss'])}."
+        )
+    return " ".join(sentences)
+
+
+def claim_warnings(frame: pd.DataFrame, mechanisms: Mapping, setting) -> list[str]:
+    """One warning per "claimed" mechanism whose computed true δ exceeds the claimed δ."""
+    messages = []
+    for mechanism_id, row in frame.iterrows():
+        mechanism = mechanisms[mechanism_id]
+        if mechanism.guarantee != "claimed" or not _claim_fails(row, setting.delta):
+            continue
+        messages.append(
+            f"**{mechanism.name}: the published guarantee does not hold here.** Its authors claim "
+            f"({format_number(setting.epsilon)}, {format_number(setting.delta)})-DP, but the noise it adds has "
+            f"true δ = {format_number(row['true_delta'])} at ε = {format_number(setting.epsilon)}, "
+            f"{format_ratio(row['true_delta'] / setting.delta)} the claimed δ. "
+            "The true δ comes from the exact privacy loss of its noise (MATH.md 6.2; formula in \"The math\" below). "
+            "Do not use it to protect data."
+        )
+    return messages
+
+
+def not_valid_here(frame: pd.DataFrame, mechanisms: Mapping) -> list[str]:
+    """"Name: reason" for each mechanism whose guarantee does not hold (or could not be computed) here."""
+    return [f"{mechanisms[i].name}: {row['reason']}" for i, row in frame.iterrows() if not row["valid"]]
+
+
+def failures(frame: pd.DataFrame, mechanisms: Mapping) -> list[str]:
+    """One line per mechanism whose computation failed at this setting (not an invalid guarantee)."""
+    return [f"{mechanisms[i].name}: {row['error']}" for i, row in frame.iterrows() if row["error"]]

@@ -1,0 +1,129 @@
+"""Numbers formatted for people: three significant digits, scientific notation where needed.
+
+The dashboard computes exactly and shows rounded: a table cell says ``3.73``, the hover and the
+CSV download carry the exact value. One module does the rounding so that every page writes
+``1e-5`` the same way (USERS.md, "Numbers that add up").
+"""
+
+from __future__ import annotations
+
+import math
+
+__all__ = ["format_number", "format_exact", "format_percent", "format_ratio", "format_interval", "escape_markdown"]
+
+_DASH = "—"
+
+
+def format_number(value, digits: int = 3) -> str:
+    """Round ``value`` to ``digits`` significant digits and write it for a person.
+
+    Fixed notation from 0.001 to below 100,000 (with thousands separators), scientific notation
+    outside (``4.84e6``, ``1e-5``); trailing zeros are dropped. ``None`` and NaN become a dash,
+    infinities ``∞``.
+
+    Examples
+    --------
+    >>> format_number(3.730631634816)
+    '3.73'
+    >>> format_number(1e-5), format_number(4844810.0), format_number(38021.98)
+    ('1e-5', '4.84e6', '38,000')
+    >>> format_number(0.05), format_number(9.9951), format_number(-0.000123456)
+    ('0.05', '10', '-1.23e-4')
+    >>> format_number(float("nan")), format_number(float("inf")), format_number(0.0)
+    ('—', '∞', '0')
+    """
+    if value is None:
+        return _DASH
+    number = float(value)
+    if math.isnan(number):
+        return _DASH
+    if math.isinf(number):
+        return "∞" if number > 0 else "-∞"
+    if number == 0:
+        return "0"
+    # Round first, then choose the notation from the rounded value, so 99,999.7 becomes 1e5.
+    mantissa_text, exponent_text = f"{number:.{digits - 1}e}".split("e")
+    exponent = int(exponent_text)
+    if -3 <= exponent < 5:
+        decimals = max(digits - 1 - exponent, 0)
+        text = f"{float(mantissa_text + 'e' + exponent_text):,.{decimals}f}"
+        return _strip_zeros(text)
+    return f"{_strip_zeros(mantissa_text)}e{exponent}"
+
+
+def _strip_zeros(text: str) -> str:
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text
+
+
+def format_exact(value) -> str:
+    """The shortest text that reads back as exactly ``value`` (for entry boxes, links and CSV).
+
+    Examples
+    --------
+    >>> format_exact(1e-5), format_exact(0.5), format_exact(1e100), format_exact(10)
+    ('1e-5', '0.5', '1e100', '10')
+    >>> float(format_exact(0.1 + 0.2)) == 0.1 + 0.2
+    True
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    number = float(value)
+    if number.is_integer() and abs(number) < 1e16:
+        return str(int(number))
+    text = repr(number)
+    if "e" in text:
+        mantissa, exponent = text.split("e")
+        text = f"{mantissa}e{int(exponent)}"
+    return text
+
+
+def format_percent(fraction, digits: int = 2) -> str:
+    """A fraction as a percentage with ``digits`` significant digits.
+
+    Examples
+    --------
+    >>> format_percent(0.22998), format_percent(0.05), format_percent(0.0012)
+    ('23%', '5%', '0.12%')
+    """
+    return f"{format_number(100.0 * float(fraction), digits)}%"
+
+
+def format_ratio(ratio, digits: int = 3) -> str:
+    """A ratio of two quantities, written with a multiplication sign.
+
+    Examples
+    --------
+    >>> format_ratio(1.6866)
+    '1.69×'
+    """
+    return f"{format_number(ratio, digits)}×"
+
+
+def format_interval(lower, upper, *, lower_open: bool = False, upper_open: bool = False) -> str:
+    """An interval for messages, e.g. ``[1e-6, 1000]`` or ``[1e-300, 1)`` (no thousands separators,
+    which would read as a third bound).
+
+    Examples
+    --------
+    >>> format_interval(1e-300, 1.0, upper_open=True), format_interval(1e-6, 1e3)
+    ('[1e-300, 1)', '[1e-6, 1000]')
+    """
+    left = "(" if lower_open else "["
+    right = ")" if upper_open else "]"
+    low, high = (format_number(bound, 6).replace(",", "") for bound in (lower, upper))
+    return f"{left}{low}, {high}{right}"
+
+
+def escape_markdown(text: str) -> str:
+    """Text shown through ``st.markdown`` as written: no italics from ``_``, no LaTeX from ``$``.
+
+    Examples
+    --------
+    >>> print(escape_markdown("γ bounds ‖f(X)‖_F, costs $2 * 3"))
+    γ bounds ‖f(X)‖\\_F, costs \\$2 \\* 3
+    """
+    for special in ("\\", "_", "*", "$", "`"):
+        text = text.replace(special, "\\" + special)
+    return text

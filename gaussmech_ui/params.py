@@ -1,0 +1,493 @@
+"""The shared parameters: names, defaults, ranges, and the sync between URL, session and widgets.
+
+Every page reads the same six settings (ε, δ, Δ, p, d and the l1 model) through
+:func:`gaussmech_ui.sidebar.render_sidebar`. This module holds what they are and how they move:
+
+* **Pure part** (no Streamlit, unit-tested alone): :data:`PARAMETERS` with ranges, defaults,
+  help texts and slider stops; :func:`parse_value` and :func:`parse_query` read untrusted text
+  (a link, an entry box) into values or a plain-language problem; :func:`to_query` writes the
+  values back as URL text; :func:`nearest_stop` places a value on its log-scaled slider;
+  :func:`make_setting` builds the core's :class:`~gaussmech_core.registry_types.Setting`.
+* **Session part**: the "permanent key" pattern of DESIGN.md section 1. The value lives under
+  the parameter's own name (``st.session_state["epsilon"]``), which Streamlit never deletes;
+  the widgets have keys prefixed ``_w_`` (``_w_epsilon`` for the slider, ``_w_epsilon_exact``
+  for the entry box), are loaded from the stored value before they are drawn, and copy a change
+  back in their ``on_change`` callback. Widget state is dropped when a page without that widget
+  runs; the stored value is not, so values survive page switches.
+* **URL mirroring**: the query keys are exactly ``epsilon, delta, sensitivity, order, dim`` plus
+  ``l1``. The URL is read when it differs from what this session last wrote: on the first run
+  (opening a shared link) and when the browser changes it (back button); missing keys keep
+  their values, malformed ones become a warning and keep the current value.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from gaussmech_core.registry_types import Setting
+
+from .format import format_exact, format_interval, format_number
+
+__all__ = [
+    "Parameter",
+    "PARAMETERS",
+    "DEFAULTS",
+    "URL_KEYS",
+    "L1_MODEL_LABELS",
+    "parse_value",
+    "quote_untrusted",
+    "parse_query",
+    "to_query",
+    "nearest_stop",
+    "make_setting",
+    "display_value",
+    "widget_key",
+    "exact_key",
+    "init_state",
+    "sync_from_url",
+    "write_url",
+    "current_values",
+    "current_setting",
+    "prepare_widgets",
+    "on_stop_change",
+    "on_exact_change",
+    "pending_warnings",
+]
+
+
+def _decade_stops(mantissas: tuple[float, ...], first_exponent: int, last: float) -> tuple[float, ...]:
+    """Slider stops ``m × 10^k`` from ``10^first_exponent`` up to ``last``, written as decimal literals.
+
+    Building each stop from its decimal text (``float("1.5e-6")``) makes it the float a person
+    would type, so ``nearest_stop(1.5e-6)`` lands exactly on a stop.
+    """
+    stops = []
+    exponent = first_exponent
+    while True:
+        for mantissa in mantissas:
+            value = float(f"{mantissa}e{exponent}")
+            if value > last * (1 + 1e-12):
+                return tuple(stops)
+            stops.append(value)
+        exponent += 1
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One shared setting: its names, its allowed range, its default, and how to explain it."""
+
+    name: str
+    symbol: str
+    label: str
+    url_key: str
+    default: Any
+    kind: str  # "float", "int" or "choice"
+    control: str  # "log_slider" (slider over stops + exact box), "slider", "entry" or "choice"
+    help: str
+    note: str = ""
+    lower: float | None = None
+    upper: float | None = None
+    upper_open: bool = False
+    choices: tuple[str, ...] = ()
+    stops: tuple = field(default=(), repr=False)
+    step: float | None = None
+
+    def allowed(self) -> str:
+        """The allowed values in words, for messages."""
+        if self.kind == "choice":
+            return "one of " + ", ".join(self.choices)
+        interval = format_interval(self.lower, self.upper, upper_open=self.upper_open)
+        return f"a whole number in {interval}" if self.kind == "int" else f"in {interval}"
+
+
+L1_MODEL_LABELS = {
+    "one_coordinate": "One coordinate changes: Δ₁ = Δ",
+    "all_coordinates": "Every coordinate may change: Δ₁ = √d·Δ",
+}
+
+PARAMETERS: dict[str, Parameter] = {
+    parameter.name: parameter
+    for parameter in (
+        Parameter(
+            name="epsilon",
+            symbol="ε",
+            label="Privacy loss ε",
+            url_key="epsilon",
+            default=1.0,
+            kind="float",
+            control="log_slider",
+            note="Smaller ε: more private, more noise.",
+            lower=1e-6,
+            upper=1e3,
+            stops=_decade_stops((1, 1.5, 2, 3, 5, 7), -6, 1e3),
+            help=(
+                "ε (epsilon) bounds how much one person's data can change what is released: any "
+                "outcome becomes at most e^ε times more or less likely. **Smaller ε is more private** "
+                "and needs more noise; values from 0.1 to 10 are common."
+            ),
+        ),
+        Parameter(
+            name="delta",
+            symbol="δ",
+            label="Failure probability δ",
+            url_key="delta",
+            default=1e-5,
+            kind="float",
+            control="log_slider",
+            note="The chance that the ε bound fails.",
+            lower=1e-300,
+            upper=1.0,
+            upper_open=True,
+            stops=tuple(float(f"1e-{k}") for k in range(300, 0, -1)),
+            help=(
+                "δ (delta) is the small probability with which the ε bound may fail, so choose it "
+                "well below 1/n for n people (for example 1e-5 to 1e-10). The slider moves by "
+                "decades; type any value below 1 in the box."
+            ),
+        ),
+        Parameter(
+            name="sensitivity",
+            symbol="Δ",
+            label="l2 sensitivity Δ",
+            url_key="sensitivity",
+            default=1.0,
+            kind="float",
+            control="entry",
+            lower=1e-6,
+            upper=1e6,
+            help=(
+                "Δ is the **l2 sensitivity**: the largest Euclidean (l2) distance between the "
+                "query's answers on two datasets that differ in one person. Every noise scale "
+                "grows in proportion to it."
+            ),
+        ),
+        Parameter(
+            name="order",
+            symbol="p",
+            label="Generalized-Gaussian order p",
+            url_key="order",
+            default=2.0,
+            kind="float",
+            control="slider",
+            lower=1.0,
+            upper=10.0,
+            step=0.1,
+            help=(
+                "The order p of the generalized Gaussian, whose density is proportional to "
+                "exp(-(|x|/b)^p): p = 1 is the Laplace distribution, p = 2 the Gaussian, and "
+                "larger p gives lighter tails."
+            ),
+        ),
+        Parameter(
+            name="dim",
+            symbol="d",
+            label="Dimension d",
+            url_key="dim",
+            default=10,
+            kind="int",
+            control="log_slider",
+            lower=1,
+            upper=1_000_000,
+            stops=tuple(int(s) for s in _decade_stops((1, 2, 3, 5, 7), 0, 1e6)),
+            help=(
+                "d is how many numbers the query releases (its coordinates). Each coordinate gets "
+                "its own noise, so the total squared error grows with d."
+            ),
+        ),
+        Parameter(
+            name="l1_model",
+            symbol="Δ₁",
+            label="How Laplace's l1 sensitivity follows from Δ",
+            url_key="l1",
+            default="one_coordinate",
+            kind="choice",
+            control="choice",
+            choices=("one_coordinate", "all_coordinates"),
+            help=(
+                "Laplace noise is calibrated to the l1 sensitivity Δ₁. If one person can change "
+                "only one coordinate of the answer, Δ₁ = Δ; if they may change every coordinate, "
+                "the best bound that follows from Δ alone is Δ₁ = √d·Δ."
+            ),
+        ),
+    )
+}
+
+DEFAULTS: dict[str, Any] = {name: parameter.default for name, parameter in PARAMETERS.items()}
+URL_KEYS: dict[str, str] = {name: parameter.url_key for name, parameter in PARAMETERS.items()}
+
+
+# --- Pure functions: untrusted text in, values or a plain-language problem out ------------------
+
+
+def parse_value(parameter: Parameter | str, raw: Any):
+    """Read ``raw`` (text from a link or an entry box) as a value of ``parameter``.
+
+    Raises ``ValueError`` whose message completes "the value is ...", in plain words, without
+    repeating the text itself (callers show it, safely quoted, with :func:`quote_untrusted`).
+
+    Examples
+    --------
+    >>> parse_value("epsilon", " 0.5 "), parse_value("dim", "1e3"), parse_value("l1_model", "all_coordinates")
+    (0.5, 1000, 'all_coordinates')
+    >>> parse_value("delta", "2")
+    Traceback (most recent call last):
+    ...
+    ValueError: outside the allowed range: δ must be in [1e-300, 1)
+    """
+    if isinstance(parameter, str):
+        parameter = PARAMETERS[parameter]
+    text = str(raw).strip()
+    if parameter.kind == "choice":
+        if text not in parameter.choices:
+            raise ValueError(f"not a known choice: {parameter.symbol} must be {parameter.allowed()}")
+        return text
+    if not text:
+        raise ValueError("empty")
+    try:
+        number = float(text)
+    except ValueError:
+        raise ValueError("not a number") from None
+    if math.isnan(number):
+        raise ValueError("not a number")
+    if math.isinf(number):
+        raise ValueError("too large to be a finite number")
+    if parameter.kind == "int":
+        if not number.is_integer():
+            raise ValueError(f"not a whole number: {parameter.symbol} must be {parameter.allowed()}")
+        number = int(number)
+    too_high = number >= parameter.upper if parameter.upper_open else number > parameter.upper
+    if number < parameter.lower or too_high:
+        raise ValueError(f"outside the allowed range: {parameter.symbol} must be {parameter.allowed()}")
+    return number
+
+
+def quote_untrusted(text: Any, limit: int = 40) -> str:
+    """Untrusted text (from a link or an entry box) as a Markdown code span, shortened.
+
+    Inside a code span Markdown draws nothing, so a link such as ``?dim=[click](http://x)`` shows
+    as text, never as a link in the app's own warning.
+
+    Examples
+    --------
+    >>> quote_untrusted("[click](http://x)"), quote_untrusted("a`b"), quote_untrusted("9" * 50)
+    ('`[click](http://x)`', "`a'b`", '`9999999999999999999999999999999999999…`')
+    """
+    shown = " ".join(str(text).split()).replace("`", "'")
+    if len(shown) > limit:
+        shown = shown[: limit - 3] + "…"
+    return f"`{shown}`"
+
+
+def display_value(name: str, value: Any) -> str:
+    """A value for a message: ``ε = 1``, ``δ = 1e-5``, ``“One coordinate changes: Δ₁ = Δ”``."""
+    parameter = PARAMETERS[name]
+    if parameter.kind == "choice":
+        return f"“{L1_MODEL_LABELS.get(value, value)}”"
+    return f"{parameter.symbol} = {format_number(value, 6)}"
+
+
+def parse_query(query: Mapping[str, Any], fallback: Mapping[str, Any] = DEFAULTS) -> tuple[dict, list[str]]:
+    """Read the shared parameters from URL query values.
+
+    Returns the values of the keys present and well-formed, and one warning per malformed key
+    saying what was wrong and which value is used instead (the ``fallback`` one). A repeated key
+    counts with its last value, as in ``st.query_params``; unknown keys are ignored.
+
+    Examples
+    --------
+    >>> values, warnings = parse_query({"epsilon": "0.5", "dim": "abc"})
+    >>> values
+    {'epsilon': 0.5}
+    >>> print(warnings[0])
+    The link sets `dim=abc`, but that is not a number. Using d = 10 instead.
+    """
+    values: dict[str, Any] = {}
+    warnings: list[str] = []
+    for name, parameter in PARAMETERS.items():
+        if parameter.url_key not in query:
+            continue
+        raw = query[parameter.url_key]
+        if isinstance(raw, (list, tuple)):
+            if not raw:
+                continue
+            raw = raw[-1]
+        try:
+            values[name] = parse_value(parameter, raw)
+        except ValueError as problem:
+            warnings.append(
+                f"The link sets {quote_untrusted(f'{parameter.url_key}={raw}')}, but that is {problem}. "
+                f"Using {display_value(name, fallback[name])} instead."
+            )
+    return values, warnings
+
+
+def to_query(values: Mapping[str, Any]) -> dict[str, str]:
+    """The URL query text of the shared parameters: exact, shortest, readable back by :func:`parse_query`.
+
+    Examples
+    --------
+    >>> to_query({"epsilon": 1.0, "delta": 1e-5, "sensitivity": 1.0, "order": 2.0, "dim": 10, "l1_model": "one_coordinate"})
+    {'epsilon': '1', 'delta': '1e-5', 'sensitivity': '1', 'order': '2', 'dim': '10', 'l1': 'one_coordinate'}
+    """
+    query = {}
+    for name, parameter in PARAMETERS.items():
+        value = values[name]
+        query[parameter.url_key] = value if parameter.kind == "choice" else format_exact(value)
+    return query
+
+
+def nearest_stop(parameter: Parameter | str, value: float):
+    """The slider stop closest to ``value`` on a log scale (the slider shows this, the box the exact value).
+
+    Examples
+    --------
+    >>> nearest_stop("epsilon", 1.0), nearest_stop("epsilon", 0.37), nearest_stop("delta", 4e-7)
+    (1.0, 0.3, 1e-06)
+    """
+    if isinstance(parameter, str):
+        parameter = PARAMETERS[parameter]
+    target = math.log(value)
+    return min(parameter.stops, key=lambda stop: abs(math.log(stop) - target))
+
+
+def make_setting(values: Mapping[str, Any]) -> Setting:
+    """The core's :class:`Setting` for these values."""
+    return Setting(
+        epsilon=float(values["epsilon"]),
+        delta=float(values["delta"]),
+        sensitivity=float(values["sensitivity"]),
+        order=float(values["order"]),
+        dim=int(values["dim"]),
+        l1_model=values["l1_model"],
+    )
+
+
+# --- Session part: the permanent-key pattern and the URL mirror ---------------------------------
+
+_INITIALISED = "_gaussmech_initialised"
+_LAST_WRITTEN_QUERY = "_gaussmech_last_written_query"
+_PENDING_WARNINGS = "_gaussmech_pending_warnings"
+
+
+def widget_key(name: str) -> str:
+    """Key of the parameter's main widget (slider or choice): ``_w_epsilon``."""
+    return f"_w_{name}"
+
+
+def exact_key(name: str) -> str:
+    """Key of the parameter's exact-entry box: ``_w_epsilon_exact``."""
+    return f"_w_{name}_exact"
+
+
+def _state():
+    import streamlit as st
+
+    return st.session_state
+
+
+def init_state() -> None:
+    """Put every parameter's default into the session once, under its permanent key."""
+    state = _state()
+    if state.get(_INITIALISED):
+        return
+    for name, default in DEFAULTS.items():
+        state.setdefault(name, default)
+    state[_PENDING_WARNINGS] = []
+    state[_INITIALISED] = True
+
+
+def _our_query(query_params) -> dict[str, str]:
+    """Our keys of ``st.query_params`` as plain text (last value of a repeated key)."""
+    ours = {}
+    for url_key in URL_KEYS.values():
+        if url_key in query_params:
+            values = query_params.get_all(url_key)
+            if values:
+                ours[url_key] = values[-1]
+    return ours
+
+
+def sync_from_url() -> None:
+    """Apply the URL's values when the URL differs from what this session last wrote.
+
+    That is the first run of a session (someone opened a link) or a change the browser made
+    (back/forward). After our own write, the URL equals what we wrote and nothing is applied, so
+    a slider move is never undone by a stale URL.
+    """
+    import streamlit as st
+
+    state = _state()
+    incoming = _our_query(st.query_params)
+    if incoming == state.get(_LAST_WRITTEN_QUERY):
+        return
+    values, warnings = parse_query(incoming, fallback=current_values())
+    for name, value in values.items():
+        state[name] = value
+    state[_PENDING_WARNINGS] = state.get(_PENDING_WARNINGS, []) + warnings
+
+
+def write_url() -> None:
+    """Mirror the current values in the URL (only the keys that changed are sent)."""
+    import streamlit as st
+
+    wanted = to_query(current_values())
+    present = _our_query(st.query_params)
+    for url_key, text in wanted.items():
+        if present.get(url_key) != text:
+            st.query_params[url_key] = text
+    _state()[_LAST_WRITTEN_QUERY] = wanted
+
+
+def current_values() -> dict[str, Any]:
+    """The stored value of every shared parameter (defaults before the first run)."""
+    state = _state()
+    return {name: state.get(name, default) for name, default in DEFAULTS.items()}
+
+
+def current_setting() -> Setting:
+    """The core's :class:`Setting` at the stored values."""
+    return make_setting(current_values())
+
+
+def prepare_widgets(name: str) -> None:
+    """Load a parameter's widgets from its stored value (before they are drawn)."""
+    state = _state()
+    parameter = PARAMETERS[name]
+    value = state[name]
+    if parameter.control == "log_slider":
+        state[widget_key(name)] = nearest_stop(parameter, value)
+    elif parameter.control in ("slider", "choice"):
+        state[widget_key(name)] = value
+    if parameter.control in ("log_slider", "entry"):
+        state[exact_key(name)] = int(value) if parameter.kind == "int" else format_exact(value)
+
+
+def on_stop_change(name: str) -> None:
+    """Callback of a slider or choice: copy the widget's value to the permanent key."""
+    state = _state()
+    value = state[widget_key(name)]
+    state[name] = int(value) if PARAMETERS[name].kind == "int" else value
+
+
+def on_exact_change(name: str) -> None:
+    """Callback of an exact-entry box: parse it; a bad entry keeps the value and leaves a warning."""
+    state = _state()
+    parameter = PARAMETERS[name]
+    raw = state[exact_key(name)]
+    try:
+        state[name] = parse_value(parameter, raw)
+    except ValueError as problem:
+        state[_PENDING_WARNINGS] = state.get(_PENDING_WARNINGS, []) + [
+            f"Could not use {quote_untrusted(raw)} for {parameter.symbol}: that is {problem}. "
+            f"Keeping {display_value(name, state[name])}."
+        ]
+
+
+def pending_warnings() -> list[str]:
+    """The warnings collected since the last run (bad link or entry), emptied as they are read."""
+    state = _state()
+    warnings = state.get(_PENDING_WARNINGS, [])
+    state[_PENDING_WARNINGS] = []
+    return warnings

@@ -1,0 +1,173 @@
+"""The frame every page lives in: ``render_sidebar()`` draws the menu and the shared controls.
+
+Every page (and ``app.py``) starts with::
+
+    setting = render_sidebar()
+
+which sets the page's title from the menu, applies a shared link's values, draws the custom
+menu and the six shared controls, mirrors the values in the URL, shows any warning about a bad
+link or entry, and returns the core's :class:`~gaussmech_core.registry_types.Setting`.
+:func:`guarded` wraps each part of a page so that a failure shows a plain message instead of a
+traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+from contextlib import contextmanager
+from pathlib import Path
+
+import streamlit as st
+
+from gaussmech_core.registry_types import Setting
+
+from . import menu, params
+from .format import format_number
+from .params import PARAMETERS, Parameter, exact_key, widget_key
+
+__all__ = ["render_sidebar", "guarded"]
+
+_LOG = logging.getLogger(__name__)
+
+
+def _page_paths() -> tuple[Path, Path]:
+    """The app's root folder (where ``app.py`` is) and the running page's script."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    context = get_script_run_ctx()
+    if context is None:  # plain `python app.py`: no Streamlit session
+        return menu.APP_ROOT, menu.APP_ROOT / "app.py"
+    root = Path(context.main_script_path).resolve().parent
+    try:  # the pages registry is not public API: without it, the title is generic, nothing breaks
+        page = context.pages_manager.get_pages().get(context.page_script_hash, {})
+    except AttributeError:
+        page = {}
+    return root, Path(page.get("script_path") or context.main_script_path)
+
+
+def render_sidebar() -> Setting:
+    """Draw the menu and the shared controls; return the current :class:`Setting`."""
+    app_root, page_script = _page_paths()
+    entry = menu.entry_for(page_script, app_root)
+    st.set_page_config(
+        page_title=f"{entry.label} · gaussmech" if entry else "gaussmech",
+        page_icon=":material/blur_on:",
+        layout="wide",
+    )
+    params.init_state()
+    params.sync_from_url()
+    with st.sidebar:
+        st.markdown("### gaussmech")
+        _draw_menu(app_root)
+        st.divider()
+        st.markdown("#### Privacy parameters")
+        for name, parameter in PARAMETERS.items():
+            params.prepare_widgets(name)
+            _CONTROLS[parameter.control](parameter)
+            if parameter.note:
+                st.caption(parameter.note)
+    params.write_url()
+    for message in params.pending_warnings():
+        st.warning(message, icon=":material/warning:")
+    return params.current_setting()
+
+
+def _draw_menu(app_root: Path) -> None:
+    entries = menu.available_entries(app_root)
+    if len(entries) < 2:  # a one-page app has nowhere to go (and Streamlit registers no page to link)
+        return
+    link_query = params.to_query(params.current_values())
+    for entry in entries:
+        st.page_link(entry.path, label=entry.label, icon=entry.icon, query_params=link_query)
+
+
+def _log_slider_with_entry(parameter: Parameter) -> None:
+    """A log-scaled slider over the parameter's stops, and a box for the exact value."""
+    name = parameter.name
+    is_int = parameter.kind == "int"
+    st.select_slider(
+        parameter.label,
+        options=parameter.stops,
+        format_func=(lambda v: f"{v:,}") if is_int else format_number,
+        key=widget_key(name),
+        help=parameter.help,
+        on_change=params.on_stop_change,
+        args=(name,),
+    )
+    entry_label = f"Exact {parameter.symbol}"
+    entry_help = f"Any value {parameter.allowed()}; the slider shows the nearest stop."
+    if is_int:
+        st.number_input(
+            entry_label,
+            min_value=int(parameter.lower),
+            max_value=int(parameter.upper),
+            step=1,
+            key=exact_key(name),
+            help=entry_help,
+            on_change=params.on_exact_change,
+            args=(name,),
+        )
+    else:
+        st.text_input(entry_label, key=exact_key(name), help=entry_help, on_change=params.on_exact_change, args=(name,))
+
+
+def _entry(parameter: Parameter) -> None:
+    st.text_input(
+        parameter.label,
+        key=exact_key(parameter.name),
+        help=parameter.help + f" Allowed: {parameter.allowed()}.",
+        on_change=params.on_exact_change,
+        args=(parameter.name,),
+    )
+
+
+def _choice(parameter: Parameter) -> None:
+    st.radio(
+        parameter.label,
+        options=parameter.choices,
+        format_func=params.L1_MODEL_LABELS.get,
+        key=widget_key(parameter.name),
+        help=parameter.help,
+        on_change=params.on_stop_change,
+        args=(parameter.name,),
+    )
+
+
+def _linear_slider(parameter: Parameter) -> None:
+    st.slider(
+        parameter.label,
+        min_value=float(parameter.lower),
+        max_value=float(parameter.upper),
+        step=parameter.step,
+        format="%g",
+        key=widget_key(parameter.name),
+        help=parameter.help,
+        on_change=params.on_stop_change,
+        args=(parameter.name,),
+    )
+
+
+_CONTROLS = {
+    "log_slider": _log_slider_with_entry,
+    "entry": _entry,
+    "choice": _choice,
+    "slider": _linear_slider,
+}
+
+
+@contextmanager
+def guarded(what: str):
+    """Run one part of a page; if it fails, say so in plain words and let the rest of the page draw.
+
+    The traceback goes to the server log, never to the page (USERS.md: "nothing that breaks when
+    a student types nonsense").
+    """
+    try:
+        yield
+    except Exception as error:  # the page must survive any failure of one of its parts
+        _LOG.exception("could not draw %s", what)
+        st.error(
+            f"Could not draw {what} at these settings ({type(error).__name__}: {error}). "
+            "Try a less extreme value of ε, δ or d in the sidebar.",
+            icon=":material/error:",
+        )
