@@ -1,0 +1,312 @@
+"""Cached computations of the Tail probabilities page: tail curves, error bounds, Liu's comparisons.
+
+Tails are computed as logarithms in the core (:mod:`gaussmech_core.tails`) and turned into
+probabilities only where they are at least the chart's floor (down to 1e-300, which float64
+holds), so nothing underflows. Functions take plain numbers and return pandas frames.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from gaussmech_core import generalized, tails
+from gaussmech_core.mechanisms import MECHANISMS
+
+from .distributions import calibrations, make_setting, shown_ids
+
+__all__ = [
+    "ALPHAS",
+    "FLOORS",
+    "THRESHOLDS",
+    "LIU_DELTAS",
+    "LEMMA11_EPSILONS",
+    "MONTE_CARLO_FLOATS",
+    "coordinate_tail_curves",
+    "monte_carlo_vectors",
+    "monte_carlo_norms",
+    "norm_tail_curves",
+    "coordinate_bounds",
+    "norm_bounds",
+    "comparison_deltas",
+    "tail_ratio_frame",
+    "privacy_cost_frame",
+    "lemma11_frame",
+]
+
+ALPHAS = (0.1, 0.05, 0.01, 1e-3, 1e-4, 1e-6, 1e-9, 1e-12)
+FLOORS = (1e-6, 1e-30, 1e-300)
+THRESHOLDS = (0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 7.0, 10.0)
+LIU_DELTAS = (1e-1, 1e-2, 1e-4, 1e-6, 1e-10)
+LEMMA11_EPSILONS = (0.1, 0.5, 1.0, 2.0, 5.0)
+TAIL_POINTS = 400
+# Monte Carlo of ‖noise‖₂ for mechanisms without a closed form: at most this many floats drawn
+# per mechanism (10,000 vectors up to d = 200), and no estimate from fewer than 1,000 vectors.
+MONTE_CARLO_FLOATS = 2_000_000
+MONTE_CARLO_MAX_VECTORS = 10_000
+MONTE_CARLO_MIN_VECTORS = 1_000
+MONTE_CARLO_SEED = 20240101
+LIU_OMIT_BELOW = 1e-4  # Liu omits points where both tails are below this
+
+
+def _valid_scales(table: pd.DataFrame, ids) -> tuple[dict, dict]:
+    scales, invalid = {}, {}
+    for mechanism_id in ids:
+        if bool(table.loc[mechanism_id, "valid"]) and math.isfinite(table.loc[mechanism_id, "scale"]):
+            scales[mechanism_id] = float(table.loc[mechanism_id, "scale"])
+        else:
+            invalid[mechanism_id] = table.loc[mechanism_id, "reason"] or "not available here"
+    return scales, invalid
+
+
+def _probabilities(log_tail: np.ndarray, floor: float) -> np.ndarray:
+    """exp(log tail) where it is at least the floor, NaN below (so a log axis never sees 0)."""
+    log_tail = np.asarray(log_tail, dtype=float)
+    shown = log_tail >= math.log(floor)
+    result = np.full(log_tail.shape, np.nan)
+    result[shown] = np.exp(log_tail[shown])
+    return result
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def coordinate_tail_curves(
+    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, every_variant: bool, floor: float
+) -> tuple[pd.DataFrame, dict]:
+    """``P(|N_i| > t)`` on a log grid of t for the shown mechanisms, NaN below ``floor``.
+
+    The grid runs from a twentieth of the smallest std to the largest error bound at α = floor
+    among mechanisms with a proven guarantee (a "claimed" mechanism's far larger noise does not
+    stretch the axis). Returns ``(curves, invalid)``.
+    """
+    setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model)
+    table = calibrations(epsilon, delta, sensitivity, order, dim, l1_model)
+    scales, invalid = _valid_scales(table, shown_ids(every_variant))
+    stds = {key: float(table.loc[key, "coordinate_std"]) for key in scales}
+    proven = [key for key in scales if MECHANISMS[key].guarantee != "claimed"] or list(scales)
+    upper = max(float(tails.coordinate_error_bound(MECHANISMS[key], scales[key], setting, floor)) for key in proven)
+    lower = min(stds[key] for key in proven) / 20.0
+    t = np.geomspace(lower, 1.05 * upper, TAIL_POINTS)
+    columns = {"t": t}
+    for key, scale in scales.items():
+        columns[key] = _probabilities(tails.log_coordinate_tail(MECHANISMS[key], t, scale, setting), floor)
+    return pd.DataFrame(columns), invalid
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def monte_carlo_norms(
+    mechanism_id: str, epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str
+) -> np.ndarray | None:
+    """Sorted ‖noise‖₂ of :func:`monte_carlo_vectors` (d) seeded draws of a mechanism's noise, or None.
+
+    None when the mechanism is not valid here or d is too large to draw (see
+    :func:`monte_carlo_vectors`). The seed is fixed (:data:`MONTE_CARLO_SEED`), so the estimate
+    is the same on every rerun and for every viewer.
+    """
+    vectors = monte_carlo_vectors(dim)
+    table = calibrations(epsilon, delta, sensitivity, order, dim, l1_model)
+    if not vectors or not bool(table.loc[mechanism_id, "valid"]):
+        return None
+    setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model)
+    mechanism, scale = MECHANISMS[mechanism_id], float(table.loc[mechanism_id, "scale"])
+    rng = np.random.default_rng(MONTE_CARLO_SEED)
+    norms = np.empty(vectors)
+    block = max(1, MONTE_CARLO_FLOATS // (8 * dim))
+    for start in range(0, vectors, block):
+        count = min(block, vectors - start)
+        noise = np.asarray(mechanism.sample(rng, count, scale, setting), dtype=float)
+        norms[start:start + count] = np.linalg.norm(noise, axis=1)
+    return np.sort(norms)
+
+
+def monte_carlo_vectors(dim: int) -> int:
+    """How many noise vectors the Monte Carlo of ‖noise‖₂ draws at dimension d (0: too large to draw).
+
+    Examples
+    --------
+    >>> monte_carlo_vectors(10), monte_carlo_vectors(1000), monte_carlo_vectors(10_000)
+    (10000, 2000, 0)
+    """
+    vectors = min(MONTE_CARLO_MAX_VECTORS, MONTE_CARLO_FLOATS // int(dim))
+    return vectors if vectors >= MONTE_CARLO_MIN_VECTORS else 0
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def norm_tail_curves(
+    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, every_variant: bool, floor: float
+) -> tuple[pd.DataFrame, pd.DataFrame | None, int, dict]:
+    """``P(‖N‖₂ > t)`` at dimension d: exact where the registry has ``norm_tail``, else Monte Carlo.
+
+    Returns ``(curves, monte_carlo, vectors, invalid)``: ``monte_carlo`` has ``t`` and one
+    empirical-tail column per mechanism without a closed form (NaN where no draw exceeds t), or is
+    None when there is none or d is too large to draw; ``vectors`` is the Monte Carlo size.
+    """
+    setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model)
+    table = calibrations(epsilon, delta, sensitivity, order, dim, l1_model)
+    scales, invalid = _valid_scales(table, shown_ids(every_variant))
+    exact = {key: scale for key, scale in scales.items() if MECHANISMS[key].norm_tail is not None}
+    sampled = {key: scale for key, scale in scales.items() if MECHANISMS[key].norm_tail is None}
+    vectors = monte_carlo_vectors(dim)
+    norms = {}
+    for key in sampled:
+        values = monte_carlo_norms(key, epsilon, delta, sensitivity, order, dim, l1_model)
+        if values is None:
+            invalid[key] = f"no closed form for ‖noise‖₂, and d = {dim:,} is too large to draw it here"
+        else:
+            norms[key] = values
+    typical = {key: math.sqrt(float(table.loc[key, "expected_loss"])) for key in scales}
+    proven = [key for key in exact if MECHANISMS[key].guarantee != "claimed"] or list(exact)
+    uppers = [float(tails.norm_error_bound(MECHANISMS[key], exact[key], setting, floor)) for key in proven]
+    uppers += [float(values[-1]) for values in norms.values()]
+    lowers = [typical[key] for key in proven + list(norms)]
+    upper = max(uppers) if uppers else 1.0
+    lower = min(lowers) / 20.0 if lowers else upper / 1e3
+    t = np.geomspace(lower, 1.05 * upper, TAIL_POINTS)
+    columns = {"t": t}
+    for key, scale in exact.items():
+        columns[key] = _probabilities(tails.log_norm_tail(MECHANISMS[key], t, scale, setting), floor)
+    monte_carlo = None
+    if norms:
+        mc_columns = {"t": t}
+        for key, values in norms.items():
+            exceed = values.size - np.searchsorted(values, t, side="right")
+            fraction = exceed / values.size
+            mc_columns[key] = np.where(exceed > 0, fraction, np.nan)
+        monte_carlo = pd.DataFrame(mc_columns)
+    return pd.DataFrame(columns), monte_carlo, vectors if norms else 0, invalid
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def coordinate_bounds(
+    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, every_variant: bool, alpha: float
+) -> pd.DataFrame:
+    """The per-coordinate error bound at confidence 1 − α of every shown valid mechanism.
+
+    Index: mechanism id. Columns ``std`` (noise std per coordinate) and ``bound`` (the t with
+    P(|N_i| > t) = α, rounded up), ``method`` (``"exact"``).
+    """
+    setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model)
+    table = calibrations(epsilon, delta, sensitivity, order, dim, l1_model)
+    scales, _ = _valid_scales(table, shown_ids(every_variant))
+    rows = [
+        dict(
+            id=key,
+            std=float(table.loc[key, "coordinate_std"]),
+            bound=float(tails.coordinate_error_bound(MECHANISMS[key], scale, setting, alpha)),
+            method="exact",
+        )
+        for key, scale in scales.items()
+    ]
+    return pd.DataFrame(rows, columns=["id", "std", "bound", "method"]).set_index("id")
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def norm_bounds(
+    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, every_variant: bool, alpha: float
+) -> pd.DataFrame:
+    """The error bound in l2 norm at confidence 1 − α of every shown valid mechanism, at dimension d.
+
+    Index: mechanism id. Columns ``std`` (the root of E‖N‖₂²), ``bound`` (exact where the registry
+    has ``norm_tail``; else the empirical 1 − α quantile of :func:`monte_carlo_norms` when at least
+    10 draws lie beyond it; else NaN) and ``method`` (``"exact"``, ``"Monte Carlo"`` or ``""``).
+    """
+    setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model)
+    table = calibrations(epsilon, delta, sensitivity, order, dim, l1_model)
+    scales, _ = _valid_scales(table, shown_ids(every_variant))
+    rows = []
+    for key, scale in scales.items():
+        mechanism = MECHANISMS[key]
+        bound, method = math.nan, ""
+        if mechanism.norm_tail is not None:
+            bound, method = float(tails.norm_error_bound(mechanism, scale, setting, alpha)), "exact"
+        else:
+            values = monte_carlo_norms(key, epsilon, delta, sensitivity, order, dim, l1_model)
+            if values is not None and alpha * values.size >= 10:
+                bound, method = float(np.quantile(values, 1.0 - alpha, method="higher")), "Monte Carlo"
+        rows.append(dict(id=key, std=math.sqrt(float(table.loc[key, "expected_loss"])), bound=bound, method=method))
+    return pd.DataFrame(rows, columns=["id", "std", "bound", "method"]).set_index("id")
+
+
+def comparison_deltas(delta: float, base: tuple = LIU_DELTAS) -> tuple[float, ...]:
+    """The δ values of Liu's comparison curves, with the current δ added (largest first).
+
+    Examples
+    --------
+    >>> comparison_deltas(1e-5)
+    (0.1, 0.01, 0.0001, 1e-05, 1e-06, 1e-10)
+    """
+    return tuple(sorted(set(base) | {float(delta)}, reverse=True))
+
+
+def _epsilon_grid(epsilon: float) -> np.ndarray:
+    low = min(-2, math.floor(math.log10(epsilon)))
+    high = max(2, math.ceil(math.log10(epsilon)))
+    return np.logspace(low, high, 12 * (high - low) + 1)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def tail_ratio_frame(threshold: float, deltas: tuple, gaussian: str, epsilon: float) -> pd.DataFrame:
+    """Liu's p₁:p₂ at t = threshold·Δ on a log grid of ε around ``epsilon``, one block per δ.
+
+    Columns ``delta, epsilon, laplace, gaussian, ratio``; ``ratio`` is NaN where both tails are
+    below 1e-4 (Liu omits those points). The ratio does not depend on Δ once t is in units of Δ.
+    """
+    epsilons = _epsilon_grid(epsilon)
+    pieces = []
+    for delta in deltas:
+        comparison = generalized.laplace_gaussian_tail_ratio(threshold, epsilons, delta, 1.0, gaussian=gaussian)
+        laplace = np.asarray(comparison.laplace, dtype=float)
+        gaussian_tail = np.asarray(comparison.gaussian, dtype=float)
+        ratio = np.asarray(comparison.ratio, dtype=float)
+        omitted = (laplace < LIU_OMIT_BELOW) & (gaussian_tail < LIU_OMIT_BELOW)
+        pieces.append(
+            pd.DataFrame(
+                {
+                    "delta": float(delta),
+                    "epsilon": epsilons,
+                    "laplace": laplace,
+                    "gaussian": gaussian_tail,
+                    "ratio": np.where(omitted, np.nan, ratio),
+                }
+            )
+        )
+    return pd.concat(pieces, ignore_index=True)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def privacy_cost_frame(threshold: float, deltas: tuple) -> pd.DataFrame:
+    """Liu's ε₂:ε₁ (Lemma-10 Gaussian over Laplace) for the same tail τ at t = threshold·Δ.
+
+    Columns ``delta, tail_probability, ratio`` on τ from 1e-10 to 0.5.
+    """
+    taus = np.logspace(-10, math.log10(0.5), 121)
+    pieces = [
+        pd.DataFrame(
+            {
+                "delta": float(delta),
+                "tail_probability": taus,
+                "ratio": np.asarray(generalized.privacy_cost_ratio(threshold, taus, delta, 1.0), dtype=float),
+            }
+        )
+        for delta in deltas
+    ]
+    return pd.concat(pieces, ignore_index=True)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def lemma11_frame(epsilons: tuple) -> pd.DataFrame:
+    """Liu's Lemma 11 ratio Var_G/Var_L on δ from 1e-12 to 0.9, one block per ε."""
+    deltas = np.logspace(-12, math.log10(0.9), 133)
+    pieces = [
+        pd.DataFrame(
+            {
+                "epsilon": float(epsilon),
+                "delta": deltas,
+                "ratio": np.asarray(generalized.lemma11_variance_ratio(epsilon, deltas), dtype=float),
+            }
+        )
+        for epsilon in epsilons
+    ]
+    return pd.concat(pieces, ignore_index=True)
