@@ -1,0 +1,641 @@
+"""Cached computations of the Accuracy-vs-dimension page.
+
+The page asks how the error ``‖noise‖₂²`` of each mechanism grows with the dimension M of the
+answer (Ji & Li 2024; MATH.md 6, 7, 10). Everything here takes plain numbers (seeds as ``int``)
+and returns pandas frames or dicts of exact values; a mechanism that is not valid at a point is
+left out of a curve (its reason is returned), never drawn.
+
+Sweeps over M iterate the registry (:data:`gaussmech_core.mechanisms.MECHANISMS`): a mechanism
+calibrated at M is exactly what the Overview shows at d = M. To keep a sweep fast, a scale whose
+calibration does not read the dimension is computed once (see :func:`scales_against_dim`).
+
+The MVG curve keeps the number of rows M₁ fixed and grows the columns: M = M₁ × M₂. The
+i.i.d. MVG loss depends on the shape only through M₁M₂ and r = min(M₁, M₂), so with M₁ = 1 (the
+default) it is the loss of a vector query for every M.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections import OrderedDict
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from gaussmech_core import audit, gaussian, inverse, loss, multivariate
+from gaussmech_core.mechanisms import MECHANISMS
+from gaussmech_core.registry_types import Mechanism, Setting
+
+__all__ = [
+    "SHOWN_IDS",
+    "MAX_DIM",
+    "QUANTILE_LEVELS",
+    "MONTE_CARLO_DIMS",
+    "MONTE_CARLO_SAMPLES",
+    "CLOSER_TEST_TRIALS",
+    "TRUE_DELTA_SAMPLES",
+    "dim_grid",
+    "mvg_dims",
+    "divisors",
+    "make_setting",
+    "scales_against_dim",
+    "loss_curves",
+    "loss_bands",
+    "paper_bounds",
+    "current_losses",
+    "monte_carlo_points",
+    "r1smg_audit_point",
+    "r1smg_true_delta_curve",
+    "closer_test",
+    "closer_test_curve",
+    "accuracy_first",
+]
+
+# The mechanisms of Ji & Li's comparison, in the order the page lists them.
+SHOWN_IDS = ("classical_gaussian", "analytic_gaussian", "laplace", "generalized_gaussian", "mvg_iid", "r1smg")
+MAX_DIM = 1_000_000
+POINTS_PER_DECADE = 6
+QUANTILE_LEVELS = (0.05, 0.5, 0.95)
+# Monte Carlo overlays: few points, small samples, so the error bars are visible and a rerun is fast.
+MONTE_CARLO_DIMS = (1, 10, 100, 1000)
+MONTE_CARLO_SAMPLES = 400
+# At most this many noise coordinates per point (fewer samples at M = 1000): the overlay stays cheap.
+MONTE_CARLO_DRAWS = 100_000
+# Laplace/GG loss quantiles at scale 1 (the loss at scale b is b² times it): sums per dimension.
+UNIT_QUANTILE_SAMPLES = 20_000
+CLOSER_TEST_TRIALS = 20_000
+TRUE_DELTA_SAMPLES = 100_000
+# The true-δ curve of R1SMG against M: a few points per decade from M = 3 (quadrature, ~10 ms each).
+TRUE_DELTA_DIMS = (3, 4, 5, 7, 10, 15, 20, 30, 50, 70, 100, 200, 500, 1000, 3000, 10_000, 100_000, 1_000_000)
+
+# Setting attributes that do not depend on the dimension; a calibration that reads only these
+# gives the same scale at every M.
+_DIMENSION_FREE = frozenset({"epsilon", "delta", "sensitivity", "order", "l1_model", "mvg_gamma", "matrix_gamma"})
+
+
+def dim_grid(low: int = 1, high: int = MAX_DIM, points_per_decade: int = POINTS_PER_DECADE) -> np.ndarray:
+    """Whole numbers from ``low`` to ``high``, evenly spread on a log scale (both ends included).
+
+    Examples
+    --------
+    >>> dim_grid(1, 100, 3).tolist()
+    [1, 2, 5, 10, 22, 46, 100]
+    """
+    decades = math.log10(high / low)
+    count = max(2, int(round(decades * points_per_decade)) + 1)
+    values = np.unique(np.round(np.logspace(math.log10(low), math.log10(high), count)).astype(np.int64))
+    return values[(values >= low) & (values <= high)]
+
+
+def mvg_dims(rows: int, high: int = MAX_DIM) -> np.ndarray:
+    """Dimensions M = rows × cols of the MVG curve: the columns on a log grid, M up to ``high``.
+
+    Examples
+    --------
+    >>> mvg_dims(4, 400).tolist()
+    [4, 8, 12, 20, 28, 40, 60, 88, 128, 184, 272, 400]
+    """
+    if rows > high:
+        return np.array([], dtype=np.int64)
+    return rows * dim_grid(1, max(1, high // rows))
+
+
+def divisors(number: int) -> list[int]:
+    """The divisors of ``number`` in increasing order (the row counts that fit a d-dimensional answer).
+
+    Examples
+    --------
+    >>> divisors(12), divisors(1), len(divisors(1_000_000))
+    ([1, 2, 3, 4, 6, 12], [1], 49)
+    """
+    small = [k for k in range(1, math.isqrt(number) + 1) if number % k == 0]
+    return sorted(set(small + [number // k for k in small]))
+
+
+def make_setting(epsilon, delta, sensitivity, order, dim, l1_model, rows=1, gamma_ratio=0.5) -> Setting:
+    """The core's Setting with the page's MVG shape (rows × d/rows) and γ = gamma_ratio × Δ.
+
+    A row count that does not divide d falls back to 1 (the page only offers divisors).
+    """
+    rows = int(rows) if int(rows) >= 1 and dim % int(rows) == 0 else 1
+    return Setting(
+        epsilon=epsilon,
+        delta=delta,
+        sensitivity=sensitivity,
+        order=order,
+        dim=int(dim),
+        l1_model=l1_model,
+        mvg_shape=(rows, int(dim) // rows),
+        mvg_gamma=float(gamma_ratio) * float(sensitivity),
+    )
+
+
+class _RecordingSetting:
+    """A Setting that records which attributes a calibration reads (and forwards every read)."""
+
+    def __init__(self, setting: Setting):
+        object.__setattr__(self, "_setting", setting)
+        object.__setattr__(self, "_read", set())
+
+    def __getattr__(self, name):
+        self._read.add(name)
+        return getattr(self._setting, name)
+
+
+def _setting_at(base: Setting, dim: int, rows: int) -> Setting:
+    return dataclasses.replace(base, dim=int(dim), mvg_shape=(rows, int(dim) // rows))
+
+
+# Calibrations found not to read the dimension, by (scale function, dimension-free values): a pure
+# function gives the same number for the same values, so the sweep, the table at d and the
+# Monte Carlo overlay share one (possibly slow) root-find. Bounded; a plain dict is enough since
+# a lost race only repeats a computation.
+_SHARED_SCALES: OrderedDict = OrderedDict()
+_SHARED_SCALES_MAX = 256
+
+
+def _dimension_free_key(mechanism: Mechanism, setting: Setting) -> tuple:
+    return (mechanism.scale,) + tuple(getattr(setting, name) for name in sorted(_DIMENSION_FREE))
+
+
+def calibrated_scale(mechanism: Mechanism, setting: Setting) -> float:
+    """The registry's scale of ``mechanism`` at ``setting`` (which must be valid), computed once per
+    dimension-free setting when the calibration does not read the dimension.
+
+    The calibration is called with a proxy that records which attributes of the setting it
+    reads; if it reads none of the dimension's (``dim``, ``mvg_shape``, ``matrix_shape``,
+    ``l1_sensitivity``), its value is the same at every M with the same other parameters, and is
+    kept. A calibration that needs a real ``Setting`` is called with one, every time.
+    """
+    key = _dimension_free_key(mechanism, setting)
+    if key in _SHARED_SCALES:
+        return _SHARED_SCALES[key]
+    recorder = _RecordingSetting(setting)
+    try:
+        value = float(mechanism.scale(recorder))
+    except Exception:  # a calibration that needs a real Setting (isinstance, dataclasses.replace, ...)
+        return float(mechanism.scale(setting))
+    if recorder._read <= _DIMENSION_FREE:
+        _SHARED_SCALES[key] = value
+        while len(_SHARED_SCALES) > _SHARED_SCALES_MAX:
+            _SHARED_SCALES.popitem(last=False)
+    return value
+
+
+def scales_against_dim(mechanism: Mechanism, base: Setting, dims, rows: int = 1, *, settings=None) -> tuple[np.ndarray, str]:
+    """The registry's calibrated scale of ``mechanism`` at every M in ``dims`` (NaN where not valid).
+
+    Returns ``(scales, reason)``: ``reason`` is the validity message at the first M where the
+    mechanism is not valid ("" if it is valid everywhere). A calibration that does not read the
+    dimension is computed once (:func:`calibrated_scale`), otherwise once per M. ``settings``
+    may give the Setting at each M (rows × M/rows) when the caller has them already.
+    """
+    dims = np.asarray(dims, dtype=np.int64)
+    if settings is None:
+        settings = [_setting_at(base, int(dim), rows) for dim in dims]
+    scales = np.full(dims.shape, np.nan)
+    reason = ""
+    for index, setting in enumerate(settings):
+        validity = mechanism.validity(setting)
+        if not validity.valid:
+            reason = reason or validity.reason
+            continue
+        scales[index] = calibrated_scale(mechanism, setting)
+    return scales, reason
+
+
+def _loss_family(mechanism: Mechanism) -> str:
+    """The loss module's family of a mechanism's noise (the MVG entry is i.i.d. Gaussian)."""
+    return {"gaussian": "gaussian", "r1smg": "r1smg", "laplace": "laplace"}.get(mechanism.family, mechanism.family)
+
+
+def _finite_or_nan(value) -> float:
+    value = float(value)
+    return value if math.isfinite(value) else np.nan
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def loss_curves(
+    epsilon: float, delta: float, sensitivity: float, order: float, l1_model: str, rows: int, gamma_ratio: float
+) -> tuple[pd.DataFrame, dict]:
+    """E‖noise‖₂² against M for each shown mechanism, calibrated at every M.
+
+    Returns ``(curves, not_drawn)``: ``curves`` has columns ``mechanism, dim, scale,
+    coordinate_std, expected_loss`` (valid points only; MVG on M = rows × cols); ``not_drawn``
+    maps a mechanism id to the reason it is missing at some M.
+    """
+    base = make_setting(epsilon, delta, sensitivity, order, 1, l1_model, 1, gamma_ratio)
+    rows_out = []
+    not_drawn = {}
+    # One Setting per (M, rows), shared by the mechanisms: building a Setting validates every field.
+    grid_settings = [_setting_at(base, int(dim), 1) for dim in dim_grid()]
+    for mechanism_id in SHOWN_IDS:
+        mechanism = MECHANISMS[mechanism_id]
+        if mechanism_id == "mvg_iid":
+            dims = mvg_dims(rows)
+            settings = [_setting_at(base, int(dim), rows) for dim in dims]
+        else:
+            dims, settings = dim_grid(), grid_settings
+        scales, reason = scales_against_dim(mechanism, base, dims, settings=settings)
+        if reason:
+            not_drawn[mechanism_id] = reason
+        for dim, scale, setting in zip(dims, scales, settings):
+            if not math.isfinite(scale):
+                continue
+            rows_out.append(
+                dict(
+                    mechanism=mechanism_id,
+                    dim=int(dim),
+                    scale=scale,
+                    coordinate_std=_finite_or_nan(mechanism.coordinate_std(scale, setting)),
+                    expected_loss=_finite_or_nan(mechanism.expected_loss(scale, setting)),
+                )
+            )
+    curves = pd.DataFrame(rows_out, columns=["mechanism", "dim", "scale", "coordinate_std", "expected_loss"])
+    return curves.dropna(subset=["expected_loss"]).reset_index(drop=True), not_drawn
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _unit_iid_quantiles(family: str, order: float, dims: tuple[int, ...]) -> dict:
+    """Loss quantiles of i.i.d. Laplace/GG noise at scale b = 1 (independent of ε, δ and Δ)."""
+    return loss.loss_quantiles_against_dim(
+        family,
+        1.0,
+        np.asarray(dims),
+        quantile_levels=QUANTILE_LEVELS,
+        order=None if family == "laplace" else order,
+        n_samples=UNIT_QUANTILE_SAMPLES,
+        seed=0,
+    )
+
+
+def _quantiles(mechanism: Mechanism, curve: pd.DataFrame, order: float) -> dict:
+    """Loss quantiles along one mechanism's curve (exact χ² for Gaussian-type and R1SMG noise)."""
+    family = _loss_family(mechanism)
+    dims = curve["dim"].to_numpy()
+    if family == "gaussian":
+        return loss.loss_quantiles_against_dim("gaussian", curve["coordinate_std"].to_numpy(), dims, QUANTILE_LEVELS)
+    if family == "r1smg":
+        return loss.loss_quantiles_against_dim("r1smg", curve["scale"].to_numpy(), dims, QUANTILE_LEVELS)
+    unit = _unit_iid_quantiles(family, float(order), tuple(int(d) for d in dims))
+    scale_squared = curve["scale"].to_numpy() ** 2
+    return {level: scale_squared * np.asarray(unit[level]) for level in QUANTILE_LEVELS}
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def loss_bands(
+    epsilon: float, delta: float, sensitivity: float, order: float, l1_model: str, rows: int, gamma_ratio: float
+) -> pd.DataFrame:
+    """The 5%, 50% and 95% quantiles of ‖noise‖₂² against M, next to the mean.
+
+    Columns ``mechanism, dim, expected_loss, q05, q50, q95, method``. Exact (χ²) for the Gaussian
+    mechanisms, MVG and R1SMG; for Laplace and GG a seeded Monte Carlo at small M and the
+    Cornish–Fisher expansion with exact cumulants beyond (:func:`gaussmech_core.loss.loss_quantiles_against_dim`).
+    """
+    curves, _ = loss_curves(epsilon, delta, sensitivity, order, l1_model, rows, gamma_ratio)
+    pieces = []
+    for mechanism_id, curve in curves.groupby("mechanism", sort=False):
+        mechanism = MECHANISMS[mechanism_id]
+        quantiles = _quantiles(mechanism, curve, order)
+        exact = _loss_family(mechanism) in ("gaussian", "r1smg")
+        pieces.append(
+            pd.DataFrame(
+                {
+                    "mechanism": mechanism_id,
+                    "dim": curve["dim"].to_numpy(),
+                    "expected_loss": curve["expected_loss"].to_numpy(),
+                    "q05": quantiles[0.05],
+                    "q50": quantiles[0.5],
+                    "q95": quantiles[0.95],
+                    "method": "exact (χ²)" if exact else "Monte Carlo (M ≤ 100) / Cornish–Fisher",
+                }
+            )
+        )
+    if not pieces:
+        return pd.DataFrame(columns=["mechanism", "dim", "expected_loss", "q05", "q50", "q95", "method"])
+    return pd.concat(pieces, ignore_index=True)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def paper_bounds(epsilon: float, delta: float, sensitivity: float, rows: int) -> pd.DataFrame:
+    """Ji & Li's stated constants times Δ² against M: C_C, C_A, C_M (on M = rows × cols) and C_R.
+
+    Columns ``constant, mechanism, dim, bound``. C_C is drawn only where the classical Gaussian
+    is a theorem (0 < ε < 1), C_R only for M ≥ 3 (where ψ is defined); all need ε > 0.
+    """
+    if epsilon <= 0:
+        return pd.DataFrame(columns=["constant", "mechanism", "dim", "bound"])
+    dims = dim_grid()
+    scale = sensitivity**2
+    pieces = []
+    if epsilon < 1:
+        pieces.append(("C_C", "classical_gaussian", dims, multivariate.ji_li_constant_classical(epsilon, delta, dims)))
+    pieces.append(("C_A", "analytic_gaussian", dims, multivariate.ji_li_constant_analytic(epsilon, delta, dims)))
+    mvg = mvg_dims(rows)
+    if mvg.size:
+        pieces.append(("C_M", "mvg_iid", mvg, multivariate.ji_li_constant_mvg(epsilon, rows, mvg // rows)))
+    r1smg = dims[dims >= 3]
+    pieces.append(("C_R", "r1smg", r1smg, multivariate.ji_li_constant_r1smg(epsilon, delta, r1smg)))
+    frames = []
+    for constant, mechanism_id, x, values in pieces:
+        with np.errstate(over="ignore"):  # a bound beyond 1.8e308 is inf: left out below
+            bound = np.asarray(values, dtype=float) * scale
+        frames.append(pd.DataFrame({"constant": constant, "mechanism": mechanism_id, "dim": x, "bound": bound}))
+    frame = pd.concat(frames, ignore_index=True)
+    return frame[np.isfinite(frame["bound"]) & (frame["bound"] > 0)].reset_index(drop=True)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _unit_iid_summary(family: str, order: float, dim: int) -> loss.LossSummary:
+    """The loss summary of i.i.d. Laplace/GG noise at scale b = 1 (independent of ε, δ and Δ)."""
+    return loss.iid_coordinate_loss_summary(
+        family, 1.0, dim, order=None if family == "laplace" else order, quantile_levels=QUANTILE_LEVELS,
+        n_samples=UNIT_QUANTILE_SAMPLES, seed=0,
+    )
+
+
+def _loss_summary(mechanism: Mechanism, scale: float, setting: Setting) -> loss.LossSummary:
+    family = _loss_family(mechanism)
+    if mechanism.id == "mvg_iid":
+        rows, cols = setting.matrix_shape
+        return loss.mvg_iid_loss_summary(mechanism.coordinate_std(scale, setting), rows, cols, QUANTILE_LEVELS)
+    if family == "gaussian":
+        return loss.gaussian_loss_summary(mechanism.coordinate_std(scale, setting), setting.dim, QUANTILE_LEVELS)
+    if family == "r1smg":
+        return loss.r1smg_loss_summary(scale, QUANTILE_LEVELS)
+    # Laplace/GG noise at scale b is b times the noise at b = 1: the loss scales by b², its shape
+    # (skewness, kurtosis) not at all, so the simulation at b = 1 serves every ε.
+    unit = _unit_iid_summary(family, float(setting.order), int(setting.dim))
+    with np.errstate(over="ignore"):  # a loss beyond 1.8e308 is inf, shown as a dash
+        factor = float(np.float64(scale) ** 2)
+        return dataclasses.replace(
+            unit,
+            mean=unit.mean * factor,
+            median=unit.median * factor,
+            quantiles={level: value * factor for level, value in unit.quantiles.items()},
+            std=unit.std * factor,
+        )
+
+
+def _paper_constant(mechanism_id: str, setting: Setting) -> tuple[str, float]:
+    """Ji & Li's constant for a mechanism at the setting, times Δ² (NaN where not defined)."""
+    e, d, m = setting.epsilon, setting.delta, setting.dim
+    if e <= 0:
+        return "", np.nan
+    with np.errstate(over="ignore"):  # C_R beyond 1.8e308 is inf, shown as ∞
+        if mechanism_id == "classical_gaussian":
+            return "C_C", multivariate.ji_li_constant_classical(e, d, m) * setting.sensitivity**2
+        if mechanism_id == "analytic_gaussian":
+            return "C_A", multivariate.ji_li_constant_analytic(e, d, m) * setting.sensitivity**2
+        if mechanism_id == "mvg_iid":
+            rows, cols = setting.matrix_shape
+            return "C_M", multivariate.ji_li_constant_mvg(e, rows, cols) * setting.sensitivity**2
+        if mechanism_id == "r1smg" and m >= 3:
+            return "C_R", multivariate.ji_li_constant_r1smg(e, d, m) * setting.sensitivity**2
+    return "", np.nan
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def current_losses(
+    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, rows: int, gamma_ratio: float
+) -> pd.DataFrame:
+    """The loss distribution of each shown mechanism at the current d: one row per mechanism.
+
+    Columns ``mechanism, valid, reason, scale, mean, median, q05, q95, std, skewness,
+    excess_kurtosis, exact, method, constant, paper_bound``. Invalid mechanisms keep their row
+    with the reason and NaN numbers.
+    """
+    setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model, rows, gamma_ratio)
+    records = []
+    for mechanism_id in SHOWN_IDS:
+        mechanism = MECHANISMS[mechanism_id]
+        record = dict(mechanism=mechanism_id, valid=False, reason="", scale=np.nan, mean=np.nan, median=np.nan,
+                      q05=np.nan, q95=np.nan, std=np.nan, skewness=np.nan, excess_kurtosis=np.nan, exact=False,
+                      method="", constant="", paper_bound=np.nan)
+        validity = mechanism.validity(setting)
+        if not validity.valid:
+            record["reason"] = validity.reason
+        else:
+            scale = calibrated_scale(mechanism, setting)
+            constant, bound = _paper_constant(mechanism_id, setting)
+            record.update(valid=True, scale=scale, constant=constant, paper_bound=_finite_or_nan(bound))
+            if math.isfinite(scale):
+                summary = _loss_summary(mechanism, scale, setting)
+                record.update(
+                    mean=_finite_or_nan(summary.mean),
+                    median=_finite_or_nan(summary.median),
+                    q05=_finite_or_nan(summary.quantiles[0.05]),
+                    q95=_finite_or_nan(summary.quantiles[0.95]),
+                    std=_finite_or_nan(summary.std),
+                    skewness=summary.skewness,
+                    excess_kurtosis=summary.excess_kurtosis,
+                    exact=summary.exact,
+                    method=summary.method,
+                )
+            else:
+                record["reason"] = "Its calibrated scale exceeds the largest floating-point number."
+        records.append(record)
+    return pd.DataFrame(records)
+
+
+def _monte_carlo_dims(mechanism_id: str, rows: int) -> list[int]:
+    """Where the Monte Carlo points go: M = 1, 10, 100, 1000 (MVG: rows × 1, 10, 100, at most 1000)."""
+    if mechanism_id == "mvg_iid":
+        return [rows * c for c in (1, 10, 100) if rows * c <= 1000] or [rows]
+    return list(MONTE_CARLO_DIMS)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def monte_carlo_points(
+    epsilon: float, delta: float, sensitivity: float, order: float, l1_model: str, rows: int, gamma_ratio: float,
+    seed: int, samples: int = MONTE_CARLO_SAMPLES,
+) -> pd.DataFrame:
+    """Simulated losses at a few M, drawn with each mechanism's own sampler, with 95% intervals.
+
+    Columns ``mechanism, dim, n, mean, mean_low, mean_high`` and ``q05, q50, q95`` with their
+    order-statistic intervals ``q05_low`` ... (:func:`gaussmech_core.loss.monte_carlo_loss`).
+    ``n`` is ``samples``, or fewer where n × M would exceed 100,000 coordinates (at least 50).
+    The scales are those of :func:`loss_curves` (the registry's calibration at that M).
+    """
+    curves, _ = loss_curves(epsilon, delta, sensitivity, order, l1_model, rows, gamma_ratio)
+    base = make_setting(epsilon, delta, sensitivity, order, 1, l1_model, 1, gamma_ratio)
+    records = []
+    for index, mechanism_id in enumerate(SHOWN_IDS):
+        mechanism = MECHANISMS[mechanism_id]
+        mechanism_rows = rows if mechanism_id == "mvg_iid" else 1
+        curve = curves[curves["mechanism"] == mechanism_id].set_index("dim")
+        for dim in _monte_carlo_dims(mechanism_id, rows):
+            if dim not in curve.index:  # not valid there, or beyond float64
+                continue
+            scale = float(curve.at[dim, "scale"])
+            setting = _setting_at(base, dim, mechanism_rows)
+            size = max(50, min(samples, MONTE_CARLO_DRAWS // dim))
+            result = loss.monte_carlo_loss(
+                lambda rng, size: mechanism.sample(rng, size, scale, setting),
+                size,
+                seed=int(seed) * 7919 + 1000 * index + dim,  # an independent stream per point, reproducible per seed
+                quantile_levels=QUANTILE_LEVELS,
+            )
+            record = dict(
+                mechanism=mechanism_id, dim=dim, n=size, mean=result.mean,
+                mean_low=result.mean_interval[0], mean_high=result.mean_interval[1],
+            )
+            for level, name in zip(QUANTILE_LEVELS, ("q05", "q50", "q95")):
+                record[name] = result.quantiles[level]
+                record[f"{name}_low"], record[f"{name}_high"] = result.quantile_intervals[level]
+            records.append(record)
+    columns = ["mechanism", "dim", "n", "mean", "mean_low", "mean_high", "q05", "q05_low", "q05_high",
+               "q50", "q50_low", "q50_high", "q95", "q95_low", "q95_high"]
+    return pd.DataFrame(records, columns=columns)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def r1smg_audit_point(epsilon: float, delta: float, sensitivity: float, dim: int, seed: int,
+                      samples: int = TRUE_DELTA_SAMPLES) -> dict:
+    """R1SMG at the current (ε, d): σ*, the claimed δ, the true δ(ε) by quadrature and by Monte Carlo.
+
+    Returns a dict with ``valid, reason, sigma_star, claimed_delta, true_delta, quadrature_error,
+    monte_carlo, monte_carlo_error, samples, seed``.
+    """
+    setting = Setting(epsilon=epsilon, delta=delta, sensitivity=sensitivity, dim=dim)
+    mechanism = MECHANISMS["r1smg"]
+    validity = mechanism.validity(setting)
+    result = dict(valid=validity.valid, reason=validity.reason, sigma_star=np.nan, claimed_delta=delta,
+                  true_delta=np.nan, quadrature_error=np.nan, monte_carlo=np.nan, monte_carlo_error=np.nan,
+                  samples=samples, seed=seed)
+    if not validity.valid:
+        return result
+    sigma_star = float(mechanism.scale(setting))
+    result["sigma_star"] = sigma_star
+    if not math.isfinite(sigma_star):
+        result.update(valid=False, reason="σ* exceeds the largest floating-point number at this setting.")
+        return result
+    true_delta, error = multivariate.r1smg_true_delta(epsilon, sigma_star, sensitivity, dim, full_output=True)
+    estimate, standard_error = multivariate.r1smg_true_delta_monte_carlo(
+        epsilon, sigma_star, sensitivity, dim, n_samples=samples, seed=seed
+    )
+    result.update(true_delta=float(true_delta), quadrature_error=float(error), monte_carlo=float(estimate),
+                  monte_carlo_error=float(standard_error))
+    return result
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def r1smg_true_delta_curve(epsilon: float, delta: float, sensitivity: float) -> pd.DataFrame:
+    """The true δ(ε) of R1SMG noise calibrated as published, against M (quadrature).
+
+    Columns ``dim, sigma_star, claimed_delta, true_delta, quadrature_error`` (σ* beyond float64:
+    the row is left out).
+    """
+    records = []
+    if epsilon > 0:
+        for dim in TRUE_DELTA_DIMS:
+            sigma_star = float(multivariate.r1smg_sigma_star(epsilon, delta, sensitivity, dim))
+            if not math.isfinite(sigma_star):
+                continue
+            value, error = multivariate.r1smg_true_delta(epsilon, sigma_star, sensitivity, dim, full_output=True)
+            records.append(dict(dim=dim, sigma_star=sigma_star, claimed_delta=delta, true_delta=float(value),
+                                quadrature_error=float(error)))
+    return pd.DataFrame(records, columns=["dim", "sigma_star", "claimed_delta", "true_delta", "quadrature_error"])
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def closer_test(epsilon: float, delta: float, sensitivity: float, dim: int, trials: int, seed: int) -> tuple[pd.DataFrame, float]:
+    """The closer-answer test against R1SMG, a Gaussian of the same expected error, and the analytic Gaussian.
+
+    Returns ``(rows, ceiling)``. ``rows`` has one row per noise: ``label, noise, mechanism,
+    scale, expected_loss, honest_epsilon, exact, rate, low, high, successes, trials`` (``exact``
+    the test's exact success probability, ``rate`` the simulated one with its Wilson interval;
+    ``honest_epsilon`` the ε that noise really has at δ). ``ceiling`` is (e^ε + δ)/(1 + e^ε),
+    the most any test can achieve against an (ε, δ)-DP mechanism.
+    """
+    ceiling = float(audit.max_distinguishing_success(epsilon, delta))
+    setting = Setting(epsilon=epsilon, delta=delta, sensitivity=sensitivity, dim=dim)
+    records = []
+
+    def add(label, noise, mechanism_id, scale, expected_loss, honest_epsilon, stream):
+        exact = (
+            audit.gaussian_closer_test_success(scale, sensitivity)
+            if noise == "gaussian"
+            else audit.r1smg_closer_test_success(scale, sensitivity, dim)
+        )
+        result = audit.simulate_closer_test(noise, scale, sensitivity, dim, trials, seed=int(seed) * 3 + stream)
+        records.append(dict(label=label, noise=noise, mechanism=mechanism_id, scale=scale, expected_loss=expected_loss,
+                            honest_epsilon=honest_epsilon, exact=float(exact), rate=result.rate, low=result.interval[0],
+                            high=result.interval[1], successes=result.successes, trials=result.trials))
+
+    r1smg = MECHANISMS["r1smg"]
+    if r1smg.validity(setting).valid:
+        sigma_star = float(r1smg.scale(setting))
+        if math.isfinite(sigma_star):
+            add("R1SMG (claimed (ε, δ)-DP)", "r1smg", "r1smg", sigma_star, sigma_star, np.nan, 0)
+            matched = float(audit.matched_gaussian_sigma(sigma_star, dim))
+            honest = float(gaussian.gaussian_epsilon(delta, matched, sensitivity))
+            add("Gaussian with the same E‖n‖²", "gaussian", "", matched, sigma_star, honest, 1)
+    analytic = MECHANISMS["analytic_gaussian"]
+    sigma = float(analytic.scale(setting))
+    add("Analytic Gaussian at (ε, δ)", "gaussian", "analytic_gaussian", sigma, dim * sigma**2, epsilon, 2)
+    return pd.DataFrame(records), ceiling
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def closer_test_curve(epsilon: float, delta: float, sensitivity: float) -> pd.DataFrame:
+    """Exact success of the closer-answer test against M, with the (ε, δ)-DP ceiling.
+
+    Columns ``dim, r1smg, matched_gaussian, analytic_gaussian, ceiling``: R1SMG as published, the
+    Gaussian with R1SMG's expected error, and the analytic Gaussian calibrated at (ε, δ).
+    """
+    ceiling = float(audit.max_distinguishing_success(epsilon, delta))
+    analytic_sigma = float(MECHANISMS["analytic_gaussian"].scale(Setting(epsilon=epsilon, delta=delta, sensitivity=sensitivity)))
+    analytic = float(audit.gaussian_closer_test_success(analytic_sigma, sensitivity))
+    records = []
+    if epsilon > 0:
+        for dim in dim_grid(3, MAX_DIM, 4):
+            sigma_star = float(multivariate.r1smg_sigma_star(epsilon, delta, sensitivity, int(dim)))
+            if not math.isfinite(sigma_star):
+                continue
+            matched = float(audit.matched_gaussian_sigma(sigma_star, int(dim)))
+            records.append(dict(
+                dim=int(dim),
+                r1smg=audit.r1smg_closer_test_success(sigma_star, sensitivity, int(dim)),
+                matched_gaussian=float(audit.gaussian_closer_test_success(matched, sensitivity)),
+                analytic_gaussian=analytic,
+                ceiling=ceiling,
+            ))
+    return pd.DataFrame(records, columns=["dim", "r1smg", "matched_gaussian", "analytic_gaussian", "ceiling"])
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def accuracy_first(
+    delta: float, sensitivity: float, order: float, dim: int, l1_model: str, rows: int, gamma_ratio: float,
+    target: float, kind: str, alpha: float, scope: str,
+) -> pd.DataFrame:
+    """The ε each shown mechanism needs for the target error (:func:`gaussmech_core.inverse.epsilon_for_target_error`).
+
+    Columns ``mechanism, epsilon, error, at_lower_end, method, reason, true_delta`` (``true_delta``:
+    for R1SMG, the true δ(ε) of its noise at the ε found; its δ is only claimed).
+    """
+    setting = make_setting(1.0, delta, sensitivity, order, dim, l1_model, rows, gamma_ratio)
+    records = []
+    for mechanism_id in SHOWN_IDS:
+        mechanism = MECHANISMS[mechanism_id]
+        result = inverse.epsilon_for_target_error(mechanism, setting, target, kind=kind, alpha=alpha, scope=scope)
+        true_delta = np.nan
+        if result.epsilon is not None and mechanism.guarantee == "claimed":
+            at_answer = dataclasses.replace(setting, epsilon=result.epsilon)
+            scale = float(mechanism.scale(at_answer))
+            if math.isfinite(scale):
+                true_delta = float(mechanism.privacy_profile(np.float64(result.epsilon), scale, at_answer))
+        records.append(
+            dict(
+                mechanism=mechanism_id,
+                epsilon=np.nan if result.epsilon is None else result.epsilon,
+                error=np.nan if result.error is None else result.error,
+                at_lower_end=result.at_lower_end,
+                method=result.method,
+                reason=result.reason,
+                true_delta=true_delta,
+            )
+        )
+    return pd.DataFrame(records)
