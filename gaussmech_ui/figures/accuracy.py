@@ -19,7 +19,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..format import format_number, format_percent
-from .common import CURRENT_COLOR, FONT_SIZE, LINE_WIDTH, apply_layout, exact_hover, mechanism_line
+from .common import CURRENT_COLOR, FONT_SIZE, LINE_WIDTH, apply_layout, exact_hover, mechanism_line, vertical_marker
 from .distributions import trace_name
 
 __all__ = [
@@ -98,15 +98,8 @@ def _percent(fraction: float) -> str:
 
 
 def _mark_dim(figure: go.Figure, dim: int) -> go.Figure:
-    """A dashed vertical line at the current d on a log-scaled M axis, labelled at the top.
-
-    Plotly places annotations on a log axis in log10 units (shapes in data units), so the label
-    goes at log10(d); ``common.mark_current_x`` passes data units, which would stretch the axis.
-    """
-    figure.add_vline(x=dim, line=dict(color=CURRENT_COLOR, width=1.5, dash="dash"))
-    figure.add_annotation(x=math.log10(dim), y=1.0, xref="x", yref="paper", yanchor="bottom", showarrow=False,
-                          text=f"d = {dim:,}", font=dict(size=FONT_SIZE - 1))
-    return figure
+    """A dashed vertical line at the current d on the log-scaled M axis, labelled at the top."""
+    return vertical_marker(figure, dim, f"d = {dim:,}", log_x=True)
 
 
 def _legend_below(figure: go.Figure) -> go.Figure:

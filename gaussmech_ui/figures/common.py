@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 
 import numpy as np
@@ -32,6 +33,8 @@ __all__ = [
     "mechanism_line",
     "exact_hover",
     "mark_current_x",
+    "vertical_marker",
+    "horizontal_marker",
     "figure_frame",
     "plain_text",
 ]
@@ -104,15 +107,56 @@ def exact_hover(x_label: str, y_label: str) -> str:
     return f"<b>%{{fullData.name}}</b><br>{x_label} = %{{x:.10g}}<br>{y_label} = %{{y:.10g}}<extra></extra>"
 
 
-def mark_current_x(figure: go.Figure, x: float, label: str) -> go.Figure:
-    """A dashed vertical line at the current value of the x quantity, labelled at the top."""
-    figure.add_vline(
-        x=x,
-        line=dict(color=CURRENT_COLOR, width=1.5, dash="dash"),
-        annotation=dict(text=label, font=dict(size=FONT_SIZE - 1), yanchor="bottom"),
-        annotation_position="top",
+def vertical_marker(
+    figure: go.Figure,
+    x: float,
+    label: str,
+    *,
+    log_x: bool,
+    color: str = CURRENT_COLOR,
+    dash: str = "dash",
+    width: float = 1.5,
+) -> go.Figure:
+    """A vertical line at x with its label at the top, right on linear and log axes.
+
+    Plotly places a shape at the data value x but an annotation, on a log axis, at log₁₀ x; the
+    label is therefore added by hand (``add_vline(annotation=...)`` would put it at 10^x and
+    stretch the axis).
+    """
+    figure.add_vline(x=x, line=dict(color=color, width=width, dash=dash))
+    figure.add_annotation(
+        x=math.log10(x) if log_x else x, xref="x", y=1.0, yref="paper", yanchor="bottom", showarrow=False,
+        text=label, font=dict(size=FONT_SIZE - 1),
     )
     return figure
+
+
+def horizontal_marker(
+    figure: go.Figure,
+    y: float,
+    label: str | None,
+    *,
+    log_y: bool,
+    color: str = CURRENT_COLOR,
+    dash: str = "dash",
+    width: float = 1.5,
+) -> go.Figure:
+    """A horizontal line at y, labelled at the right end (log-axis aware, as :func:`vertical_marker`)."""
+    figure.add_hline(y=y, line=dict(color=color, width=width, dash=dash))
+    if label:
+        figure.add_annotation(
+            y=math.log10(y) if log_y else y, yref="y", x=1.0, xref="paper", xanchor="right", yanchor="bottom",
+            showarrow=False, text=label, font=dict(size=FONT_SIZE - 1),
+        )
+    return figure
+
+
+def mark_current_x(figure: go.Figure, x: float, label: str) -> go.Figure:
+    """A dashed vertical line at the current value of the x quantity, labelled at the top.
+
+    Call it after :func:`apply_layout`: whether the x axis is logarithmic is read from the figure.
+    """
+    return vertical_marker(figure, x, label, log_x=figure.layout.xaxis.type == "log")
 
 
 _TAG = re.compile(r"<[^>]+>")

@@ -30,8 +30,6 @@ from .overview import setting_summary
 
 __all__ = [
     "trace_name",
-    "vertical_marker",
-    "horizontal_marker",
     "log_dtick",
     "legend_below",
     "density_figure",
@@ -61,31 +59,6 @@ def trace_name(mechanism) -> str:
         authors = mechanism.source.split(" (")[0].split(",")[0].strip()
         return f"{mechanism.short_name}, claimed ({authors})"
     return mechanism.name
-
-
-def vertical_marker(figure: go.Figure, x: float, label: str, *, log_x: bool, color: str = CURRENT_COLOR, dash: str = "dash", width: float = 1.5) -> go.Figure:
-    """A vertical line at x with its label at the top, right on linear and log axes.
-
-    Plotly places a shape at the data value x but an annotation, on a log axis, at log₁₀ x; the
-    label is therefore added by hand (``add_vline(annotation=...)`` would put it at 10^x).
-    """
-    figure.add_vline(x=x, line=dict(color=color, width=width, dash=dash))
-    figure.add_annotation(
-        x=math.log10(x) if log_x else x, xref="x", y=1.0, yref="paper", yanchor="bottom", showarrow=False,
-        text=label, font=dict(size=FONT_SIZE - 1),
-    )
-    return figure
-
-
-def horizontal_marker(figure: go.Figure, y: float, label: str | None, *, log_y: bool, color: str = CURRENT_COLOR, dash: str = "dash", width: float = 1.5) -> go.Figure:
-    """A horizontal line at y, labelled at the right end (log-axis aware, as :func:`vertical_marker`)."""
-    figure.add_hline(y=y, line=dict(color=color, width=width, dash=dash))
-    if label:
-        figure.add_annotation(
-            y=math.log10(y) if log_y else y, yref="y", x=1.0, xref="paper", xanchor="right", yanchor="bottom",
-            showarrow=False, text=label, font=dict(size=FONT_SIZE - 1),
-        )
-    return figure
 
 
 def legend_below(figure: go.Figure, height: int = 640) -> go.Figure:

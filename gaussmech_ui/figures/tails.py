@@ -15,7 +15,8 @@ import plotly.graph_objects as go
 
 from ..format import format_number, format_percent, format_ratio
 from .common import CURRENT_COLOR, LINE_WIDTH, apply_layout, exact_hover, mechanism_line
-from .distributions import horizontal_marker, legend_below, log_dtick, trace_name, vertical_marker
+from .common import horizontal_marker, vertical_marker
+from .distributions import legend_below, log_dtick, trace_name
 from .overview import setting_summary
 
 __all__ = [

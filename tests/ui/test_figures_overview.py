@@ -253,3 +253,23 @@ def test_csv_neutralizes_formula_cells(prefix):
     text = csv_bytes(pd.DataFrame({"label": [f"{prefix}cmd()"], "value": [-1.0]})).decode("utf-8-sig")
     assert f"'{prefix}cmd()" in text
     assert "\n-1.0" in text.replace("\r\n", "\n").replace(",", "\n"), "numbers are left alone"
+
+
+def test_current_marker_label_sits_on_the_line_of_a_log_axis():
+    """Plotly reads annotation x on a log axis as log10(x): the label must be there, not at 10^x."""
+    import math
+
+    import plotly.graph_objects as go
+
+    from gaussmech_ui.figures.common import apply_layout, mark_current_x
+
+    figure = go.Figure(go.Scatter(x=[0.01, 100.0], y=[1.0, 2.0]))
+    apply_layout(figure, title="t", x_title="ε", y_title="σ", log_x=True, log_y=False)
+    mark_current_x(figure, 5.0, "current ε = 5")
+    assert figure.layout.shapes[0].x0 == 5.0
+    assert figure.layout.annotations[-1].x == math.log10(5.0)
+
+    linear = go.Figure(go.Scatter(x=[0.0, 10.0], y=[1.0, 2.0]))
+    apply_layout(linear, title="t", x_title="x", y_title="y", log_x=False, log_y=False)
+    mark_current_x(linear, 5.0, "x = 5")
+    assert linear.layout.annotations[-1].x == 5.0
