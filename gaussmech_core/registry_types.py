@@ -112,6 +112,8 @@ class Mechanism:
       Monte Carlo can give it (``norm_tail`` attribute is then ``None``).
     * ``privacy_profile(epsilon, scale, setting)``: the true δ(ε) of the calibrated noise for an
       array of ε (for "claimed" mechanisms, the computed true δ, not the claim).
+    * ``scale_over_epsilon(epsilons, setting)`` (optional): ``scale`` for a whole array of ε at the
+      setting's other values, in one vectorized call; only called on ε where ``validity`` holds.
     """
 
     id: str
@@ -134,6 +136,7 @@ class Mechanism:
     is_default: bool = False
     featured: bool = True
     notes: str = field(default="")
+    scale_over_epsilon: Callable[[np.ndarray, Setting], np.ndarray] | None = None
 
     @property
     def guarantee_label(self) -> str:

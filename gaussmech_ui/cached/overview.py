@@ -8,12 +8,13 @@ such (a row with its error, or NaN in a sweep) instead of failing the page.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
-from gaussmech_core.mechanisms import MECHANISMS, evaluate
+from gaussmech_core.mechanisms import MECHANISMS, coordinate_std_over_epsilon, evaluate
 from gaussmech_core.registry_types import Setting
 
 __all__ = [
@@ -138,14 +139,15 @@ def std_sweep(
     """
     epsilons = _epsilon_grid(low_exponent, high_exponent)
     columns = {"epsilon": epsilons}
+    base = Setting(epsilon=float(epsilons[0]), delta=delta, sensitivity=sensitivity, order=order, dim=dim, l1_model=l1_model)
     for mechanism_id, mechanism in MECHANISMS.items():
-        columns[mechanism_id] = [
-            _coordinate_std_or_nan(
-                mechanism,
-                Setting(epsilon=float(e), delta=delta, sensitivity=sensitivity, order=order, dim=dim, l1_model=l1_model),
-            )
-            for e in epsilons
-        ]
+        try:
+            # One vectorized calibration over the whole grid (a root-find per point is ~30x slower).
+            columns[mechanism_id] = coordinate_std_over_epsilon(mechanism, epsilons, base)
+        except Exception:  # then point by point, leaving out only the points the core cannot compute
+            columns[mechanism_id] = [
+                _coordinate_std_or_nan(mechanism, replace(base, epsilon=float(e))) for e in epsilons
+            ]
     return pd.DataFrame(columns)
 
 

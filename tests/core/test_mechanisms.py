@@ -164,3 +164,20 @@ def test_extreme_settings_evaluate_without_warnings():
 def test_doctests():
     result = doctest.testmod(mechanisms_module)
     assert result.failed == 0
+
+
+@pytest.mark.parametrize("mechanism_id", sorted(MECHANISMS))
+def test_vectorized_std_over_epsilon_matches_one_call_per_epsilon(mechanism_id):
+    from dataclasses import replace
+
+    from gaussmech_core.mechanisms import coordinate_std_over_epsilon
+
+    setting = Setting(epsilon=1.0, delta=1e-6, sensitivity=1.5, order=2.5, dim=12)
+    epsilons = np.array([0.0, 1e-3, 0.3, 0.99, 1.0, 7.0, 500.0])
+    stds = coordinate_std_over_epsilon(mechanism_id, epsilons, setting)
+    for epsilon, std in zip(epsilons, stds):
+        calibration = evaluate(mechanism_id, replace(setting, epsilon=float(epsilon)))
+        if calibration.coordinate_std is None:
+            assert np.isnan(std)
+        else:
+            assert std == pytest.approx(calibration.coordinate_std, rel=1e-12)
