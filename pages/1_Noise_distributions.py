@@ -266,7 +266,7 @@ with vector_tab:
                                  f"gaussmech-noise-vectors-{vector_dim}d.csv", key=f"distributions_download_vectors_{vector_dim}d")
             _say(figures.vector_caption(points, fixed, expected_loss))
             st.warning(
-                "R1SMG is shown as published (Ji & Li 2024): its privacy claim is not proven and fails for d ≥ 5 "
+                "R1SMG is shown as published (Ji & Li 2024): its privacy claim is not proven and fails from d = 4 on "
                 "(MATH.md 6.2). The picture shows its noise's shape, not a recommendation.",
                 icon=":material/warning:",
             )
