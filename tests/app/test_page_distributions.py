@@ -6,7 +6,6 @@ URL (``distributions_view``), as a shared link would.
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,8 +14,8 @@ from streamlit.testing.v1 import AppTest
 from gaussmech_core.mechanisms import MECHANISMS
 from gaussmech_core.registry_types import Setting
 from gaussmech_ui.params import widget_key
+from tests.app.page_helpers import legend_order, open_page, trace_named
 
-ROOT = Path(__file__).resolve().parents[2]
 PAGE = "pages/1_Noise_distributions.py"
 TABS = ["Densities", "Generalized Gaussian family", "Draw samples", "Noise as vectors"]
 FEATURED_VALID_AT_DEFAULTS = ["Analytic Gaussian", "Laplace", "Generalized Gaussian GG(p)",
@@ -24,25 +23,13 @@ FEATURED_VALID_AT_DEFAULTS = ["Analytic Gaussian", "Laplace", "Generalized Gauss
 
 
 def _open(tab: str | None = None, **query) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    for key, value in query.items():
-        at.query_params[key] = value
-    if tab:
-        at.query_params["distributions_view"] = tab
-    at.switch_page(PAGE)
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
-    return at
+    return open_page(PAGE, view_key="distributions_view", view=tab, **query)
 
 
-def _trace(spec, name):
-    return next(trace for trace in spec["data"] if trace["name"] == name)
+_trace = trace_named
 
 
-def _legend(spec) -> list[str]:
-    """Trace names as the legend lists them (curves are drawn last-to-first, ranked for the legend)."""
-    return [trace["name"] for trace in sorted(spec["data"], key=lambda trace: trace.get("legendrank", 1000))]
+_legend = legend_order
 
 
 def test_the_page_opens_on_the_densities_with_every_featured_mechanism(chart_specs):

@@ -5,7 +5,6 @@ Numbers read back from the chart specs and tables are checked against the core.
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,28 +13,18 @@ from streamlit.testing.v1 import AppTest
 from gaussmech_core import accounting, audit, gaussian
 from gaussmech_ui.format import format_number
 from gaussmech_ui.params import widget_key
+from tests.app.page_helpers import open_page, trace_named
 
-ROOT = Path(__file__).resolve().parents[2]
 PAGE = "pages/3_Privacy_profiles.py"
 TABS = ["Privacy profiles", "Privacy loss", "Where the classical formula holds", "Hypothesis testing", "Composition"]
 SIGMA = 3.730631634816  # analytic Gaussian at (1, 1e-5), Δ = 1 (MATH.md 2.5)
 
 
 def _open(tab: str | None = None, **query) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    for key, value in query.items():
-        at.query_params[key] = value
-    if tab:
-        at.query_params["profiles_view"] = tab
-    at.switch_page(PAGE)
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
-    return at
+    return open_page(PAGE, view_key="profiles_view", view=tab, **query)
 
 
-def _trace(spec, name):
-    return next(trace for trace in spec["data"] if trace["name"] == name)
+_trace = trace_named
 
 
 def test_profiles_pass_through_the_chosen_point_and_r1smg_is_flagged(chart_specs):

@@ -7,7 +7,6 @@ core computes, no formula of its own).
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,33 +17,21 @@ from gaussmech_core import generalized
 from gaussmech_core.mechanisms import MECHANISMS
 from gaussmech_core.registry_types import Setting
 from gaussmech_ui.params import widget_key
+from tests.app.page_helpers import legend_order, open_page, trace_named
 
-ROOT = Path(__file__).resolve().parents[2]
 PAGE = "pages/2_Tail_probabilities.py"
 TABS = ["Per coordinate", "Whole vector", "Laplace vs Gaussian: tails", "Laplace vs Gaussian: privacy cost", "Lemma 11: variance"]
 BOUND_TRACE = "error bound at confidence 1 − α = 95%"
 
 
 def _open(tab: str | None = None, **query) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    for key, value in query.items():
-        at.query_params[key] = value
-    if tab:
-        at.query_params["tails_view"] = tab
-    at.switch_page(PAGE)
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
-    return at
+    return open_page(PAGE, view_key="tails_view", view=tab, **query)
 
 
-def _trace(spec, name):
-    return next(trace for trace in spec["data"] if trace["name"] == name)
+_trace = trace_named
 
 
-def _legend(spec) -> list[str]:
-    """Trace names as the legend lists them (curves are drawn last-to-first, ranked for the legend)."""
-    return [trace["name"] for trace in sorted(spec["data"], key=lambda trace: trace.get("legendrank", 1000))]
+_legend = legend_order
 
 
 def test_per_coordinate_tails_reach_1e_minus_300_and_mark_the_bounds(chart_specs):
