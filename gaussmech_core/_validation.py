@@ -23,7 +23,12 @@ __all__ = [
     "require_integer",
     "require_choice",
     "broadcast",
+    "broadcast_1d",
     "scalar_or_array",
+    "whole_numbers",
+    "epsilon_array",
+    "delta_array",
+    "positive_array",
 ]
 
 
@@ -155,3 +160,41 @@ def scalar_or_array(result, *inputs):
     if all(np.ndim(x) == 0 for x in inputs):
         return float(np.asarray(result, dtype=np.float64).reshape(()))
     return np.asarray(result, dtype=np.float64)
+
+
+def broadcast_1d(*arrays: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Broadcast validated arrays, as at least 1-D arrays so that boolean masks index them."""
+    return tuple(np.atleast_1d(array) for array in broadcast(*arrays))
+
+
+def whole_numbers(value, name: str, minimum: int) -> np.ndarray:
+    """An integer or an array of whole numbers >= ``minimum``, as a float array."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be an integer, got {name}={value!r}")
+    array = as_float_array(value, name)
+    require_interval(array, name, float(minimum), None)
+    fractional = array != np.floor(array)
+    if np.any(fractional):
+        if array.ndim == 0:
+            raise ValueError(f"{name} must be a whole number, got {name}={float(array)!r}")
+        index = tuple(int(i) for i in np.argwhere(fractional)[0])
+        where = index[0] if array.ndim == 1 else index
+        raise ValueError(
+            f"{name} must be a whole number, got {name}={float(array[index])!r} (first bad element at index {where})"
+        )
+    return array
+
+
+def epsilon_array(epsilon, *, positive: bool = False, hint: str = "") -> np.ndarray:
+    """ε as a float array: ε ≥ 0, or ε > 0 when ``positive``."""
+    return require_interval(as_float_array(epsilon, "epsilon"), "epsilon", 0.0, None, lower_open=positive, hint=hint)
+
+
+def delta_array(delta) -> np.ndarray:
+    """δ as a float array in (0, 1)."""
+    return require_interval(as_float_array(delta, "delta"), "delta", 0.0, 1.0, lower_open=True, upper_open=True)
+
+
+def positive_array(value, name: str) -> np.ndarray:
+    """A strictly positive, finite parameter as a float array."""
+    return require_interval(as_float_array(value, name), name, 0.0, None, lower_open=True)

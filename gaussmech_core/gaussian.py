@@ -45,7 +45,7 @@ import math
 import numpy as np
 from scipy import special
 
-from ._validation import as_float_array, broadcast, require_interval, scalar_or_array
+from ._validation import as_float_array, broadcast, require_interval, scalar_or_array, whole_numbers
 
 __all__ = [
     "gaussian_log_delta",
@@ -1719,20 +1719,7 @@ def gaussian_tradeoff(alpha, mu):
 
 def _dimension(value):
     """dim as a float array of whole numbers ≥ 1 (an integer, or an array of them)."""
-    if isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"dim must be an integer, got dim={value!r}")
-    dim = as_float_array(value, "dim")
-    require_interval(dim, "dim", 1.0, None)
-    fractional = dim != np.floor(dim)
-    if np.any(fractional):
-        if dim.ndim == 0:
-            raise ValueError(f"dim must be a whole number, got dim={float(dim)!r}")
-        index = tuple(int(i) for i in np.argwhere(fractional)[0])
-        where = index[0] if dim.ndim == 1 else index
-        raise ValueError(
-            f"dim must be a whole number, got dim={float(dim[index])!r} (first bad element at index {where})"
-        )
-    return dim
+    return whole_numbers(value, "dim", 1)
 
 
 def _nonnegative(value, name, allow_infinity=False):

@@ -34,7 +34,17 @@ from typing import NamedTuple
 import numpy as np
 from scipy import special, stats
 
-from ._validation import as_float_array, broadcast, require_choice, require_interval, scalar_or_array
+from ._validation import (
+    as_float_array,
+    broadcast,
+    broadcast_1d as _broadcast,
+    delta_array as _delta_array,
+    epsilon_array as _epsilon_array,
+    positive_array as _positive_array,
+    require_choice,
+    require_interval,
+    scalar_or_array,
+)
 from .gaussian import analytic_gaussian_sigma, pdp_gaussian_sigma
 from .laplace import _log_delta_of_ratio as _laplace_log_delta_of_ratio  # the p = 1 profile at ε₀ = Δ/b
 from .laplace import laplace_delta, laplace_epsilon, laplace_scale, laplace_scale_for_delta
@@ -123,25 +133,16 @@ def _order_array(order) -> np.ndarray:
     )
 
 
-def _positive_array(value, name: str) -> np.ndarray:
-    return require_interval(as_float_array(value, name), name, 0.0, None, lower_open=True)
 
 
-def _epsilon_array(epsilon, *, positive: bool) -> np.ndarray:
-    return require_interval(as_float_array(epsilon, "epsilon"), "epsilon", 0.0, None, lower_open=positive)
 
 
-def _delta_array(delta) -> np.ndarray:
-    return require_interval(as_float_array(delta, "delta"), "delta", 0.0, 1.0, lower_open=True, upper_open=True)
 
 
 def _threshold_array(t) -> np.ndarray:
     return require_interval(as_float_array(t, "t"), "t", 0.0, None, allow_infinity=True)
 
 
-def _broadcast(*arrays: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Broadcast validated arrays, as at least 1-D arrays so that boolean masks index them."""
-    return tuple(np.atleast_1d(array) for array in broadcast(*arrays))
 
 
 def _require_rng(rng) -> None:

@@ -19,7 +19,15 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
-from ._validation import as_float_array, broadcast, require_interval, scalar_or_array
+from ._validation import (
+    as_float_array,
+    broadcast_1d as _broadcast,
+    delta_array as _delta_array,
+    epsilon_array as _epsilon_array,
+    positive_array as _positive_array,
+    require_interval,
+    scalar_or_array,
+)
 
 __all__ = [
     "laplace_scale",
@@ -44,21 +52,12 @@ _ROUNDING_MARGIN = 8.0 * np.finfo(float).eps
 _MAX_NUDGES = 64
 
 
-def _broadcast(*arrays: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Broadcast validated arrays, as at least 1-D arrays so that boolean masks index them."""
-    return tuple(np.atleast_1d(array) for array in broadcast(*arrays))
 
 
-def _epsilon_array(epsilon, *, positive: bool = False, hint: str = "") -> np.ndarray:
-    return require_interval(as_float_array(epsilon, "epsilon"), "epsilon", 0.0, None, lower_open=positive, hint=hint)
 
 
-def _delta_array(delta) -> np.ndarray:
-    return require_interval(as_float_array(delta, "delta"), "delta", 0.0, 1.0, lower_open=True, upper_open=True)
 
 
-def _positive_array(value, name: str) -> np.ndarray:
-    return require_interval(as_float_array(value, name), name, 0.0, None, lower_open=True)
 
 
 def laplace_scale(epsilon, sensitivity_l1=1.0):

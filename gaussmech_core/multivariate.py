@@ -33,6 +33,7 @@ from scipy import special
 from ._validation import (
     as_float_array,
     broadcast,
+    whole_numbers,
     require_integer,
     require_interval,
     scalar_or_array,
@@ -71,27 +72,11 @@ ZETA_HALF = -1.4603545088095868128894991525152980125  # ζ(1/2), mpmath.zeta(0.5
 # ----------------------------------------------------------------------------------------------
 
 
-def _whole_numbers(value, name: str, minimum: int) -> np.ndarray:
-    """An integer or an array of whole numbers >= minimum, as a float array."""
-    if isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be an integer, got {name}={value!r}")
-    array = as_float_array(value, name)
-    require_interval(array, name, float(minimum), None)
-    fractional = array != np.floor(array)
-    if np.any(fractional):
-        if array.ndim == 0:
-            raise ValueError(f"{name} must be a whole number, got {name}={float(array)!r}")
-        index = tuple(int(i) for i in np.argwhere(fractional)[0])
-        where = index[0] if array.ndim == 1 else index
-        raise ValueError(
-            f"{name} must be a whole number, got {name}={float(array[index])!r} (first bad element at index {where})"
-        )
-    return array
 
 
 def _r1smg_dim_array(dim) -> np.ndarray:
     try:
-        return _whole_numbers(dim, "dim", 3)
+        return whole_numbers(dim, "dim", 3)
     except ValueError as error:
         raise ValueError(f"{error}; R1SMG needs dim >= 3 (ψ has the exponent 2/(dim - 2))") from None
 
@@ -1091,7 +1076,7 @@ def ji_li_constant_classical(epsilon, delta, dim):
     >>> round(ji_li_constant_classical(0.5, 1e-5, 10), 4)   # 80 ln(125000)
     938.8855
     """
-    e, d, m = broadcast(_epsilon(epsilon, positive=True), _delta(delta), _whole_numbers(dim, "dim", 1))
+    e, d, m = broadcast(_epsilon(epsilon, positive=True), _delta(delta), whole_numbers(dim, "dim", 1))
     value = 2.0 * np.log(1.25 / d) * m / (e * e)
     return scalar_or_array(value, epsilon, delta, dim)
 
@@ -1131,7 +1116,7 @@ def ji_li_constant_analytic(epsilon, delta, dim):
     >>> round(ji_li_constant_analytic(1.0, 1e-5, 1), 2)
     19.19
     """
-    e, d, m = broadcast(_epsilon(epsilon, positive=True), _delta(delta), _whole_numbers(dim, "dim", 1))
+    e, d, m = broadcast(_epsilon(epsilon, positive=True), _delta(delta), whole_numbers(dim, "dim", 1))
     quantile = special.ndtri(d)
     value = (quantile * quantile + e) * m / (e * e)
     return scalar_or_array(value, epsilon, delta, dim)
@@ -1170,8 +1155,8 @@ def ji_li_constant_mvg(epsilon, rows, cols):
     >>> ji_li_constant_mvg(1.0, 1, 1)
     0.75
     """
-    e, m, n = broadcast(_epsilon(epsilon, positive=True), _whole_numbers(rows, "rows", 1),
-                        _whole_numbers(cols, "cols", 1))
+    e, m, n = broadcast(_epsilon(epsilon, positive=True), whole_numbers(rows, "rows", 1),
+                        whole_numbers(cols, "cols", 1))
     r = np.minimum(m, n)
     value = (1.25 * _harmonic(r) + 0.25 * _harmonic_half(r)) * m * n / (2.0 * e)
     return scalar_or_array(value, epsilon, rows, cols)
@@ -1279,7 +1264,7 @@ def harmonic_number(r):
     >>> harmonic_number(4)   # 1 + 1/2 + 1/3 + 1/4
     2.0833333333333335
     """
-    r_array = _whole_numbers(r, "r", 0)
+    r_array = whole_numbers(r, "r", 0)
     return scalar_or_array(_harmonic(r_array), r)
 
 
@@ -1314,7 +1299,7 @@ def harmonic_number_half(r):
     >>> round(harmonic_number_half(1_000_000), 9)
     1998.540145491
     """
-    r_array = _whole_numbers(r, "r", 0)
+    r_array = whole_numbers(r, "r", 0)
     return scalar_or_array(_harmonic_half(r_array), r)
 
 
@@ -1322,8 +1307,8 @@ def _mvg_arrays(epsilon, delta, sensitivity, rows, cols, gamma):
     e = _epsilon(epsilon, positive=True)
     d = _delta(delta)
     s = _positive(sensitivity, "sensitivity")
-    m = _whole_numbers(rows, "rows", 1)
-    n = _whole_numbers(cols, "cols", 1)
+    m = whole_numbers(rows, "rows", 1)
+    n = whole_numbers(cols, "cols", 1)
     g = _positive(gamma, "gamma")
     e, d, s, m, n, g = broadcast(e, d, s, m, n, g)
     too_small = g < 0.5 * s

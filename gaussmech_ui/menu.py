@@ -3,8 +3,9 @@
 Adding a page is adding one :class:`MenuEntry` to :data:`MENU` (label, icon, path) next to its
 script in ``pages/``. The sidebar shows only the entries whose script exists, so entries may be
 listed before their page is written. Every page calls ``render_sidebar()``, which draws this menu
-with ``st.page_link`` and sets the browser tab's title from the entry (DESIGN.md section 1: no
-``st.navigation``, Streamlit's own page list hidden by ``client.showSidebarNavigation = false``).
+with ``st.page_link`` and sets the browser tab's title from the entry (DESIGN.md section 1: Streamlit's
+programmatic navigation API is not used, and its own page list is hidden by
+``client.showSidebarNavigation = false``).
 
 Icons are Material Symbols names (``:material/name:``), which ``st.page_link`` draws.
 """
