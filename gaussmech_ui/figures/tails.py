@@ -176,29 +176,55 @@ def error_bound_table(frame: pd.DataFrame, mechanisms: Mapping, alpha: float, di
     return pd.DataFrame(rows, columns=["Mechanism", "Guarantee", std_column, bound_column])
 
 
+def _curve_per_value(
+    figure: go.Figure,
+    frame: pd.DataFrame,
+    *,
+    group: str,
+    symbol: str,
+    current_value: float,
+    x: str,
+    y: str,
+    hover: str,
+    y_symbol: str,
+    mode: str = "lines",
+) -> go.Figure:
+    """One curve per distinct value of ``frame[group]``, the current one thick and dark, plus y = 1.
+
+    The ratio charts of Liu's comparisons all read "above 1: the Gaussian costs more", so the
+    reference line at 1 is drawn with them.
+    """
+    for index, value in enumerate(dict.fromkeys(frame[group].tolist())):
+        part = frame[frame[group] == value]
+        current = math.isclose(value, current_value, rel_tol=1e-12)
+        figure.add_trace(
+            go.Scatter(
+                x=part[x].to_numpy(dtype=float),
+                y=part[y].to_numpy(dtype=float),
+                name=f"{symbol} = {format_number(value)}" + (" (current)" if current else ""),
+                mode=mode,
+                **({"marker": dict(size=5)} if "markers" in mode else {}),
+                line=dict(
+                    color=CURRENT_COLOR if current else DELTA_COLORS[index % len(DELTA_COLORS)],
+                    width=LINE_WIDTH + (2 if current else 0),
+                ),
+                hovertemplate=exact_hover(hover, y_symbol),
+            )
+        )
+    figure.add_hline(y=1.0, line=dict(color="#6B6B6B", width=1.5, dash="dot"))
+    return figure
+
+
 def tail_ratio_figure(frame: pd.DataFrame, setting, *, threshold: float, gaussian_label: str) -> go.Figure:
     """Liu's p₁:p₂, Laplace over Gaussian tail probability at threshold t, against ε, one curve per δ.
 
     ``frame`` is long: ``delta, epsilon, laplace, gaussian, ratio`` with ``ratio`` NaN where both
     tails are below 1e-4 (Liu omits those points).
     """
-    figure = go.Figure()
-    deltas = list(dict.fromkeys(frame["delta"].tolist()))
-    for index, delta in enumerate(deltas):
-        part = frame[frame["delta"] == delta]
-        current = math.isclose(delta, setting.delta, rel_tol=1e-12)
-        figure.add_trace(
-            go.Scatter(
-                x=part["epsilon"].to_numpy(dtype=float),
-                y=part["ratio"].to_numpy(dtype=float),
-                name=f"δ = {format_number(delta)}" + (" (current)" if current else ""),
-                mode="lines+markers",
-                marker=dict(size=5),
-                line=dict(color=CURRENT_COLOR if current else DELTA_COLORS[index % len(DELTA_COLORS)], width=LINE_WIDTH + (2 if current else 0)),
-                hovertemplate=exact_hover("ε", "p₁/p₂"),
-            )
-        )
-    figure.add_hline(y=1.0, line=dict(color="#6B6B6B", width=1.5, dash="dot"))
+    figure = _curve_per_value(
+        go.Figure(), frame, group="delta", symbol="δ", current_value=setting.delta,
+        x="epsilon", y="ratio", hover="ε", y_symbol="p₁/p₂", mode="lines+markers",
+    )
     apply_layout(
         figure,
         title=(
@@ -242,22 +268,10 @@ def privacy_cost_figure(frame: pd.DataFrame, setting, *, threshold: float) -> go
 
     ``frame`` is long: ``delta, tail_probability, ratio``.
     """
-    figure = go.Figure()
-    deltas = list(dict.fromkeys(frame["delta"].tolist()))
-    for index, delta in enumerate(deltas):
-        part = frame[frame["delta"] == delta]
-        current = math.isclose(delta, setting.delta, rel_tol=1e-12)
-        figure.add_trace(
-            go.Scatter(
-                x=part["tail_probability"].to_numpy(dtype=float),
-                y=part["ratio"].to_numpy(dtype=float),
-                name=f"δ = {format_number(delta)}" + (" (current)" if current else ""),
-                mode="lines",
-                line=dict(color=CURRENT_COLOR if current else DELTA_COLORS[index % len(DELTA_COLORS)], width=LINE_WIDTH + (2 if current else 0)),
-                hovertemplate=exact_hover("τ", "ε₂/ε₁"),
-            )
-        )
-    figure.add_hline(y=1.0, line=dict(color="#6B6B6B", width=1.5, dash="dot"))
+    figure = _curve_per_value(
+        go.Figure(), frame, group="delta", symbol="δ", current_value=setting.delta,
+        x="tail_probability", y="ratio", hover="τ", y_symbol="ε₂/ε₁",
+    )
     apply_layout(
         figure,
         title=(
@@ -293,22 +307,10 @@ def lemma11_figure(frame: pd.DataFrame, setting, *, threshold: float) -> go.Figu
 
     ``frame`` is long: ``epsilon, delta, ratio``; the δ threshold ``2Φ(−√2) ≈ 0.1573`` is marked.
     """
-    figure = go.Figure()
-    epsilons = list(dict.fromkeys(frame["epsilon"].tolist()))
-    for index, epsilon in enumerate(epsilons):
-        part = frame[frame["epsilon"] == epsilon]
-        current = math.isclose(epsilon, setting.epsilon, rel_tol=1e-12)
-        figure.add_trace(
-            go.Scatter(
-                x=part["delta"].to_numpy(dtype=float),
-                y=part["ratio"].to_numpy(dtype=float),
-                name=f"ε = {format_number(epsilon)}" + (" (current)" if current else ""),
-                mode="lines",
-                line=dict(color=CURRENT_COLOR if current else DELTA_COLORS[index % len(DELTA_COLORS)], width=LINE_WIDTH + (2 if current else 0)),
-                hovertemplate=exact_hover("δ", "Var_G / Var_L"),
-            )
-        )
-    figure.add_hline(y=1.0, line=dict(color="#6B6B6B", width=1.5, dash="dot"))
+    figure = _curve_per_value(
+        go.Figure(), frame, group="epsilon", symbol="ε", current_value=setting.epsilon,
+        x="delta", y="ratio", hover="δ", y_symbol="Var_G / Var_L",
+    )
     vertical_marker(figure, threshold, f"δ = 2Φ(−√2) ≈ {threshold:.4f}", log_x=True, width=2)
     apply_layout(
         figure,
