@@ -483,12 +483,8 @@ ROUTE_STYLES = {
 }
 
 
-def composition_figure(frame: pd.DataFrame, setting, *, total_delta_text: str, k: int) -> go.Figure:
-    """Total ε after k releases of the calibrated Gaussian, by each accounting route.
-
-    ``frame`` has ``k`` and one column per route id of :data:`ROUTE_STYLES` (NaN where a route
-    gives no finite ε).
-    """
+def _route_curves(frame: pd.DataFrame, y_symbol: str) -> go.Figure:
+    """One curve against k per accounting route present in ``frame``, styled by :data:`ROUTE_STYLES`."""
     figure = go.Figure()
     ks = frame["k"].to_numpy(dtype=float)
     for route, style in ROUTE_STYLES.items():
@@ -498,9 +494,19 @@ def composition_figure(frame: pd.DataFrame, setting, *, total_delta_text: str, k
             go.Scatter(
                 x=ks, y=frame[route].to_numpy(dtype=float), name=style["name"], mode="lines",
                 line=dict(color=style["color"], width=LINE_WIDTH + (1 if route == "exact" else 0), dash=style["dash"]),
-                hovertemplate=exact_hover("k", "total ε"),
+                hovertemplate=exact_hover("k", y_symbol),
             )
         )
+    return figure
+
+
+def composition_figure(frame: pd.DataFrame, setting, *, total_delta_text: str, k: int) -> go.Figure:
+    """Total ε after k releases of the calibrated Gaussian, by each accounting route.
+
+    ``frame`` has ``k`` and one column per route id of :data:`ROUTE_STYLES` (NaN where a route
+    gives no finite ε).
+    """
+    figure = _route_curves(frame, "total ε")
     apply_layout(
         figure,
         title=(
@@ -552,18 +558,7 @@ def per_release_sigma_figure(frame: pd.DataFrame, setting, *, k: int) -> go.Figu
 
     ``frame`` has ``k`` and one column per route id (NaN where the route cannot reach the budget).
     """
-    figure = go.Figure()
-    ks = frame["k"].to_numpy(dtype=float)
-    for route, style in ROUTE_STYLES.items():
-        if route not in frame:
-            continue
-        figure.add_trace(
-            go.Scatter(
-                x=ks, y=frame[route].to_numpy(dtype=float), name=style["name"], mode="lines",
-                line=dict(color=style["color"], width=LINE_WIDTH + (1 if route == "exact" else 0), dash=style["dash"]),
-                hovertemplate=exact_hover("k", "σ per release"),
-            )
-        )
+    figure = _route_curves(frame, "σ per release")
     apply_layout(
         figure,
         title=(
