@@ -304,6 +304,26 @@ def _grid_hover(row_labels, column_labels, shape, factor: int) -> np.ndarray:
     return np.array([[f"row {r}, column {c}" for c in cols] for r in rows], dtype=object)
 
 
+def _heatmap_row(names, grids, hover, quantity: str, *, spacing: float) -> go.Figure:
+    """Heat maps side by side, one per (name, grid), sharing one colour axis and the cell hover."""
+    figure = make_subplots(rows=1, cols=len(grids), horizontal_spacing=spacing, subplot_titles=names)
+    for col, (name, values) in enumerate(zip(names, grids), start=1):
+        figure.add_trace(
+            go.Heatmap(
+                z=values,
+                x=np.arange(1, values.shape[1] + 1),
+                y=np.arange(1, values.shape[0] + 1),
+                coloraxis="coloraxis",
+                name=name,
+                customdata=hover,
+                hovertemplate=f"<b>{name}</b><br>%{{customdata}}<br>{quantity} = %{{z:.10g}}<extra></extra>",
+            ),
+            row=1,
+            col=col,
+        )
+    return figure
+
+
 def _comparison_heatmaps(truth, released, denoised, names, title, row_labels, column_labels, value_name) -> go.Figure:
     factor = _display_factor(truth.shape)
     shown = [_block_mean(values, factor) for values in (truth, released, denoised)]
@@ -313,21 +333,7 @@ def _comparison_heatmaps(truth, released, denoised, names, title, row_labels, co
     if factor > 1:
         names = tuple(f"{name} (mean of {factor}×{factor} cells)" for name in names)
     hover = _grid_hover(row_labels, column_labels, truth.shape, factor)
-    figure = make_subplots(rows=1, cols=3, horizontal_spacing=0.04, subplot_titles=names)
-    for col, (name, values) in enumerate(zip(names, shown), start=1):
-        figure.add_trace(
-            go.Heatmap(
-                z=values,
-                x=np.arange(1, values.shape[1] + 1),
-                y=np.arange(1, values.shape[0] + 1),
-                coloraxis="coloraxis",
-                name=name,
-                customdata=hover,
-                hovertemplate=f"<b>{name}</b><br>%{{customdata}}<br>{value_name} = %{{z:.10g}}<extra></extra>",
-            ),
-            row=1,
-            col=col,
-        )
+    figure = _heatmap_row(names, shown, hover, value_name, spacing=0.04)
     low = float(min(np.nanmin(values) for values in shown))
     high = float(max(np.nanmax(values) for values in shown))
     apply_layout(figure, title=title, x_title="column", y_title="row", height=520)
@@ -369,21 +375,7 @@ def error_figure(
         factor = _display_factor(truth.shape)
         shown = [_block_mean(values, factor) for values in errors]
         hover = _grid_hover(row_labels, column_labels, truth.shape, factor)
-        figure = make_subplots(rows=1, cols=2, horizontal_spacing=0.06, subplot_titles=names)
-        for col, (name, values) in enumerate(zip(names, shown), start=1):
-            figure.add_trace(
-                go.Heatmap(
-                    z=values,
-                    x=np.arange(1, values.shape[1] + 1),
-                    y=np.arange(1, values.shape[0] + 1),
-                    coloraxis="coloraxis",
-                    name=name,
-                    customdata=hover,
-                    hovertemplate=f"<b>{name}</b><br>%{{customdata}}<br>error = %{{z:.10g}}<extra></extra>",
-                ),
-                row=1,
-                col=col,
-            )
+        figure = _heatmap_row(names, shown, hover, "error", spacing=0.06)
         largest = float(max(np.nanmax(np.abs(values)) for values in shown)) or 1.0
         apply_layout(figure, title=title, x_title="column", y_title="row", height=500)
         figure.update_layout(
