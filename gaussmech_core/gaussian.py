@@ -45,7 +45,7 @@ import math
 import numpy as np
 from scipy import special
 
-from ._validation import as_float_array, broadcast, require_interval, scalar_or_array, whole_numbers
+from ._validation import as_float_array, broadcast, epsilon_array, require_interval, scalar_or_array, whole_numbers
 
 __all__ = [
     "gaussian_log_delta",
@@ -547,9 +547,7 @@ _EPSILON_ZERO_HINT = (
 )
 
 
-def _epsilon(value, *, positive=False, hint=""):
-    epsilon = as_float_array(value, "epsilon")
-    return require_interval(epsilon, "epsilon", 0.0, None, lower_open=positive, hint=hint)
+_epsilon = epsilon_array
 
 
 def _delta(value, name="delta"):

@@ -33,6 +33,9 @@ from scipy import special
 from ._validation import (
     as_float_array,
     broadcast,
+    delta_array,
+    epsilon_array,
+    positive_array,
     whole_numbers,
     require_integer,
     require_interval,
@@ -88,17 +91,12 @@ def _r1smg_dim(dim) -> int:
         raise ValueError(f"{error}; R1SMG needs dim >= 3 (ψ has the exponent 2/(dim - 2))") from None
 
 
-def _positive(value, name: str) -> np.ndarray:
-    return require_interval(as_float_array(value, name), name, 0.0, None, lower_open=True)
+_positive = positive_array
+_delta = delta_array
 
 
 def _epsilon(value, *, positive: bool) -> np.ndarray:
-    hint = "" if not positive else "the formula divides by ε"
-    return require_interval(as_float_array(value, "epsilon"), "epsilon", 0.0, None, lower_open=positive, hint=hint)
-
-
-def _delta(value) -> np.ndarray:
-    return require_interval(as_float_array(value, "delta"), "delta", 0.0, 1.0, lower_open=True, upper_open=True)
+    return epsilon_array(value, positive=positive, hint="the formula divides by ε" if positive else "")
 
 
 def _nonnegative(value, name: str) -> np.ndarray:
