@@ -126,6 +126,7 @@ __all__ = [
     "discrete_gaussian_loss_summary",
     "discrete_gaussian_sample",
     "discrete_gaussian_exact_sample",
+    "SAMPLER_SIGMA_MAX",
 ]
 
 NEIGHBOUR_RELATIONS = ("add_remove", "replace")
@@ -156,6 +157,14 @@ _EM_ORDER = 2 * len(_EM_COEFFICIENTS)  # Hermite polynomials He_0 .. He_{11} are
 _MARGIN = 1e-12
 _WIDTH = 1e-12  # final bracket width in log σ (relative width in σ)
 _MAX_ITERATIONS = 200
+# Below _SIGMA_POINT, N_Z(0, σ²) is the point mass at 0 to float64 precision (P[X ≠ 0] < e^{−5e199});
+# computations use max(σ, _SIGMA_POINT). Above _SIGMA_CONTINUOUS the lattice changes the privacy
+# profile by a relative O(Δ/σ) < 1e-30, far below float64's resolution, and the continuous
+# Gaussian's profile (gaussian_log_delta) is used, which avoids overflowing εσ².
+_SIGMA_POINT = 1e-100
+_SIGMA_CONTINUOUS = 1e30
+# The float sampler returns int64: σ is capped so that draws stay far inside its range.
+SAMPLER_SIGMA_MAX = 1e15
 _FIRST_STEP = 1.02  # the first bracket: the continuous σ × 1.02^±1 (95% of the roots lie inside)
 
 
@@ -214,7 +223,8 @@ def _log_theta(sigma, shift=0.0):
     large = ~small
     if large.any():
         s = sigma[large]
-        q = np.exp(-TWO_PI_SQ * s * s)
+        with np.errstate(over="ignore"):
+            q = np.exp(-TWO_PI_SQ * s * s)
         sign = -1.0 if shift else 1.0
         series = sign * q + q**4 + sign * q**9
         with np.errstate(over="ignore"):
@@ -254,28 +264,25 @@ def discrete_gaussian_log_normaliser(sigma):
 
 
 # ----------------------------------------------------------------------------------------------
-# Lattice sums Σ_{k≥0} f(x₀+k) (1 − e^{c − L(x₀+k)}): the engine of tails and privacy profiles
+# Lattice sums Σ_{k≥0} f(x₀+k) (1 − e^{−(θ+k)Δ/σ²}): the engine of tails and privacy profiles
 # ----------------------------------------------------------------------------------------------
+#
+# A privacy profile sums f(x)(1 − e^{ε − L(x)}) over lattice points x > A, with
+# L(x) − ε = (x − A)Δ/σ²; writing θ = x₀ − A ∈ (0, 1] for the first point keeps that factor
+# accurate however large A is. A plain tail is θ = inf (factor 1) and c = ε = −inf.
 
 
 def _window(x0, sigma):
     """Number of lattice terms from x₀ whose omission would matter (see _CUT)."""
-    start = np.maximum(x0, 0.0)
-    cut = _CUT + np.log1p(sigma * sigma)
-    with np.errstate(over="ignore"):
+    with np.errstate(over="ignore", invalid="ignore"):
+        start = np.maximum(x0, 0.0)
+        cut = _CUT + np.log1p(sigma * sigma)
         end = np.sqrt(start * start + 2.0 * cut * sigma * sigma)
-    return np.ceil(end - x0) + 1.0
+        terms = np.ceil(end - x0) + 1.0
+    return np.where(np.isnan(terms), np.inf, terms)
 
 
-def _log_term(x, sigma, sensitivity, c):
-    """log of f(x)(1 − e^{c − L(x)}), f = e^{−x²/(2σ²)}, L = Δ(2x + Δ)/(2σ²); c = −inf gives log f."""
-    two_var = 2.0 * sigma * sigma
-    with np.errstate(divide="ignore"):  # 1 − e^{c−L} = 0 only for x exactly at the threshold
-        factor = np.log(-np.expm1(c - sensitivity * (2.0 * x + sensitivity) / two_var))
-    return factor - x * x / two_var
-
-
-def _log_lattice_sum_direct(x0, sigma, sensitivity, c, terms):
+def _log_lattice_sum_direct(x0, theta, sigma, rate, terms):
     out = np.empty_like(x0)
     order = np.argsort(terms, kind="stable")
     start = 0
@@ -286,7 +293,9 @@ def _log_lattice_sum_direct(x0, sigma, sensitivity, c, terms):
         width = int(terms[chunk].max())
         k = np.arange(width, dtype=np.float64)
         x = x0[chunk, None] + k
-        logs = _log_term(x, sigma[chunk, None], sensitivity[chunk, None], c[chunk, None])
+        with np.errstate(over="ignore", divide="ignore"):
+            logs = np.log(-np.expm1(-(theta[chunk, None] + k) * rate[chunk, None]))
+            logs -= 0.5 * (x / sigma[chunk, None]) ** 2
         logs[k >= terms[chunk, None]] = -np.inf
         top = logs.max(axis=1)
         finite = np.isfinite(top)
@@ -298,19 +307,21 @@ def _log_lattice_sum_direct(x0, sigma, sensitivity, c, terms):
     return out
 
 
-def _hermite(w):
-    """Probabilists' Hermite polynomials He_0 .. He_{_EM_ORDER − 1} at w (list of arrays)."""
-    values = [np.ones_like(w), w.copy()]
-    for k in range(1, _EM_ORDER - 1):
-        values.append(w * values[k] - k * values[k - 1])
+def _hermite(w, count=_EM_ORDER):
+    """Probabilists' Hermite polynomials He_0 .. He_{count − 1} at w (list of arrays)."""
+    values = [np.ones_like(w), np.array(w, dtype=np.float64)]
+    with np.errstate(over="ignore", invalid="ignore"):
+        for k in range(1, count - 1):
+            values.append(w * values[k] - k * values[k - 1])
     return values
 
 
-def _log_lattice_sum_euler_maclaurin(x0, sigma, sensitivity, c):
+def _log_lattice_sum_euler_maclaurin(x0, theta, sigma, sensitivity, c):
     """log Σ_{k≥0} g(x₀+k) by Euler–Maclaurin (module notes), for wide windows (σ large)."""
-    w0 = x0 / sigma
+    with np.errstate(over="ignore"):
+        w0 = x0 / sigma
+        log_f0 = -0.5 * w0 * w0
     mu = sensitivity / sigma
-    log_f0 = -0.5 * w0 * w0
     plain = np.isneginf(c)
     log_scale = np.log(sigma) + LOG_SQRT_2PI
     # The integral ∫_{x₀}^∞ g.
@@ -321,47 +332,67 @@ def _log_lattice_sum_euler_maclaurin(x0, sigma, sensitivity, c):
     r0 = np.zeros_like(x0)
     one_minus_r0 = np.ones_like(x0)
     if diff.any():
-        cd, sd, dd, xd = c[diff], sigma[diff], sensitivity[diff], x0[diff]
-        shifted = dd * (2.0 * xd + dd) / (2.0 * sd * sd)  # ε' = L(x₀) > c
-        gap = shifted - cd
-        first = gaussian_log_delta(shifted, sd, dd)
-        with np.errstate(divide="ignore"):
-            second = cd + np.log(np.expm1(gap)) + special.log_ndtr(-(w0[diff] + mu[diff]))
+        cd, sd, dd = c[diff], sigma[diff], sensitivity[diff]
+        gap = theta[diff] * dd / (sd * sd)  # ε' − ε, with ε' = L(x₀)
+        log_one_minus = np.log(-np.expm1(-gap))
+        first = gaussian_log_delta(cd + gap, sd, dd)
+        second = cd + gap + log_one_minus + special.log_ndtr(-(w0[diff] + mu[diff]))  # e^ε expm1(gap) Φ̄
         log_integral[diff] = log_scale[diff] + np.logaddexp(first, second)
         r0[diff] = np.exp(-gap)
-        one_minus_r0[diff] = -np.expm1(-gap)
+        one_minus_r0[diff] = np.exp(log_one_minus)
     # g^{(k)}(x₀) = (−1/σ)^k f(x₀) [(1 − r₀) He_k(w₀) − r₀ (He_k(w₀ + μ) − He_k(w₀))].
     he = _hermite(w0)
-    total = np.exp(log_integral - log_f0) + 0.5 * one_minus_r0
-    inverse_sigma = 1.0 / sigma
-    for j, coefficient in enumerate(_EM_COEFFICIENTS, start=1):
-        k = 2 * j - 1
-        shift_difference = sum(math.comb(k, i) * mu**i * he[k - i] for i in range(1, k + 1))
-        bracket = one_minus_r0 * he[k] - r0 * shift_difference
-        total = total + coefficient * inverse_sigma**k * bracket
-    return log_f0 + np.log(total)
+    with np.errstate(invalid="ignore", over="ignore"):
+        total = np.exp(log_integral - log_f0) + 0.5 * one_minus_r0
+        inverse_sigma = 1.0 / sigma
+        for j, coefficient in enumerate(_EM_COEFFICIENTS, start=1):
+            k = 2 * j - 1
+            shift_difference = sum(math.comb(k, i) * mu**i * he[k - i] for i in range(1, k + 1))
+            bracket = one_minus_r0 * he[k] - r0 * shift_difference
+            total = total + coefficient * inverse_sigma**k * bracket
+    # w₀ beyond ~1e154 (a threshold far past any representable tail): the sum is e^{−∞}.
+    finite = np.isfinite(log_f0) & np.isfinite(total) & (total > 0.0)
+    return np.where(finite, log_f0 + np.log(np.where(finite, total, 1.0)), -np.inf)
 
 
-def _log_lattice_sum(x0, sigma, sensitivity, c):
-    """log Σ_{k≥0} f(x₀+k)(1 − e^{c − L(x₀+k)}) for flat arrays; every term must be ≥ 0.
+def _log_lattice_sum(x0, theta, sigma, sensitivity, c):
+    """log Σ_{k≥0} f(x₀+k)(1 − e^{−(θ+k)Δ/σ²}) for flat arrays (θ > 0; θ = inf, c = −inf: plain tail).
 
-    ``c = −inf`` gives the plain tail Σ_{k≥0} f(x₀+k). σ = inf gives −inf where it is reached
-    only through the callers (δ = 0), never here.
+    ``c`` is ε (used by the Euler–Maclaurin integral, where ε + θΔ/σ² = L(x₀)).
     """
+    # Lattice points left of −reach carry less than e^{−_CUT} of the term at 0, which the sum
+    # contains with a factor 1 − e^{−(x − A)Δ/σ²} near 1 whenever x₀ < −reach (see _window).
+    with np.errstate(over="ignore"):
+        reach = np.ceil(np.sqrt(2.0 * (_CUT + np.log1p(sigma * sigma))) * sigma) + 1.0
+    shift = np.maximum(0.0, np.ceil(-reach - x0))
+    x0, theta = x0 + shift, theta + shift
+    with np.errstate(over="ignore", under="ignore"):
+        rate = np.maximum(sensitivity / (sigma * sigma), 1e-300)
     terms = _window(x0, sigma)
     direct = terms <= _DIRECT_TERMS
     out = np.empty_like(x0)
     if direct.any():
-        out[direct] = _log_lattice_sum_direct(x0[direct], sigma[direct], sensitivity[direct], c[direct], terms[direct])
+        out[direct] = _log_lattice_sum_direct(x0[direct], theta[direct], sigma[direct], rate[direct], terms[direct])
     wide = ~direct
     if wide.any():
-        out[wide] = _log_lattice_sum_euler_maclaurin(x0[wide], sigma[wide], sensitivity[wide], c[wide])
+        out[wide] = _log_lattice_sum_euler_maclaurin(x0[wide], theta[wide], sigma[wide], sensitivity[wide], c[wide])
     return out
 
 
-def _first_lattice_point_above(threshold, offset=0.0):
-    """The smallest x in Z + offset with x > threshold."""
-    return np.floor(threshold - offset) + 1.0 + offset
+def _log_profile_sum(epsilon, sigma, sensitivity, offset=0.0):
+    """log Σ_{x ∈ Z + offset, x > A} f(x)(1 − e^{ε − L(x)}), A = εσ²/Δ − Δ/2 (−inf where A = inf)."""
+    with np.errstate(over="ignore"):
+        threshold = epsilon * sigma * sigma / sensitivity - 0.5 * sensitivity
+    out = np.full_like(sigma, -np.inf)
+    finite = np.flatnonzero(np.isfinite(threshold))
+    if finite.size:
+        a = threshold[finite]
+        x0 = np.floor(a - offset) + 1.0 + offset
+        # Beyond 2^52 the first point and A may round together; θ = 1 then errs on the safe side.
+        theta = x0 - a
+        theta = np.where(theta > 0.0, theta, 1.0)
+        out[finite] = _log_lattice_sum(x0, theta, sigma[finite], sensitivity[finite], epsilon[finite])
+    return out
 
 
 # ----------------------------------------------------------------------------------------------
@@ -372,18 +403,20 @@ def _first_lattice_point_above(threshold, offset=0.0):
 def _log_delta_flat(epsilon, sigma, sensitivity, neighbours):
     """log δ(ε) for flat arrays; σ = inf gives −inf."""
     out = np.full_like(sigma, -np.inf)
-    live = np.flatnonzero(np.isfinite(sigma))
+    continuous = np.flatnonzero(sigma >= _SIGMA_CONTINUOUS)
+    if continuous.size:
+        scale = SQRT2 if neighbours == "replace" else 1.0
+        out[continuous] = gaussian_log_delta(epsilon[continuous], sigma[continuous], scale * sensitivity[continuous])
+    live = np.flatnonzero(sigma < _SIGMA_CONTINUOUS)
     if live.size == 0:
         return out
-    e, s, d = epsilon[live], sigma[live], sensitivity[live]
+    e, s, d = epsilon[live], np.maximum(sigma[live], _SIGMA_POINT), sensitivity[live]
     if neighbours == "add_remove":
-        x0 = _first_lattice_point_above(e * s * s / d - 0.5 * d)
-        out[live] = np.minimum(_log_lattice_sum(x0, s, d, e) - _log_theta(s), 0.0)
+        out[live] = np.minimum(_log_profile_sum(e, s, d) - _log_theta(s), 0.0)
         return out
     half = s / SQRT2
-    threshold = e * half * half / d - 0.5 * d
-    whole = _log_lattice_sum(_first_lattice_point_above(threshold), half, d, e) + _log_theta(half)
-    halves = _log_lattice_sum(_first_lattice_point_above(threshold, 0.5), half, d, e) + _log_theta(half, 0.5)
+    whole = _log_profile_sum(e, half, d) + _log_theta(half)
+    halves = _log_profile_sum(e, half, d, 0.5) + _log_theta(half, 0.5)
     out[live] = np.minimum(np.logaddexp(whole, halves) - 2.0 * _log_theta(s), 0.0)
     return out
 
@@ -586,7 +619,9 @@ def discrete_gaussian_sigma(epsilon, delta, sensitivity=1, neighbours="add_remov
     Solves ``log δ(ε; σ) = log δ_target`` with the exact profile of
     :func:`discrete_gaussian_log_delta` (CKS20 Thm 7, MATH.md sections 9.5-9.6): a bracket in
     log σ grown from the continuous analytic-Gaussian σ, then Illinois regula falsi until the
-    bracket is 1e-12 wide; the private end is returned. δ(σ) need not be monotone on the
+    bracket is 1e-12 wide; the private end is returned. Where the continuous σ exceeds 5e29,
+    the continuous calibration itself is returned (the lattice changes δ by a relative
+    O(Δ/σ) < 1e-29 there, far inside its margin). δ(σ) need not be monotone on the
     lattice at small σ; the σ returned then is a root (a σ with the target met, just above one
     without), the smallest one in every case we have checked against mpmath.
 
@@ -606,9 +641,12 @@ def discrete_gaussian_sigma(epsilon, delta, sensitivity=1, neighbours="add_remov
     target = np.log(d)
     continuous = s * (SQRT2 if neighbours == "replace" else 1.0)
     start = np.atleast_1d(analytic_gaussian_sigma(e, d, continuous)).astype(np.float64)
-    start = np.maximum(start, 1e-3)
-    low, g_low, high, g_high = _bracket(e, target, s, neighbours, start)
-    sigma = _refine(e, target, s, neighbours, low, g_low, high, g_high)
+    sigma = start.copy()  # σ ≥ 1e30: the continuous calibration (see _SIGMA_CONTINUOUS)
+    lattice = np.flatnonzero(start < _SIGMA_CONTINUOUS / 2.0)
+    if lattice.size:
+        el, tl, sl = e[lattice], target[lattice], s[lattice]
+        bracket = _bracket(el, tl, sl, neighbours, np.maximum(start[lattice], 1e-3))
+        sigma[lattice] = _refine(el, tl, sl, neighbours, *bracket)
     return scalar_or_array(sigma.reshape(shape), epsilon, delta, sensitivity)
 
 
@@ -712,8 +750,9 @@ def discrete_gaussian_log_pmf(x, sigma):
     require_interval(x_values, "x", allow_infinity=True)
     sigma_values = _sigma_array(sigma, allow_infinity=False)
     shape, (points, s) = _flat(x_values, sigma_values)
+    s = np.maximum(s, _SIGMA_POINT)
     with np.errstate(over="ignore"):
-        log_pmf = -points * points / (2.0 * s * s) - _log_theta(s)
+        log_pmf = -0.5 * (points / s) ** 2 - _log_theta(s)
     log_pmf[points != np.floor(points)] = -np.inf
     return scalar_or_array(log_pmf.reshape(shape), x, sigma)
 
@@ -747,32 +786,51 @@ def discrete_gaussian_pmf(x, sigma):
 _MOMENT_Y = np.arange(-100.0, 101.0)
 
 
-def _even_moments(sigma, orders):
-    """E[X^{2m}] for m in ``orders`` (Python floats), X ~ N_Z(0, σ²), σ > 0 finite (a float).
+def _scaled_even_moments(sigma, orders):
+    """E[(X/σ)^{2m}] for m in ``orders`` (Python floats), X ~ N_Z(0, σ²), σ > 0 finite (a float).
 
-    σ < 2: direct sums over |y| ≤ 100 (e^{−1250} left out). σ ≥ 2: Poisson summation,
-    Σ_y y^{2m} e^{−y²/(2σ²)} = σ√(2π) σ^{2m} Σ_k (−1)^m He_{2m}(2πkσ) e^{−2π²k²σ²}, k = 0 giving
-    (2m − 1)!!; for m = 1 written as σ² (1 − 8π²σ² Σ k² q_k/(1 + 2Σ q_k)), without cancellation.
+    σ < 1: direct sums over |y| ≤ 100 in log space (e^{−5000} left out; σ below 1e-100 is the
+    point mass).
+    σ ≥ 1: Poisson summation, Σ_y y^{2m} e^{−y²/(2σ²)} = σ√(2π) σ^{2m} Σ_k (−1)^m He_{2m}(2πkσ)
+    e^{−2π²k²σ²}, k = 0 giving (2m − 1)!!; for m = 1 written as 1 − 8π²σ² Σ k² q_k/(1 + 2Σ q_k),
+    without cancellation. Scaled by σ^{2m} so that nothing overflows for any finite σ.
     """
-    if sigma < 2.0:
-        weights = np.exp(-_MOMENT_Y**2 / (2.0 * sigma * sigma))
-        total = weights.sum()
-        return [float((weights * _MOMENT_Y ** (2 * m)).sum() / total) for m in orders]
+    if sigma < 1.0:
+        s = max(sigma, _SIGMA_POINT)
+        log_weights = -_MOMENT_Y**2 / (2.0 * s * s)
+        log_total = math.log(np.exp(log_weights).sum())  # the y = 0 term is 1
+        nonzero = _MOMENT_Y != 0.0
+        log_ratio = np.log(np.abs(_MOMENT_Y[nonzero]) / s)
+        return [float(np.exp(log_weights[nonzero] + 2 * m * log_ratio - log_total).sum()) for m in orders]
+    if sigma >= 40.0:  # e^{−2π²σ²} < 1e-13000: the Gaussian moments (2m − 1)!! exactly
+        return [float(math.prod(range(1, 2 * m, 2))) for m in orders]
     k = np.arange(1.0, 4.0)
     q = np.exp(-TWO_PI_SQ * sigma * sigma * k * k)
     norm = 1.0 + 2.0 * q.sum()
-    t = 2.0 * math.pi * sigma * k
-    he = _hermite_up_to(t, 2 * max(orders))
+    he = _hermite(2.0 * math.pi * sigma * k, 2 * max(orders) + 1)
     moments = []
     for m in orders:
         if m == 1:
-            deficit = 8.0 * math.pi**2 * sigma**2 * float((k * k * q).sum()) / norm
-            moments.append(sigma**2 * (1.0 - deficit))
+            moments.append(1.0 - 8.0 * math.pi**2 * sigma**2 * float((k * k * q).sum()) / norm)
             continue
         double_factorial = float(math.prod(range(1, 2 * m, 2)))
         correction = 2.0 * (-1) ** m * float((he[2 * m] * q).sum())
-        moments.append(sigma ** (2 * m) * (double_factorial + correction) / norm)
+        moments.append((double_factorial + correction) / norm)
     return moments
+
+
+def _variance(sigma):
+    """Var X for flat σ (finite): σ² E[(X/σ)²], inf where σ² overflows."""
+    scaled = np.array([_scaled_even_moments(float(value), (1,))[0] for value in sigma])
+    with np.errstate(over="ignore"):
+        return sigma * sigma * scaled
+
+
+def _variance(sigma):
+    """Var X for flat σ (finite): σ² E[(X/σ)²], inf where σ² overflows."""
+    scaled = np.array([_scaled_even_moments(float(value), (1,))[0] for value in sigma])
+    with np.errstate(over="ignore"):
+        return sigma * sigma * scaled
 
 
 def _hermite_up_to(w, order):
@@ -793,8 +851,8 @@ def discrete_gaussian_variance(sigma):
     Returns
     -------
     float or ndarray
-        ``E[X²] = σ² (1 − 8π²σ² Σ_{k≥1} k² e^{−2π²σ²k²} / Σ_{k∈Z} e^{−2π²σ²k²})`` (σ ≥ 2, Poisson
-        summation) or the direct sum (σ < 2). The deficit falls below float64's resolution of
+        ``E[X²] = σ² (1 − 8π²σ² Σ_{k≥1} k² e^{−2π²σ²k²} / Σ_{k∈Z} e^{−2π²σ²k²})`` (σ ≥ 1, Poisson
+        summation) or the direct sum (σ < 1). The deficit falls below float64's resolution of
         σ² near σ = 2.3, beyond which the correctly rounded value is σ² itself.
 
     Notes
@@ -811,8 +869,7 @@ def discrete_gaussian_variance(sigma):
     """
     sigma_values = _sigma_array(sigma, allow_infinity=False)
     shape, (s,) = _flat(sigma_values)
-    variance = np.array([_even_moments(float(value), (1,))[0] for value in s])
-    return scalar_or_array(variance.reshape(shape), sigma)
+    return scalar_or_array(_variance(s).reshape(shape), sigma)
 
 
 def discrete_gaussian_expected_loss(sigma, dim):
@@ -841,8 +898,9 @@ def discrete_gaussian_expected_loss(sigma, dim):
     sigma_values = _sigma_array(sigma, allow_infinity=False)
     dims = whole_numbers(dim, "dim", 1)
     shape, (s, d) = _flat(sigma_values, dims)
-    variance = np.array([_even_moments(float(value), (1,))[0] for value in s])
-    return scalar_or_array((d * variance).reshape(shape), sigma, dim)
+    with np.errstate(over="ignore"):
+        loss = d * _variance(s)
+    return scalar_or_array(loss.reshape(shape), sigma, dim)
 
 
 def discrete_gaussian_log_tail(t, sigma, inclusive=False):
@@ -888,8 +946,9 @@ def discrete_gaussian_log_tail(t, sigma, inclusive=False):
     out[np.isposinf(points)] = -np.inf
     counted = np.flatnonzero(finite & (first >= 1.0))
     if counted.size:
-        m, sc = first[counted], s[counted]
-        log_one_side = _log_lattice_sum(m, sc, np.ones_like(m), np.full_like(m, -np.inf))
+        m, sc = first[counted], np.maximum(s[counted], _SIGMA_POINT)
+        plain = np.full_like(m, np.inf)
+        log_one_side = _log_lattice_sum(m, plain, sc, np.ones_like(m), -plain)
         out[counted] = np.minimum(math.log(2.0) + log_one_side - _log_theta(sc), 0.0)
     return scalar_or_array(out.reshape(shape), t, sigma)
 
@@ -934,7 +993,9 @@ def _square_pmf(sigma):
     """pmf of X² on 0..K² (dense, zero off the squares), K = ceil(10σ) + 2."""
     top = int(math.ceil(_TRUNCATION_SIGMAS * sigma)) + 2
     y = np.arange(0, top + 1, dtype=np.float64)
-    probability = np.exp(-y * y / (2.0 * sigma * sigma) - float(_log_theta(np.array([sigma]))[0]))
+    sigma = max(sigma, _SIGMA_POINT)
+    with np.errstate(over="ignore"):
+        probability = np.exp(-0.5 * (y / sigma) ** 2 - float(_log_theta(np.array([sigma]))[0]))
     probability[1:] *= 2.0
     pmf = np.zeros(top * top + 1)
     pmf[(y * y).astype(np.int64)] = probability
@@ -1015,8 +1076,8 @@ def discrete_gaussian_norm_tail(t, sigma, dim):
 
 
 def _square_cumulants(sigma):
-    """The first four cumulants of X² from the exact even moments E X², E X⁴, E X⁶, E X⁸."""
-    m1, m2, m3, m4 = _even_moments(sigma, (1, 2, 3, 4))
+    """The first four cumulants of (X/σ)² from the exact even moments of X/σ (orders 2 to 8)."""
+    m1, m2, m3, m4 = _scaled_even_moments(sigma, (1, 2, 3, 4))
     k1 = m1
     k2 = m2 - m1 * m1
     k3 = m3 - 3.0 * m2 * m1 + 2.0 * m1**3
@@ -1077,7 +1138,7 @@ def discrete_gaussian_loss_summary(sigma, dim, quantile_levels=DEFAULT_LEVELS, n
         method = "exact: lattice distribution of the sum of squares (direct convolution)"
     else:
         samples = min(n_samples, _MC_DRAW_BUDGET // d)
-        if samples >= _MIN_MC_SAMPLES:
+        if samples >= _MIN_MC_SAMPLES and sigma_value <= SAMPLER_SIGMA_MAX:
             rng = np.random.default_rng(seed)
             draws = discrete_gaussian_sample(rng, (samples, d), sigma_value).astype(np.float64)
             values = np.quantile(np.einsum("ij,ij->i", draws, draws), wanted)
@@ -1085,14 +1146,20 @@ def discrete_gaussian_loss_summary(sigma, dim, quantile_levels=DEFAULT_LEVELS, n
         else:
             gamma1 = k3 / (k2**1.5 * math.sqrt(d)) if k2 > 0 else 0.0
             gamma2 = k4 / (k2 * k2 * d) if k2 > 0 else 0.0
-            values = np.maximum(d * k1 + math.sqrt(d * k2) * _cornish_fisher(wanted, gamma1, gamma2), 0.0)
+            standardized = d * k1 + math.sqrt(d * k2) * _cornish_fisher(wanted, gamma1, gamma2)
+            with np.errstate(over="ignore"):
+                values = np.maximum(sigma_value * sigma_value * standardized, 0.0)
             method = "moments exact; quantiles by the Cornish-Fisher expansion with the exact cumulants"
     degenerate = k2 <= 0.0  # σ so small that X = 0 to float precision
+    if degenerate:
+        method += "; the noise is 0 to float precision (skewness and kurtosis reported as 0)"
+    with np.errstate(over="ignore"):
+        variance_unit = np.float64(sigma_value) ** 2  # σ², inf beyond float64, which is the answer
     return LossSummary(
-        mean=d * k1,
+        mean=float(variance_unit * (d * k1)),
         median=float(values[-1]),
         quantiles=dict(zip(levels, values[:-1].tolist())),
-        std=math.sqrt(d * max(k2, 0.0)),
+        std=float(variance_unit * math.sqrt(d * max(k2, 0.0))),
         skewness=0.0 if degenerate else k3 / (k2**1.5 * math.sqrt(d)),
         excess_kurtosis=0.0 if degenerate else k4 / (k2 * k2 * d),
         exact=exact,
@@ -1120,7 +1187,7 @@ def discrete_gaussian_sample(rng, size, sigma):
     size : int or tuple of int
         Output shape, e.g. ``(n, d)`` for n noise vectors of dimension d.
     sigma : float
-        σ > 0, finite.
+        0 < σ ≤ 1e15 (``SAMPLER_SIGMA_MAX``, so that draws fit in int64).
 
     Returns
     -------
@@ -1142,7 +1209,8 @@ def discrete_gaussian_sample(rng, size, sigma):
     (dtype('int64'), (5,))
     """
     _require_generator(rng)
-    sigma_value = float(_sigma_array(sigma, allow_infinity=False))
+    sigma_value = float(require_interval(as_float_array(sigma, "sigma"), "sigma", 0.0, SAMPLER_SIGMA_MAX,
+                                         lower_open=True, hint="draws must fit in int64"))
     shape = (size,) if isinstance(size, (int, np.integer)) else tuple(size)
     count = int(np.prod(shape, dtype=np.int64))
     if count < 0 or any(int(n) < 0 for n in shape):
