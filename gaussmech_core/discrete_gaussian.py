@@ -316,7 +316,7 @@ def _hermite(w, count=_EM_ORDER):
     return values
 
 
-def _log_lattice_sum_euler_maclaurin(x0, theta, sigma, sensitivity, c):
+def _log_lattice_sum_euler_maclaurin(x0, theta, sigma, sensitivity, c, rate):
     """log Σ_{k≥0} g(x₀+k) by Euler–Maclaurin (module notes), for wide windows (σ large)."""
     with np.errstate(over="ignore"):
         w0 = x0 / sigma
@@ -333,7 +333,7 @@ def _log_lattice_sum_euler_maclaurin(x0, theta, sigma, sensitivity, c):
     one_minus_r0 = np.ones_like(x0)
     if diff.any():
         cd, sd, dd = c[diff], sigma[diff], sensitivity[diff]
-        gap = theta[diff] * dd / (sd * sd)  # ε' − ε, with ε' = L(x₀)
+        gap = theta[diff] * rate[diff]  # ε' − ε, with ε' = L(x₀)
         log_one_minus = np.log(-np.expm1(-gap))
         first = gaussian_log_delta(cd + gap, sd, dd)
         second = cd + gap + log_one_minus + special.log_ndtr(-(w0[diff] + mu[diff]))  # e^ε expm1(gap) Φ̄
@@ -355,10 +355,12 @@ def _log_lattice_sum_euler_maclaurin(x0, theta, sigma, sensitivity, c):
     return np.where(finite, log_f0 + np.log(np.where(finite, total, 1.0)), -np.inf)
 
 
-def _log_lattice_sum(x0, theta, sigma, sensitivity, c):
-    """log Σ_{k≥0} f(x₀+k)(1 − e^{−(θ+k)Δ/σ²}) for flat arrays (θ > 0; θ = inf, c = −inf: plain tail).
+def _log_lattice_sum(x0, theta, sigma, sensitivity, c, rate):
+    """log Σ_{k≥0} f(x₀+k)(1 − e^{−(θ+k) r}) for flat arrays, r = ``rate`` = Δ/σ² (θ > 0; θ = inf,
+    c = −inf: plain tail).
 
-    ``c`` is ε (used by the Euler–Maclaurin integral, where ε + θΔ/σ² = L(x₀)).
+    ``c`` is ε (used by the Euler–Maclaurin integral, where ε + θΔ/σ² = L(x₀)). The rate is
+    passed in so that callers compute it from the exact σ² they have (σ²/2 for replace).
     """
     # Lattice points left of −reach carry less than e^{−_CUT} of the term at 0, which the sum
     # contains with a factor 1 − e^{−(x − A)Δ/σ²} near 1 whenever x₀ < −reach (see _window).
@@ -366,8 +368,7 @@ def _log_lattice_sum(x0, theta, sigma, sensitivity, c):
         reach = np.ceil(np.sqrt(2.0 * (_CUT + np.log1p(sigma * sigma))) * sigma) + 1.0
     shift = np.maximum(0.0, np.ceil(-reach - x0))
     x0, theta = x0 + shift, theta + shift
-    with np.errstate(over="ignore", under="ignore"):
-        rate = np.maximum(sensitivity / (sigma * sigma), 1e-300)
+    rate = np.maximum(rate, 1e-300)
     terms = _window(x0, sigma)
     direct = terms <= _DIRECT_TERMS
     out = np.empty_like(x0)
@@ -375,14 +376,20 @@ def _log_lattice_sum(x0, theta, sigma, sensitivity, c):
         out[direct] = _log_lattice_sum_direct(x0[direct], theta[direct], sigma[direct], rate[direct], terms[direct])
     wide = ~direct
     if wide.any():
-        out[wide] = _log_lattice_sum_euler_maclaurin(x0[wide], theta[wide], sigma[wide], sensitivity[wide], c[wide])
+        out[wide] = _log_lattice_sum_euler_maclaurin(x0[wide], theta[wide], sigma[wide], sensitivity[wide], c[wide],
+                                                     rate[wide])
     return out
 
 
-def _log_profile_sum(epsilon, sigma, sensitivity, offset=0.0):
-    """log Σ_{x ∈ Z + offset, x > A} f(x)(1 − e^{ε − L(x)}), A = εσ²/Δ − Δ/2 (−inf where A = inf)."""
+def _log_profile_sum(epsilon, sigma, sensitivity, variance, offset=0.0):
+    """log Σ_{x ∈ Z + offset, x > A} f(x)(1 − e^{ε − L(x)}), A = εσ²/Δ − Δ/2 (−inf where A = inf).
+
+    ``variance`` is σ² as the caller has it (for replace, the exact half of the float σ², not
+    the square of σ/√2), so that A and the rate Δ/σ² carry a single rounding.
+    """
     with np.errstate(over="ignore"):
-        threshold = epsilon * sigma * sigma / sensitivity - 0.5 * sensitivity
+        threshold = epsilon * variance / sensitivity - 0.5 * sensitivity
+        rate = sensitivity / variance
     out = np.full_like(sigma, -np.inf)
     finite = np.flatnonzero(np.isfinite(threshold))
     if finite.size:
@@ -391,7 +398,7 @@ def _log_profile_sum(epsilon, sigma, sensitivity, offset=0.0):
         # Beyond 2^52 the first point and A may round together; θ = 1 then errs on the safe side.
         theta = x0 - a
         theta = np.where(theta > 0.0, theta, 1.0)
-        out[finite] = _log_lattice_sum(x0, theta, sigma[finite], sensitivity[finite], epsilon[finite])
+        out[finite] = _log_lattice_sum(x0, theta, sigma[finite], sensitivity[finite], epsilon[finite], rate[finite])
     return out
 
 
@@ -411,12 +418,14 @@ def _log_delta_flat(epsilon, sigma, sensitivity, neighbours):
     if live.size == 0:
         return out
     e, s, d = epsilon[live], np.maximum(sigma[live], _SIGMA_POINT), sensitivity[live]
+    with np.errstate(over="ignore"):
+        variance = s * s
     if neighbours == "add_remove":
-        out[live] = np.minimum(_log_profile_sum(e, s, d) - _log_theta(s), 0.0)
+        out[live] = np.minimum(_log_profile_sum(e, s, d, variance) - _log_theta(s), 0.0)
         return out
     half = s / SQRT2
-    whole = _log_profile_sum(e, half, d) + _log_theta(half)
-    halves = _log_profile_sum(e, half, d, 0.5) + _log_theta(half, 0.5)
+    whole = _log_profile_sum(e, half, d, 0.5 * variance) + _log_theta(half)
+    halves = _log_profile_sum(e, half, d, 0.5 * variance, 0.5) + _log_theta(half, 0.5)
     out[live] = np.minimum(np.logaddexp(whole, halves) - 2.0 * _log_theta(s), 0.0)
     return out
 
@@ -853,7 +862,7 @@ def discrete_gaussian_variance(sigma):
     float or ndarray
         ``E[X²] = σ² (1 − 8π²σ² Σ_{k≥1} k² e^{−2π²σ²k²} / Σ_{k∈Z} e^{−2π²σ²k²})`` (σ ≥ 1, Poisson
         summation) or the direct sum (σ < 1). The deficit falls below float64's resolution of
-        σ² near σ = 2.3, beyond which the correctly rounded value is σ² itself.
+        σ² near σ = 1.45, beyond which the correctly rounded value is σ² itself.
 
     Notes
     -----
@@ -948,7 +957,7 @@ def discrete_gaussian_log_tail(t, sigma, inclusive=False):
     if counted.size:
         m, sc = first[counted], np.maximum(s[counted], _SIGMA_POINT)
         plain = np.full_like(m, np.inf)
-        log_one_side = _log_lattice_sum(m, plain, sc, np.ones_like(m), -plain)
+        log_one_side = _log_lattice_sum(m, plain, sc, np.ones_like(m), -plain, np.ones_like(m))
         out[counted] = np.minimum(math.log(2.0) + log_one_side - _log_theta(sc), 0.0)
     return scalar_or_array(out.reshape(shape), t, sigma)
 
