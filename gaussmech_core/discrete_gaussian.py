@@ -591,6 +591,59 @@ def _refine(epsilon, target, sensitivity, neighbours, low, g_low, high, g_high):
     raise RuntimeError("discrete_gaussian_sigma did not converge; please report the inputs")  # pragma: no cover
 
 
+_TEETH = 64  # lattice crossings examined below a root before settling for the lowest private one
+
+
+def _lowest_private(epsilon, target, sensitivity, neighbours, sigma):
+    """Move each root σ down to the smallest private σ when the profile is a sawtooth.
+
+    At small σ and large ε/Δ, log δ(σ) is not monotone: each time the threshold A(σ) passes a
+    lattice point m, the term at m vanishes, and log δ falls steeply just before that crossing
+    σ_m, then rises until the next one (MATH.md section 9.6 warns of this). The private σ form
+    one interval per tooth, starting at its crossing. So from the root found, we look at the
+    crossings below it, σ_m = √((m h + Δ/2) κ Δ/ε) (h = 1, κ = 1 for add/remove; h = ½, κ = 2
+    for replace, whose lattice is Z/2), taken just past the crossing, where δ is at the bottom of
+    its tooth: while that bottom is private, a smaller private σ exists; at the first one that is
+    not, the smallest private σ lies on the steep fall in (σ_m, σ_{m+1}) and is refined there.
+    """
+    kappa, spacing = (2.0, 0.5) if neighbours == "replace" else (1.0, 1.0)
+    result = sigma.copy()
+    with np.errstate(over="ignore"):
+        position = epsilon * sigma * sigma / (kappa * sensitivity) - 0.5 * sensitivity
+    index = np.ceil(position / spacing) - 1.0  # the last crossing below σ
+    low, g_low = np.zeros_like(sigma), np.zeros_like(sigma)
+    high, g_high = sigma.copy(), np.zeros_like(sigma)
+    moved = np.zeros(sigma.shape, dtype=bool)
+    pending = np.flatnonzero((epsilon > 0.0) & np.isfinite(position) & (index * spacing + 0.5 * sensitivity > 0.0))
+    for _ in range(_TEETH):
+        if pending.size == 0:
+            break
+        e, d = epsilon[pending], sensitivity[pending]
+        crossing = np.sqrt((index[pending] * spacing + 0.5 * d) * kappa * d / e) * (1.0 + 1e-14)
+        below = crossing < high[pending] * (1.0 - 2.0 * _WIDTH)
+        g = np.where(below, _excess(e, crossing, d, target[pending], neighbours), np.inf)
+        private = g <= 0.0
+        done = pending[~private]
+        low[done], g_low[done] = crossing[~private], g[~private]
+        keep = pending[private]
+        high[keep], g_high[keep], moved[keep] = crossing[private], g[private], True
+        index[keep] -= 1.0
+        pending = keep[index[keep] * spacing + 0.5 * sensitivity[keep] > 0.0]
+    # Where every crossing down to σ → 0 was private, or the scan stopped early, keep the lowest
+    # private crossing found unless a point far below is private too (δ → 1 as σ → 0).
+    unbounded = np.flatnonzero(moved & (g_low <= 0.0))
+    if unbounded.size:
+        low[unbounded] = high[unbounded] / 1e3
+        g_low[unbounded] = _excess(epsilon[unbounded], low[unbounded], sensitivity[unbounded], target[unbounded],
+                                   neighbours)
+    refine = np.flatnonzero(moved & (g_low > 0.0) & np.isfinite(g_low))
+    result[np.flatnonzero(moved)] = high[moved]
+    if refine.size:
+        result[refine] = _refine(epsilon[refine], target[refine], sensitivity[refine], neighbours,
+                                 low[refine], g_low[refine], high[refine], g_high[refine])
+    return result
+
+
 def discrete_gaussian_sigma(epsilon, delta, sensitivity=1, neighbours="add_remove"):
     """The smallest σ for which the discrete Gaussian mechanism is (ε, δ)-DP, exactly.
 
@@ -628,11 +681,12 @@ def discrete_gaussian_sigma(epsilon, delta, sensitivity=1, neighbours="add_remov
     Solves ``log δ(ε; σ) = log δ_target`` with the exact profile of
     :func:`discrete_gaussian_log_delta` (CKS20 Thm 7, MATH.md sections 9.5-9.6): a bracket in
     log σ grown from the continuous analytic-Gaussian σ, then Illinois regula falsi until the
-    bracket is 1e-12 wide; the private end is returned. Where the continuous σ exceeds 5e29,
-    the continuous calibration itself is returned (the lattice changes δ by a relative
-    O(Δ/σ) < 1e-29 there, far inside its margin). δ(σ) need not be monotone on the
-    lattice at small σ; the σ returned then is a root (a σ with the target met, just above one
-    without), the smallest one in every case we have checked against mpmath.
+    bracket is 1e-12 wide; the private end is returned. δ(σ) is not monotone on the lattice at
+    small σ and large ε/Δ (a sawtooth, one tooth per lattice point the threshold εσ²/Δ − Δ/2
+    passes); the lattice crossings below the root are then examined, and the smallest private
+    σ is refined on the tooth where the privacy starts (see ``_lowest_private``). Where the
+    continuous σ exceeds 5e29, the continuous calibration itself is returned (the lattice
+    changes δ by a relative O(Δ/σ) < 1e-29 there, far inside its margin).
 
     Examples
     --------
@@ -655,7 +709,8 @@ def discrete_gaussian_sigma(epsilon, delta, sensitivity=1, neighbours="add_remov
     if lattice.size:
         el, tl, sl = e[lattice], target[lattice], s[lattice]
         bracket = _bracket(el, tl, sl, neighbours, np.maximum(start[lattice], 1e-3))
-        sigma[lattice] = _refine(el, tl, sl, neighbours, *bracket)
+        root = _refine(el, tl, sl, neighbours, *bracket)
+        sigma[lattice] = _lowest_private(el, tl, sl, neighbours, root)
     return scalar_or_array(sigma.reshape(shape), epsilon, delta, sensitivity)
 
 

@@ -62,7 +62,7 @@ def mp_log_normaliser(sigma, shift=0):
     return mp.log(sigma * mp.sqrt(2 * mp.pi) * mp.jtheta(4 if shift else 3, 0, q))
 
 
-_BERNOULLI = [mp.bernoulli(2 * j) / mp.factorial(2 * j) for j in range(1, 13)]
+_BERNOULLI = [mp.bernoulli(2 * j) / mp.factorial(2 * j) for j in range(1, 9)]
 
 
 def mp_gaussian_sum(scale, start, shift, epsilon, step):
@@ -271,6 +271,21 @@ def test_sigma_matches_an_independent_mpmath_root(epsilon, delta, sensitivity, n
     reference = mp_sigma(epsilon, delta, sensitivity, neighbours)  # within 1e-12 above the root
     assert -1e-12 <= (sigma - reference) / reference <= 1e-9
     assert mp_log_delta(epsilon, sigma, sensitivity, neighbours) <= mp.log(mp.mpf(delta))
+
+
+@pytest.mark.parametrize(
+    "epsilon, log_delta, sensitivity, neighbours",
+    [(37.25, -435.5, 1, "replace"), (20.0, -230.0, 2, "add_remove"), (50.0, -690.0, 5, "add_remove"),
+     (8.0, -100.0, 1, "replace"), (3.0, -40.0, 1, "add_remove"), (45.0, -12.0, 2, "replace")],
+)
+def test_sigma_is_the_smallest_private_one_on_the_sawtooth(epsilon, log_delta, sensitivity, neighbours):
+    # At large ε/Δ, log δ(σ) rises between lattice crossings and falls steeply at each: scan a fine
+    # grid below the returned σ for any private point.
+    sigma = discrete_gaussian_sigma(epsilon, math.exp(log_delta), sensitivity, neighbours)
+    grid = np.linspace(0.3 * sigma, sigma, 20_001)
+    private = discrete_gaussian_log_delta(epsilon, grid, sensitivity, neighbours) <= log_delta
+    assert private[-1]
+    assert grid[np.argmax(private)] >= sigma * (1 - 1e-4)
 
 
 def test_sigma_shape_and_scalars():
