@@ -34,13 +34,15 @@ Numerics. Every sum above is a sum of *positive* terms ``f(x)(1 − e^{ε − L(
 lattice ``x₀, x₀ + 1, …`` (``x₀`` the first lattice point past the threshold), evaluated in log
 space with ``expm1`` (no ``e^ε`` is ever formed, no difference of two tails is taken):
 
-* when the terms that matter number at most 4096 they are summed directly (log-sum-exp);
+* when the terms that matter number at most 256 they are summed directly (log-sum-exp);
 * beyond (large σ, where the summand varies on a scale ≫ 1), by the Euler–Maclaurin formula
   ``Σ_{k≥0} g(x₀ + k) = ∫_{x₀}^∞ g + g(x₀)/2 − Σ_{j=1}^{6} B_{2j}/(2j)! g^{(2j−1)}(x₀)``, with the
   derivatives in closed form (Hermite polynomials) and the integral through the continuous
   Gaussian profile, ``∫ g = σ√(2π) [δ_cont(ε') + e^ε expm1(ε' − ε) Φ̄((x₀ + Δ)/σ)]`` with
   ``ε' = L(x₀)``, again a sum of two positive terms (:func:`gaussian_log_delta`). Where this
-  branch is used the remainder is below ``(u/(2πσ))^{12}`` relative (u = x₀/σ), under 1e-30.
+  branch is used (a window of more than 256 terms, so u/(2πσ) < 0.04 with u = x₀/σ), the
+  remainder is of relative order ``(u/(2πσ))^{12}`` < 1e-17; the two branches agree to 1e-14
+  where they meet (tested).
 * ``Z(σ)`` by direct summation for σ < 1 and by its Poisson (Jacobi theta) dual
   ``Z = σ√(2π) (1 + 2 Σ_k e^{−2π²σ²k²})`` for σ ≥ 1, where three terms are exact to the last bit.
 
@@ -48,11 +50,14 @@ Measured against mpmath, ``log δ`` has an absolute error below 1e-13 (1 + |log 
 calibration keeps ``log δ(σ) ≤ log δ_target − 1e-12 (1 + |log δ_target|)`` and returns the safe end
 of its bracket, so the exact δ at the returned σ never exceeds the target.
 
-Calibration. δ(σ) need not be monotone on the lattice at small σ (MATH.md section 9.6), so
-:func:`discrete_gaussian_sigma` brackets the root in ``log σ`` from the continuous (analytic
-Gaussian) σ, refines it by the Illinois variant of regula falsi, and returns the upper end of the
-final bracket, a σ at which the exact δ was evaluated and found below the target; its lower end,
-at most 1e-12 below in relative terms, was found above it.
+Calibration. :func:`discrete_gaussian_sigma` brackets the root in ``log σ`` from the continuous
+(analytic Gaussian) σ, refines it by the Illinois variant of regula falsi, and returns the upper
+end of the final bracket, a σ at which the exact δ was evaluated and found below the target; its
+lower end, at most 1e-12 below in relative terms, was found above it. δ(σ) is not monotone on
+the lattice at small σ (MATH.md section 9.6 warns of it): for large ε/Δ it is a sawtooth whose
+teeth span many units of log δ (at ε = 37.25, δ = e^{−435.5}, replace, log δ swings by 20 within
+1% of σ), so the lattice crossings below the root are examined and the smallest private σ is
+returned (``_lowest_private``).
 
 What the mechanism registry needs, function by function
 -------------------------------------------------------
@@ -1264,7 +1269,8 @@ def discrete_gaussian_sample(rng, size, sigma):
     -----
     CKS20 Algorithm 3 vectorized with floats: ``Y = G₁ − G₂`` with G geometric of ratio
     e^{−1/t} (a discrete Laplace, t = ⌊σ⌋ + 1), accepted with probability
-    ``exp(−(|Y| − σ²/t)²/(2σ²))`` (MATH.md section 9.5); about 1.3 proposals per draw.
+    ``exp(−(|Y| − σ²/t)²/(2σ²))`` (MATH.md section 9.5); 1.3 proposals per draw for σ ≥ 2 (1.9 at
+    σ = 0.5).
 
     Examples
     --------

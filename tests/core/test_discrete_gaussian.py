@@ -262,7 +262,7 @@ def mp_sigma(epsilon, delta, sensitivity, neighbours):
 
 @pytest.mark.parametrize(
     "epsilon, delta, sensitivity, neighbours",
-    [(1e-3, 1e-300, 5, "add_remove"), (1e-3, 0.5, 1, "replace"), (0.1, 1e-10, 2, "add_remove"),
+    [(1e-3, 1e-300, 5, "add_remove"), (1e-3, 0.5, 1, "replace"), (0.3, 1e-10, 2, "add_remove"),
      (1.0, 1e-5, 1, "add_remove"), (1.0, 1e-5, 1, "replace"), (50.0, 1e-300, 1, "add_remove"),
      (10.0, 1e-20, 5, "replace")],
 )
