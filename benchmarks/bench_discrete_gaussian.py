@@ -18,15 +18,16 @@ beside it (``time.process_time``): the machine may be shared, so compare ratios 
 
 from __future__ import annotations
 
-import statistics
 import sys
-import time
 from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_calibration import _median_seconds as median_seconds  # noqa: E402
 
 from gaussmech_core.discrete_gaussian import (  # noqa: E402
     discrete_gaussian_exact_sample,
@@ -43,14 +44,8 @@ FLOAT_DRAWS = 1_000_000
 
 
 def _median_seconds(function, repeats=REPEATS):
-    """(median wall time, median CPU time of this process) over the repeats."""
-    wall, cpu = [], []
-    for _ in range(repeats):
-        start_wall, start_cpu = time.perf_counter(), time.process_time()
-        function()
-        wall.append(time.perf_counter() - start_wall)
-        cpu.append(time.process_time() - start_cpu)
-    return statistics.median(wall), statistics.median(cpu)
+    """(median wall time, median CPU time of this process): the timer of bench_calibration.py."""
+    return median_seconds(function, repeats)
 
 
 def _sample(rng, size):

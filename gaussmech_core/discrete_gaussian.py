@@ -895,20 +895,6 @@ def _variance(sigma):
         return sigma * sigma * scaled
 
 
-def _variance(sigma):
-    """Var X for flat σ (finite): σ² E[(X/σ)²], inf where σ² overflows."""
-    scaled = np.array([_scaled_even_moments(float(value), (1,))[0] for value in sigma])
-    with np.errstate(over="ignore"):
-        return sigma * sigma * scaled
-
-
-def _hermite_up_to(w, order):
-    values = [np.ones_like(w), np.asarray(w, dtype=np.float64).copy()]
-    for k in range(1, order):
-        values.append(w * values[k] - k * values[k - 1])
-    return values
-
-
 def discrete_gaussian_variance(sigma):
     """Var[X] for X ~ N_Z(0, σ²), exactly; strictly below σ² (CKS20).
 
