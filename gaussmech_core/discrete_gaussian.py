@@ -74,13 +74,15 @@ pmf on an integer grid (the "density")      :func:`discrete_gaussian_pmf`, :func
 per-coordinate tail P(|N_i| > t)            :func:`discrete_gaussian_tail` (``inclusive=True``: ≥)
 per-coordinate log tail                     :func:`discrete_gaussian_log_tail`
 tail of the vector norm P(‖N‖₂ > t)         :func:`discrete_gaussian_norm_tail` (exact lattice
-                                            convolution while it fits, see its docstring; Monte
-                                            Carlo with the float sampler beyond)
+                                            convolution where
+                                            :func:`discrete_gaussian_norm_tail_is_exact` says it
+                                            fits; Monte Carlo with the float sampler beyond)
 loss summary at dimension d                 :func:`discrete_gaussian_loss_summary` (a
                                             :class:`~gaussmech_core.loss.LossSummary`)
 per-coordinate / release sampler (plots)    :func:`discrete_gaussian_sample` (numpy Generator,
                                             any shape: ``size=(n, d)`` for n release vectors)
-exact sampler for a real release            :func:`discrete_gaussian_exact_sample` (σ² rational)
+exact sampler for a real release            :func:`discrete_gaussian_exact_sample` (σ² rational;
+                                            ``Fraction(σ) ** 2`` is the exact σ² of a float σ)
 privacy profile δ(ε) at fixed σ             :func:`discrete_gaussian_delta` /
                                             :func:`discrete_gaussian_log_delta` (vectorized
                                             over ε); zCDP bound: :func:`discrete_gaussian_delta_zcdp_bound`
@@ -128,6 +130,7 @@ __all__ = [
     "discrete_gaussian_log_tail",
     "discrete_gaussian_tail",
     "discrete_gaussian_norm_tail",
+    "discrete_gaussian_norm_tail_is_exact",
     "discrete_gaussian_loss_summary",
     "discrete_gaussian_sample",
     "discrete_gaussian_exact_sample",
@@ -1077,6 +1080,32 @@ def _loss_pmf(sigma, dim):
     return result
 
 
+def discrete_gaussian_norm_tail_is_exact(sigma, dim):
+    """Whether :func:`discrete_gaussian_norm_tail` can give P(‖Y‖₂ > t) exactly at (σ, d).
+
+    Parameters
+    ----------
+    sigma : float
+        σ > 0, finite.
+    dim : int
+        d ≥ 1.
+
+    Returns
+    -------
+    bool
+        True for d = 1 (the coordinate tail) and where the lattice support of ‖Y‖₂²,
+        d (⌈10σ⌉ + 2)² + 1 values, is at most 65536; elsewhere use Monte Carlo.
+
+    Examples
+    --------
+    >>> discrete_gaussian_norm_tail_is_exact(1.0, 3), discrete_gaussian_norm_tail_is_exact(50.0, 10)
+    (True, False)
+    """
+    sigma_value = float(_sigma_array(sigma, allow_infinity=False))
+    d = require_integer(dim, "dim", minimum=1)
+    return d == 1 or _exact_loss_support(sigma_value, d) <= _EXACT_SUPPORT
+
+
 def discrete_gaussian_norm_tail(t, sigma, dim):
     """P(‖Y‖₂ > t) for Y ~ N_Z(0, σ²)^d, from the exact lattice distribution of ‖Y‖₂².
 
@@ -1115,7 +1144,7 @@ def discrete_gaussian_norm_tail(t, sigma, dim):
     if d == 1:
         return discrete_gaussian_tail(t, sigma_value)
     support = _exact_loss_support(sigma_value, d)
-    if support > _EXACT_SUPPORT:
+    if not discrete_gaussian_norm_tail_is_exact(sigma_value, d):
         raise ValueError(
             f"the exact norm tail needs d (10 sigma + 2)^2 <= {_EXACT_SUPPORT} lattice values, got "
             f"{support} (sigma={sigma_value!r}, dim={d}); use Monte Carlo with discrete_gaussian_sample"

@@ -403,6 +403,8 @@ def test_norm_tail_matches_brute_force():
     for t in (0.0, 1.0, 2.0, 3.5):
         assert discrete_gaussian_norm_tail(t, 1.0, 3) == pytest.approx(float(joint[squares > t * t].sum()), rel=1e-12)
     assert discrete_gaussian_norm_tail(2.0, 1.5, 1) == discrete_gaussian_tail(2.0, 1.5)
+    assert not dg.discrete_gaussian_norm_tail_is_exact(50.0, 10)
+    assert dg.discrete_gaussian_norm_tail_is_exact(50.0, 1)
     with pytest.raises(ValueError, match="Monte Carlo"):
         discrete_gaussian_norm_tail(1.0, 50.0, 10)
 
