@@ -628,15 +628,20 @@ def _lowest_private(epsilon, target, sensitivity, neighbours, sigma):
             break
         e, d = epsilon[pending], sensitivity[pending]
         crossing = np.sqrt((index[pending] * spacing + 0.5 * d) * kappa * d / e) * (1.0 + 1e-14)
+        # A crossing inside the final bracket (the root sits at it) is stepped over.
         below = crossing < high[pending] * (1.0 - 2.0 * _WIDTH)
-        g = np.where(below, _excess(e, crossing, d, target[pending], neighbours), np.inf)
+        g = np.full_like(crossing, -np.inf)
+        if below.any():
+            g[below] = _excess(e[below], crossing[below], d[below], target[pending[below]], neighbours)
         private = g <= 0.0
         done = pending[~private]
         low[done], g_low[done] = crossing[~private], g[~private]
-        keep = pending[private]
-        high[keep], g_high[keep], moved[keep] = crossing[private], g[private], True
-        index[keep] -= 1.0
-        pending = keep[index[keep] * spacing + 0.5 * sensitivity[keep] > 0.0]
+        found = private & below
+        keep = pending[found]
+        high[keep], g_high[keep], moved[keep] = crossing[found], g[found], True
+        step = pending[private]
+        index[step] -= 1.0
+        pending = step[index[step] * spacing + 0.5 * sensitivity[step] > 0.0]
     # Where every crossing down to σ → 0 was private, or the scan stopped early, keep the lowest
     # private crossing found unless a point far below is private too (δ → 1 as σ → 0).
     unbounded = np.flatnonzero(moved & (g_low <= 0.0))

@@ -276,7 +276,8 @@ def test_sigma_matches_an_independent_mpmath_root(epsilon, delta, sensitivity, n
 @pytest.mark.parametrize(
     "epsilon, log_delta, sensitivity, neighbours",
     [(37.25, -435.5, 1, "replace"), (20.0, -230.0, 2, "add_remove"), (50.0, -690.0, 5, "add_remove"),
-     (8.0, -100.0, 1, "replace"), (3.0, -40.0, 1, "add_remove"), (45.0, -12.0, 2, "replace")],
+     (8.0, -100.0, 1, "replace"), (3.0, -40.0, 1, "add_remove"), (45.0, -12.0, 2, "replace"),
+     (48.40210052513128, -690.0, 1, "add_remove")],  # the root found first sits on a crossing
 )
 def test_sigma_is_the_smallest_private_one_on_the_sawtooth(epsilon, log_delta, sensitivity, neighbours):
     # At large ε/Δ, log δ(σ) rises between lattice crossings and falls steeply at each: scan a fine
@@ -286,6 +287,13 @@ def test_sigma_is_the_smallest_private_one_on_the_sawtooth(epsilon, log_delta, s
     private = discrete_gaussian_log_delta(epsilon, grid, sensitivity, neighbours) <= log_delta
     assert private[-1]
     assert grid[np.argmax(private)] >= sigma * (1 - 1e-4)
+
+
+def test_sigma_is_monotone_in_epsilon_across_the_sawtooth():
+    epsilon = np.linspace(5.0, 50.0, 1500)
+    for neighbours in RELATIONS:
+        sigma = discrete_gaussian_sigma(epsilon, 1e-300, 1, neighbours)
+        assert np.all(np.diff(sigma) <= sigma[1:] * 3e-12)
 
 
 def test_sigma_shape_and_scalars():
