@@ -54,11 +54,11 @@ MAX_RELEASES = 10**7
 ULP = 2.0**-52
 
 
-def _releases(k):
+def _releases(k: object) -> int:
     return require_integer(k, "k", minimum=1, maximum=MAX_RELEASES)
 
 
-def _composed_sensitivity(sensitivity, k):
+def _composed_sensitivity(sensitivity: ArrayLike, k: int) -> FloatOrArray:
     """√k Δ, as a float for a scalar Δ (so scalar calls keep returning floats)."""
     array = as_float_array(sensitivity, "sensitivity")
     require_interval(array, "sensitivity", 0.0, None)
@@ -239,7 +239,7 @@ def zcdp_composed_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: Array
     return calibrate(epsilon, delta, _composed_sensitivity(sensitivity, k))
 
 
-def _advanced_total_epsilon(epsilon, k, log_inverse_slack):
+def _advanced_total_epsilon(epsilon: np.ndarray, k: int, log_inverse_slack: FloatOrArray) -> np.ndarray:
     """√(2k ln(1/δ')) ε + k ε (e^ε − 1), inf where it overflows, rounded up by a few ulps."""
     linear = np.sqrt(2.0 * k * log_inverse_slack) * epsilon
     # k ε (e^ε − 1) in log space: log k + log ε + log expm1(ε), with log expm1(ε) = ε + log(−expm1(−ε))
@@ -335,7 +335,7 @@ def naive_composition(epsilon: ArrayLike, delta: ArrayLike, k: int) -> tuple[Flo
     return scalar_or_array(k * e, epsilon, delta), scalar_or_array(k * d, epsilon, delta)
 
 
-def _log_randomized_response_delta(epsilon, k, total_epsilon):
+def _log_randomized_response_delta(epsilon: float, k: int, total_epsilon: float) -> float:
     """log of δ of the k-fold composition of ε-randomized response at total ε (pure-DP worst case).
 
     δ_RR(ε_g) = Σ_{ℓ < (kε − ε_g)/(2ε)} C(k, ℓ) (e^{(k−ℓ)ε} − e^{ε_g + ℓε}) / (1 + e^ε)^k,
@@ -410,7 +410,7 @@ def optimal_composition_delta(epsilon: ArrayLike, delta: ArrayLike, k: int, tota
     return scalar_or_array(result, epsilon, delta, total_epsilon)
 
 
-def _advanced_step_epsilon(total_epsilon, k, log_inverse_slack):
+def _advanced_step_epsilon(total_epsilon: np.ndarray, k: int, log_inverse_slack: FloatOrArray) -> np.ndarray:
     """Largest per-step ε whose advanced-composition total does not exceed ``total_epsilon``.
 
     The total √(2k ln(1/δ')) ε + k ε (e^ε − 1) increases in ε; bisection on [0, total/√(2k ln(1/δ'))]

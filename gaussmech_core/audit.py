@@ -189,7 +189,7 @@ def _r1smg_closer_test_failure(half_gap: float, dim: int) -> float:
     """
     beta_b = (dim - 1) / 2.0
 
-    def integrand(z):
+    def integrand(z: float) -> float:
         return math.exp(-0.5 * z * z) / math.sqrt(2.0 * math.pi) * special.betaincc(0.5, beta_b, min(1.0, (half_gap / z) ** 2))
 
     peak = max(half_gap, math.sqrt(half_gap * math.sqrt(dim)))

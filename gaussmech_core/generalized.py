@@ -157,7 +157,7 @@ def _require_rng(rng: object) -> None:
         raise TypeError(f"rng must be a numpy.random.Generator, got rng={rng!r}")
 
 
-def _bounds_arrays(lower, upper, sensitivity=None):
+def _bounds_arrays(lower: ArrayLike, upper: ArrayLike, sensitivity: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Validate bounds ``lower < upper`` (finite, with a finite width) and ``0 < Δ <= W``."""
     lower_array = require_interval(as_float_array(lower, "lower"), "lower")
     upper_array = require_interval(as_float_array(upper, "upper"), "upper")
@@ -303,11 +303,11 @@ def _bisect(is_upper: Callable[[np.ndarray], np.ndarray], lower: np.ndarray, upp
     or range of magnitudes, closes in at most 64 steps to full double precision.
     """
 
-    def to_key(values):
+    def to_key(values: np.ndarray) -> np.ndarray:
         bits = np.ascontiguousarray(values, dtype=np.float64).view(np.int64)
         return bits ^ ((bits >> 63) & np.int64(0x7FFFFFFFFFFFFFFF))
 
-    def from_key(keys):
+    def from_key(keys: np.ndarray) -> np.ndarray:
         return (keys ^ ((keys >> 63) & np.int64(0x7FFFFFFFFFFFFFFF))).view(np.float64)
 
     lower_key, upper_key = to_key(lower), to_key(upper)
@@ -1237,7 +1237,7 @@ def _kernel_log_ratio(scale: np.ndarray, sensitivity: np.ndarray, width: np.ndar
     return _power(width / scale, order) * _kernel_shape(sensitivity, width, order)
 
 
-def _bit_epsilon(scale, sensitivity, width, order):
+def _bit_epsilon(scale: np.ndarray, sensitivity: np.ndarray, width: np.ndarray, order: np.ndarray) -> np.ndarray:
     """``max(A(b), log S_b(W - Δ) - log S_b(W))`` on broadcast arrays."""
     a = 1.0 / order
     atom_log_ratio = _log_upper_gamma(a, _power((width - sensitivity) / scale, order)) - _log_upper_gamma(
