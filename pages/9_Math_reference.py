@@ -14,6 +14,44 @@ setting = render_sidebar()
 
 from gaussmech_ui.math_reference import sections  # noqa: E402  (after the frame, as on every page)
 
+# Wide formulas scroll sideways inside their own box instead of widening the page (phones).
+STYLE = """<style>
+.katex-display { overflow-x: auto; overflow-y: hidden; padding: 0.2em 0; }
+@media (max-width: 640px) { .katex-display { font-size: 0.9em; } }
+</style>"""
+
+# A link such as Math_reference#section-6-2 opens the page before its sections exist, and
+# Streamlit rewrites the URL (adding the shared parameters) without its #fragment before they are
+# drawn, so the browser cannot jump to the anchor by itself. The fragment survives in the
+# navigation entry of the page load: once the section is drawn, scroll to it and put the fragment
+# back in the address bar. Once per anchor, so that typing in the search box does not jump back.
+SCROLL_TO_ANCHOR = """<script>
+(() => {
+  const loaded = performance.getEntriesByType("navigation")[0];
+  const loadedUrl = loaded ? new URL(loaded.name) : null;
+  const fragment = window.location.hash
+    || (loadedUrl && loadedUrl.pathname === window.location.pathname ? loadedUrl.hash : "");
+  const anchor = decodeURIComponent(fragment.slice(1));
+  if (!anchor.startsWith("section-") || window.__gaussmechScrolledTo === anchor) return;
+  let attempts = 0;
+  const timer = setInterval(() => {
+    const target = document.getElementById(anchor);
+    const idle = document.querySelector('[data-testid="stApp"][data-test-script-state="notRunning"]');
+    if ((target && idle) || ++attempts > 150) {
+      clearInterval(timer);
+      if (!target) return;
+      window.__gaussmechScrolledTo = anchor;
+      if (!window.location.hash) {
+        history.replaceState(history.state, "", window.location.pathname + window.location.search + "#" + anchor);
+      }
+      target.scrollIntoView({block: "start"});
+      setTimeout(() => target.scrollIntoView({block: "start"}), 400);  // again, after the formulas' fonts
+    }
+  }, 100);
+})();
+</script>"""
+
+st.html(STYLE)
 with guarded("the math reference"):
     title, introduction, numbered = sections()
     st.title(title)
@@ -44,3 +82,4 @@ with guarded("the math reference"):
         draw(section.heading, anchor=section.anchor)
         if section.body:
             st.markdown(section.body)
+st.html(SCROLL_TO_ANCHOR, unsafe_allow_javascript=True)

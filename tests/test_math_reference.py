@@ -71,6 +71,16 @@ def test_every_section_has_text_and_the_math_is_balanced():
         without_display = section.body.replace("$$", "")
         assert section.body.count("$$") % 2 == 0, f"unclosed $$ in section {section.number}"
         assert without_display.count("$") % 2 == 0, f"unclosed $ in section {section.number}"
+        # a line that continues an inline formula must not start a Markdown block (quote, list, heading)
+        display, inline = False, False
+        for line in section.body.splitlines():
+            stripped = line.strip()
+            if stripped == "$$":
+                display = not display
+            elif not display:
+                if inline:
+                    assert not re.match(r"([>+*#|-]|\d+[.)] )", stripped), f"section {section.number}: {line!r}"
+                inline = inline != (line.replace("$$", "").count("$") % 2 == 1) if stripped else False
         # a bare | inside inline math would split a Markdown table cell
         for line in section.body.splitlines():
             if line.startswith("|"):
