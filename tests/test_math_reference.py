@@ -71,6 +71,10 @@ def test_every_section_has_text_and_the_math_is_balanced():
         without_display = section.body.replace("$$", "")
         assert section.body.count("$$") % 2 == 0, f"unclosed $$ in section {section.number}"
         assert without_display.count("$") % 2 == 0, f"unclosed $ in section {section.number}"
+        # display math must be fenced ($$ alone on its line): Streamlit's Markdown renders $$...$$
+        # within a line as inline math, and breaks on a formula whose first line follows $$
+        for line in section.body.splitlines():
+            assert "$$" not in line or line.strip() == "$$", f"section {section.number}: put $$ on its own line: {line!r}"
         # a line that continues an inline formula must not start a Markdown block (quote, list, heading)
         display, inline = False, False
         for line in section.body.splitlines():
