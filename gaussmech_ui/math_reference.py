@@ -110,13 +110,13 @@ def _parsed(path: str, modified_ns: int) -> tuple[str, str, tuple[Section, ...]]
     return title, intro, tuple(found)
 
 
-def sections(path: Path = MATH_DOCUMENT) -> tuple[str, str, tuple[Section, ...]]:
-    """(title, introduction, sections) of the math reference, re-read when the file changes."""
-    path = Path(path)
+def sections(path: Path | None = None) -> tuple[str, str, tuple[Section, ...]]:
+    """(title, introduction, sections) of the math reference (``MATH_DOCUMENT`` unless ``path``), re-read when it changes."""
+    path = Path(MATH_DOCUMENT if path is None else path)
     return _parsed(str(path), path.stat().st_mtime_ns)
 
 
-def find_section(section: str, path: Path = MATH_DOCUMENT) -> Section:
+def find_section(section: str, path: Path | None = None) -> Section:
     """The :class:`Section` numbered ``section`` ("6.2", or "6" for a whole chapter).
 
     Raises ``TypeError`` for a non-string and ``ValueError`` naming the sections that exist

@@ -53,7 +53,12 @@ SCROLL_TO_ANCHOR = """<script>
 
 st.html(STYLE)
 with guarded("the math reference"):
-    title, introduction, numbered = sections()
+    try:
+        title, introduction, numbered = sections()
+    except OSError as error:  # a copy of the dashboard without its docs/ folder
+        st.error(f"The math reference could not be read ({error}); it is docs/math.md in the project's checkout.",
+                 icon=":material/error:")
+        st.stop()
     st.title(title)
     st.markdown(introduction)
     query = st.text_input(

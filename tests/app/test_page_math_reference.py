@@ -64,3 +64,14 @@ def test_the_page_is_in_the_menu_last():
     at = open_page(PAGE)
     labels = [link.proto.label for link in at.sidebar.get("page_link")]
     assert labels[-1] == "Math reference"
+
+
+def test_a_missing_document_is_a_plain_message(tmp_path, monkeypatch):
+    from gaussmech_ui import math_reference
+
+    monkeypatch.setattr(math_reference, "MATH_DOCUMENT", tmp_path / "absent.md")
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.switch_page(PAGE)
+    at.run()
+    assert not at.exception
+    assert any("docs/math.md" in error.value for error in at.error)
