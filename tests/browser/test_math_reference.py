@@ -48,3 +48,13 @@ def test_formulas_render_and_nothing_widens_the_page(page, app_url, width, heigh
         ".map(e => e.getBoundingClientRect().right))"
     )
     assert widest <= width
+
+
+def test_the_contents_link_to_a_section(page, app_url):
+    page.goto(f"{app_url}/Math_reference")
+    page.locator(IDLE).wait_for(state="attached")
+    target = page.locator("#section-9-6")
+    expect(target).to_be_attached()
+    expect(target).not_to_be_in_viewport()
+    page.locator('[data-testid="stExpander"] a[href="#section-9-6"]').click()
+    expect(target).to_be_in_viewport()
