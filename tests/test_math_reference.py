@@ -22,7 +22,8 @@ from gaussmech_ui import math_reference
 from gaussmech_ui.math_reference import MATH_DOCUMENT, find_section, math_reference_url, parse_sections, sections
 
 ROOT = Path(__file__).resolve().parents[1]
-OLD = "MATH" + ".md"
+BARE = "MA" + "TH"
+OLD = BARE + ".md"
 CODE_PLACES = ["gaussmech_core", "gaussmech_ui", "pages", "app.py"]
 # The section numbering of the original specification, which docs/math.md keeps (plus 12, its own),
 # and the subsections the code cites by number (8.1-8.5, 12.x).
@@ -156,7 +157,7 @@ def test_the_citation_pattern_misses_no_numbered_citation():
         (f"{OLD} 6.4/7.3: C_M", ["6.4", "7.3"]),
         (f"{OLD} 8.5's raw MSE", ["8.5"]),
         (f"ratio; {OLD}\n    5.6 [D]: each", ["5.6"]),
-        ("Tail bound (MATH 2.3-2.4): δ", ["2.3", "2.4"]),
+        (f"Tail bound ({BARE} 2.3-2.4): δ", ["2.3", "2.4"]),
         ("(docs/math.md section 6.2)", ["6.2"]),
         ("(docs/math.md sections 4, 5.1 and 10)", ["4", "5.1", "10"]),
         (f"tables of {OLD} -----", []),
@@ -259,7 +260,7 @@ def test_rewrite_sentences_read_well():
         f"{OLD} section 4: with": "docs/math.md section 4: with",
         f"({OLD} §6.2)": "(docs/math.md section 6.2)",
         f"{OLD} sections 4 and 10": "docs/math.md sections 4 and 10",
-        "Tail bound (MATH 2.3-2.4): δ": "Tail bound (docs/math.md sections 2.3-2.4): δ",
+        f"Tail bound ({BARE} 2.3-2.4): δ": "Tail bound (docs/math.md sections 2.3-2.4): δ",
         f"ratio; {OLD}\n    5.6 [D]": "ratio; docs/math.md section\n    5.6 [D]",
         f"# --- Reference tables of {OLD} ---": "# --- Reference tables of docs/math.md ---",
         f"in\n{OLD} of the project):": "in\nthe project's docs/math.md):",
@@ -277,3 +278,8 @@ def test_check_names_each_pending_citation(tmp_path, capsys):
     assert (tmp_path / "module.py").read_text(encoding="utf-8").count(OLD) == 1  # --check changes nothing
     with pytest.raises(FileNotFoundError, match="nowhere"):
         tool.main(["nowhere"], root=tmp_path)
+
+
+def test_this_file_and_the_tool_are_left_alone_by_the_rewrite():
+    for path in (Path(__file__), ROOT / "tools" / "rewrite_math_citations.py"):
+        assert tool.rewrite_text(path.read_text(encoding="utf-8"))[1] == 0, path
