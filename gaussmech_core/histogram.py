@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 from scipy.special import rel_entr
 
+from ._types import ArrayLike, FloatOrArray, Prior, Shape
 from ._validation import as_float_array, require_choice, require_integer, require_interval
 from .denoise import _apply_rows, _check_prior, check_pipeline
 from .gaussian import analytic_gaussian_sigma, classical_gaussian_sigma
@@ -102,7 +103,7 @@ class NeighbourModel:
         return math.sqrt(self.changed_coordinates) * self.coordinate_sensitivity
 
 
-def neighbour_model(relation) -> NeighbourModel:
+def neighbour_model(relation: str | NeighbourModel) -> NeighbourModel:
     """The :class:`NeighbourModel` of a histogram under ``relation`` ("add_remove" or "replace").
 
     A :class:`NeighbourModel` passed in is returned unchanged.
@@ -118,7 +119,7 @@ def neighbour_model(relation) -> NeighbourModel:
     return NeighbourModel(1 if relation == "add_remove" else 2, 1.0, RELATIONS[relation])
 
 
-def histogram_sensitivities(relation) -> tuple[float, float]:
+def histogram_sensitivities(relation: str | NeighbourModel) -> tuple[float, float]:
     """``(Δ₁, Δ₂)`` of a histogram under the neighbour relation.
 
     Notes
@@ -159,14 +160,14 @@ class NoiseCalibration:
     note: str
 
 
-def _epsilon_value(epsilon) -> float:
+def _epsilon_value(epsilon: ArrayLike) -> float:
     array = as_float_array(epsilon, "epsilon")
     if array.ndim:
         raise TypeError(f"epsilon must be a single number here, got an array of shape {array.shape}")
     return float(require_interval(array, "epsilon", 0.0, None))
 
 
-def calibrate_histogram_noise(mechanism, epsilon, delta, relation, order=2.0) -> NoiseCalibration:
+def calibrate_histogram_noise(mechanism: str, epsilon: float, delta: float, relation: str | NeighbourModel, order: float = 2.0) -> NoiseCalibration:
     """Calibrate the noise of ``mechanism`` for a query whose neighbours differ as in ``relation``.
 
     Parameters
@@ -215,11 +216,11 @@ def calibrate_histogram_noise(mechanism, epsilon, delta, relation, order=2.0) ->
     return NoiseCalibration(mechanism, eps, delta_value, used_order, float(scale), float(std), sensitivity, note)
 
 
-def _order_value(order) -> float:
+def _order_value(order: ArrayLike) -> float:
     return float(require_interval(as_float_array(order, "order"), "order", 1.0, None))
 
 
-def _delta_value(delta) -> float:
+def _delta_value(delta: ArrayLike) -> float:
     return float(require_interval(as_float_array(delta, "delta"), "delta", 0.0, 1.0, lower_open=True, upper_open=True))
 
 
@@ -251,7 +252,7 @@ def _calibrate(mechanism, epsilon, delta, model, order):
     return scale, np.sqrt(np.asarray(gg_variance(scale, order), dtype=float)), sensitivity, note
 
 
-def _unit_noise(rng, shape, mechanism: str, order: float) -> np.ndarray:
+def _unit_noise(rng: np.random.Generator, shape: Shape, mechanism: str, order: float) -> np.ndarray:
     """Noise of scale parameter 1 (all four families are scale families)."""
     if mechanism == "laplace":
         return np.asarray(laplace_sample(rng, shape, 1.0), dtype=float)
@@ -260,7 +261,7 @@ def _unit_noise(rng, shape, mechanism: str, order: float) -> np.ndarray:
     return rng.standard_normal(shape)
 
 
-def _as_generator(rng) -> np.random.Generator:
+def _as_generator(rng: np.random.Generator | int | None) -> np.random.Generator:
     if isinstance(rng, np.random.Generator):
         return rng
     if rng is None:
@@ -268,7 +269,7 @@ def _as_generator(rng) -> np.random.Generator:
     return np.random.default_rng(require_integer(rng, "rng", minimum=0))
 
 
-def _as_counts(counts, name: str = "counts") -> np.ndarray:
+def _as_counts(counts: ArrayLike, name: str = "counts") -> np.ndarray:
     values = require_interval(as_float_array(counts, name), name)
     if values.size == 0:
         raise ValueError(f"{name} must contain at least one bin, got an empty array")
@@ -291,7 +292,7 @@ class Release:
         return self.calibration.noise_std
 
 
-def release_histogram(counts, mechanism, epsilon, delta, relation, order=2.0, rng=None) -> Release:
+def release_histogram(counts: ArrayLike, mechanism: str, epsilon: float, delta: float, relation: str | NeighbourModel, order: float = 2.0, rng: np.random.Generator | int | None = None) -> Release:
     """Release ``counts`` (a vector or a 2-D grid) with calibrated noise.
 
     Parameters
@@ -349,7 +350,7 @@ def _max_rows(truth, guess):
     return np.max(np.abs(guess - truth), axis=-1)
 
 
-def _kl_applicable(truth) -> bool:
+def _kl_applicable(truth: np.ndarray) -> bool:
     return bool(np.all(truth >= 0) and truth.sum() > 0)
 
 
@@ -365,7 +366,7 @@ def _kl_rows(truth, guess, floor=KL_FLOOR):
     return np.maximum(divergence, 0.0)  # KL >= 0; rounding can leave -1e-16 for equal inputs
 
 
-def mse(true, estimate):
+def mse(true: ArrayLike, estimate: ArrayLike) -> FloatOrArray:
     """Mean squared error per bin, ``‖estimate - true‖²/d``.
 
     ``estimate`` may carry leading batch axes (one error per release). Note that MATH.md 8.5's
@@ -380,7 +381,7 @@ def mse(true, estimate):
     return _batch_result(_mse_rows(truth, guess))
 
 
-def l1_distance(true, estimate):
+def l1_distance(true: ArrayLike, estimate: ArrayLike) -> FloatOrArray:
     """Total absolute error over the bins, ``Σ |estimate_i - true_i|`` (Liu's l1 measure).
 
     Examples
@@ -392,7 +393,7 @@ def l1_distance(true, estimate):
     return _batch_result(_l1_rows(truth, guess))
 
 
-def max_error(true, estimate):
+def max_error(true: ArrayLike, estimate: ArrayLike) -> FloatOrArray:
     """Largest absolute error of a bin, ``max_i |estimate_i - true_i|``.
 
     Examples
@@ -404,7 +405,7 @@ def max_error(true, estimate):
     return _batch_result(_max_rows(truth, guess))
 
 
-def kl_divergence(true, estimate, floor=KL_FLOOR):
+def kl_divergence(true: ArrayLike, estimate: ArrayLike, floor: float = KL_FLOOR) -> FloatOrArray:
     """``KL(p ‖ q)`` between the true histogram and the estimate, both normalised to distributions.
 
     ``p = true/Σ true``. The estimate may hold zeros or negative values (a raw release), so it
@@ -451,7 +452,7 @@ class Metric:
     id: str
     name: str
     description: str
-    rows: object
+    rows: Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
 METRICS: dict[str, Metric] = {
@@ -462,7 +463,7 @@ METRICS: dict[str, Metric] = {
 }
 
 
-def error_metrics(true, estimate) -> dict[str, float]:
+def error_metrics(true: ArrayLike, estimate: ArrayLike) -> dict[str, float]:
     """Every metric of :data:`METRICS` for one estimate, as ``{id: value}``.
 
     The KL divergence is NaN when ``true`` is not a histogram (negative values or zero total).
@@ -482,7 +483,7 @@ def error_metrics(true, estimate) -> dict[str, float]:
     return results
 
 
-def improvement_factor(raw_error, denoised_error):
+def improvement_factor(raw_error: ArrayLike, denoised_error: ArrayLike) -> FloatOrArray:
     """``raw_error / denoised_error``: how many times smaller denoising made the error.
 
     ``inf`` when only the denoised error is 0, ``1`` when both are 0.
@@ -511,7 +512,7 @@ class PipelineResult:
     metrics: dict
 
 
-def evaluate_pipelines(true, noisy, noise_std, pipelines, total=None, prior=None) -> list[PipelineResult]:
+def evaluate_pipelines(true: ArrayLike, noisy: ArrayLike, noise_std: float, pipelines: Sequence[Sequence[str]], total: float | None = None, prior: Prior | None = None) -> list[PipelineResult]:
     """Apply each pipeline of denoiser ids to ``noisy`` and measure it against ``true``.
 
     Examples
@@ -590,20 +591,20 @@ def _mechanism_spec(entry, default_order):
 
 
 def error_sweep(
-    counts,
+    counts: ArrayLike,
     mechanisms: Sequence,
     denoiser_pipelines: Sequence[Sequence[str]],
-    epsilons,
-    delta,
-    relation,
+    epsilons: ArrayLike,
+    delta: float,
+    relation: str | NeighbourModel,
     repetitions: int,
     seed: int,
     *,
-    order=2.0,
+    order: float = 2.0,
     metrics: Sequence[str] = ("mse",),
-    total=None,
-    prior=None,
-    band=(0.1, 0.9),
+    total: float | None = None,
+    prior: Prior | None = None,
+    band: tuple[float, float] = (0.1, 0.9),
 ) -> SweepResult:
     """Error of each mechanism × denoising pipeline against ε, averaged over repetitions.
 
@@ -713,7 +714,7 @@ def error_sweep(
             rows = slice(start, min(reps, start + chunk))
             count = rows.stop - rows.start
             unit = _unit_noise(rng, (count, d), mechanism, p_order)
-            for e, (scale, std) in calibrations.items():
+            for e, (scale, std) in calibrations.items():  # type: ignore[assignment]  # e: np.intp here, int above
                 noisy = flat_truth + scale * unit
                 sigma_rows = np.full((count, 1), std)
                 for p, steps in enumerate(pipelines):

@@ -20,6 +20,7 @@ import numpy as np
 from scipy import stats
 
 from . import gaussian, generalized, laplace, multivariate
+from ._types import ArrayLike
 from .registry_types import GUARANTEE_LABELS, Mechanism, Setting, Validity
 
 __all__ = [
@@ -452,7 +453,7 @@ def calibrate_all(setting: Setting, *, featured_only: bool = False) -> list[Cali
     ]
 
 
-def coordinate_std_over_epsilon(mechanism: Mechanism | str, epsilons, setting: Setting) -> np.ndarray:
+def coordinate_std_over_epsilon(mechanism: Mechanism | str, epsilons: ArrayLike, setting: Setting) -> np.ndarray:
     """Per-coordinate noise std of ``mechanism`` at every ε of an array, NaN where it is not valid.
 
     The other parameters come from ``setting``. Validity is checked at each ε; the scales of the
