@@ -68,11 +68,17 @@ def calibration_rows(rng):
                 lambda: [discrete_gaussian_sigma(e, d, sensitivity, neighbours) for e, d in pairs], 1
             )
             one_base, _ = _median_seconds(lambda: [analytic_gaussian_sigma(e, d, continuous) for e, d in pairs], 1)
-            rows.append((
-                f"{neighbours}, Δ={sensitivity}",
-                1e6 * wall / epsilon.size, 1e6 * cpu / epsilon.size, wall / base_wall, cpu / base_cpu,
-                1e6 * one_wall / len(pairs), one_wall / one_base,
-            ))
+            rows.append(
+                (
+                    f"{neighbours}, Δ={sensitivity}",
+                    1e6 * wall / epsilon.size,
+                    1e6 * cpu / epsilon.size,
+                    wall / base_wall,
+                    cpu / base_cpu,
+                    1e6 * one_wall / len(pairs),
+                    one_wall / one_base,
+                )
+            )
     return rows
 
 
@@ -86,21 +92,35 @@ def sampling_rows():
         rng = np.random.default_rng(1)
         float_wall, float_cpu = _median_seconds(lambda: discrete_gaussian_sample(rng, FLOAT_DRAWS, sigma))
         exact_rate, float_rate = EXACT_DRAWS / exact_wall, FLOAT_DRAWS / float_wall
-        rows.append((f"σ² = {sigma_squared}", exact_rate, EXACT_DRAWS / exact_cpu, float_rate, FLOAT_DRAWS / float_cpu,
-                     float_rate / exact_rate))
+        rows.append(
+            (
+                f"σ² = {sigma_squared}",
+                exact_rate,
+                EXACT_DRAWS / exact_cpu,
+                float_rate,
+                FLOAT_DRAWS / float_cpu,
+                float_rate / exact_rate,
+            )
+        )
     return rows
 
 
 def main():
     rng = np.random.default_rng(2020)
-    print(f"Calibration, {VECTOR_POINTS} points vectorized / {SCALAR_POINTS} scalar calls "
-          "(ε in [1e-3, 50], δ in [1e-300, 0.5]); ratio = discrete / analytic Gaussian, same points")
+    print(
+        f"Calibration, {VECTOR_POINTS} points vectorized / {SCALAR_POINTS} scalar calls "
+        "(ε in [1e-3, 50], δ in [1e-300, 0.5]); ratio = discrete / analytic Gaussian, same points"
+    )
     print(f"{'case':<18} {'µs/pt':>9} {'cpu µs/pt':>10} {'ratio':>8} {'cpu ratio':>10} {'µs/scalar':>10} {'ratio':>8}")
     for name, per_point, cpu_point, ratio, cpu_ratio, scalar, scalar_ratio in calibration_rows(rng):
-        print(f"{name:<18} {per_point:9.1f} {cpu_point:10.1f} {ratio:8.0f} {cpu_ratio:10.0f} {scalar:10.0f} {scalar_ratio:8.0f}")
+        print(
+            f"{name:<18} {per_point:9.1f} {cpu_point:10.1f} {ratio:8.0f} {cpu_ratio:10.0f} {scalar:10.0f} {scalar_ratio:8.0f}"
+        )
     print()
-    print(f"Sampling: exact sampler ({EXACT_DRAWS} draws, pure Python, integers only) vs float sampler "
-          f"({FLOAT_DRAWS} draws, numpy)")
+    print(
+        f"Sampling: exact sampler ({EXACT_DRAWS} draws, pure Python, integers only) vs float sampler "
+        f"({FLOAT_DRAWS} draws, numpy)"
+    )
     print(f"{'σ²':<14} {'exact/s':>10} {'cpu':>10} {'float/s':>12} {'cpu':>12} {'float/exact':>12}")
     for name, exact_rate, exact_cpu, float_rate, float_cpu, ratio in sampling_rows():
         print(f"{name:<14} {exact_rate:10.0f} {exact_cpu:10.0f} {float_rate:12.0f} {float_cpu:12.0f} {ratio:12.0f}")

@@ -97,11 +97,13 @@ from __future__ import annotations
 import math
 import numbers
 import random
+from collections.abc import Sequence
 from fractions import Fraction
 
 import numpy as np
 from scipy import special
 
+from ._types import ArrayLike, FloatOrArray, Shape
 from ._validation import (
     as_float_array,
     broadcast,
@@ -112,7 +114,14 @@ from ._validation import (
     scalar_or_array,
     whole_numbers,
 )
-from .gaussian import DELTA_MIN, analytic_gaussian_sigma, gaussian_log_delta, zcdp_cks_sigma, zcdp_rho, zcdp_to_delta_cks
+from .gaussian import (
+    DELTA_MIN,
+    analytic_gaussian_sigma,
+    gaussian_log_delta,
+    zcdp_cks_sigma,
+    zcdp_rho,
+    zcdp_to_delta_cks,
+)
 from .loss import DEFAULT_LEVELS, LossSummary, _cornish_fisher
 
 __all__ = [
@@ -240,7 +249,7 @@ def _log_theta(sigma, shift=0.0):
     return out
 
 
-def discrete_gaussian_log_normaliser(sigma):
+def discrete_gaussian_log_normaliser(sigma: ArrayLike) -> FloatOrArray:
     """log Z(σ), the normalising constant of the discrete Gaussian: Z = Σ_{y∈Z} e^{−y²/(2σ²)}.
 
     Parameters
@@ -297,7 +306,7 @@ def _log_lattice_sum_direct(x0, theta, sigma, rate, terms):
     while start < order.size:
         width = int(terms[order[start]])
         rows = max(1, _BLOCK_CELLS // max(width, 1))
-        chunk = order[start:start + rows]
+        chunk = order[start : start + rows]
         width = int(terms[chunk].max())
         k = np.arange(width, dtype=np.float64)
         x = x0[chunk, None] + k
@@ -384,8 +393,9 @@ def _log_lattice_sum(x0, theta, sigma, sensitivity, c, rate):
         out[direct] = _log_lattice_sum_direct(x0[direct], theta[direct], sigma[direct], rate[direct], terms[direct])
     wide = ~direct
     if wide.any():
-        out[wide] = _log_lattice_sum_euler_maclaurin(x0[wide], theta[wide], sigma[wide], sensitivity[wide], c[wide],
-                                                     rate[wide])
+        out[wide] = _log_lattice_sum_euler_maclaurin(
+            x0[wide], theta[wide], sigma[wide], sensitivity[wide], c[wide], rate[wide]
+        )
     return out
 
 
@@ -438,7 +448,9 @@ def _log_delta_flat(epsilon, sigma, sensitivity, neighbours):
     return out
 
 
-def discrete_gaussian_log_delta(epsilon, sigma, sensitivity=1, neighbours="add_remove"):
+def discrete_gaussian_log_delta(
+    epsilon: ArrayLike, sigma: ArrayLike, sensitivity: ArrayLike = 1, neighbours: str = "add_remove"
+) -> FloatOrArray:
     """Natural log of the exact privacy profile δ(ε) of the discrete Gaussian mechanism.
 
     Parameters
@@ -490,7 +502,9 @@ def discrete_gaussian_log_delta(epsilon, sigma, sensitivity=1, neighbours="add_r
     return scalar_or_array(_log_delta_flat(e, s, d, neighbours).reshape(shape), epsilon, sigma, sensitivity)
 
 
-def discrete_gaussian_delta(epsilon, sigma, sensitivity=1, neighbours="add_remove"):
+def discrete_gaussian_delta(
+    epsilon: ArrayLike, sigma: ArrayLike, sensitivity: ArrayLike = 1, neighbours: str = "add_remove"
+) -> FloatOrArray:
     """The exact privacy profile δ(ε) of the discrete Gaussian mechanism (CKS20 Thm 7).
 
     Parameters
@@ -556,7 +570,9 @@ def _bracket(epsilon, target, sensitivity, neighbours, start):
             low[up], g_low[up] = high[up], g_high[up]
             high[up] = high[up] * step[up]
             g_high[up] = _excess(epsilon[up], high[up], sensitivity[up], target[up], neighbours)
-    raise RuntimeError("discrete_gaussian_sigma could not bracket the root; please report the inputs")  # pragma: no cover
+    raise RuntimeError(
+        "discrete_gaussian_sigma could not bracket the root; please report the inputs"
+    )  # pragma: no cover
 
 
 def _refine(epsilon, target, sensitivity, neighbours, low, g_low, high, g_high):
@@ -647,17 +663,28 @@ def _lowest_private(epsilon, target, sensitivity, neighbours, sigma):
     unbounded = np.flatnonzero(moved & (g_low <= 0.0))
     if unbounded.size:
         low[unbounded] = high[unbounded] / 1e3
-        g_low[unbounded] = _excess(epsilon[unbounded], low[unbounded], sensitivity[unbounded], target[unbounded],
-                                   neighbours)
+        g_low[unbounded] = _excess(
+            epsilon[unbounded], low[unbounded], sensitivity[unbounded], target[unbounded], neighbours
+        )
     refine = np.flatnonzero(moved & (g_low > 0.0) & np.isfinite(g_low))
     result[np.flatnonzero(moved)] = high[moved]
     if refine.size:
-        result[refine] = _refine(epsilon[refine], target[refine], sensitivity[refine], neighbours,
-                                 low[refine], g_low[refine], high[refine], g_high[refine])
+        result[refine] = _refine(
+            epsilon[refine],
+            target[refine],
+            sensitivity[refine],
+            neighbours,
+            low[refine],
+            g_low[refine],
+            high[refine],
+            g_high[refine],
+        )
     return result
 
 
-def discrete_gaussian_sigma(epsilon, delta, sensitivity=1, neighbours="add_remove"):
+def discrete_gaussian_sigma(
+    epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike = 1, neighbours: str = "add_remove"
+) -> FloatOrArray:
     """The smallest σ for which the discrete Gaussian mechanism is (ε, δ)-DP, exactly.
 
     Parameters
@@ -732,7 +759,9 @@ def discrete_gaussian_sigma(epsilon, delta, sensitivity=1, neighbours="add_remov
 # ----------------------------------------------------------------------------------------------
 
 
-def discrete_gaussian_delta_zcdp_bound(epsilon, sigma, sensitivity=1.0):
+def discrete_gaussian_delta_zcdp_bound(
+    epsilon: ArrayLike, sigma: ArrayLike, sensitivity: ArrayLike = 1.0
+) -> FloatOrArray:
     """An upper **bound** on δ(ε) of the discrete Gaussian for any integer change of l2 norm ≤ Δ.
 
     Parameters
@@ -767,7 +796,9 @@ def discrete_gaussian_delta_zcdp_bound(epsilon, sigma, sensitivity=1.0):
     return zcdp_to_delta_cks(zcdp_rho(sigma, sensitivity), epsilon)
 
 
-def discrete_gaussian_sigma_zcdp_bound(epsilon, delta, sensitivity=1.0):
+def discrete_gaussian_sigma_zcdp_bound(
+    epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike = 1.0
+) -> FloatOrArray:
     """A σ that is (ε, δ)-DP for any integer change of l2 norm ≤ Δ, by the zCDP **bound**.
 
     Parameters
@@ -803,7 +834,7 @@ def discrete_gaussian_sigma_zcdp_bound(epsilon, delta, sensitivity=1.0):
 # ----------------------------------------------------------------------------------------------
 
 
-def discrete_gaussian_log_pmf(x, sigma):
+def discrete_gaussian_log_pmf(x: ArrayLike, sigma: ArrayLike) -> FloatOrArray:
     """log P[X = x] for X ~ N_Z(0, σ²), with the exact normalising constant.
 
     Parameters
@@ -834,7 +865,7 @@ def discrete_gaussian_log_pmf(x, sigma):
     return scalar_or_array(log_pmf.reshape(shape), x, sigma)
 
 
-def discrete_gaussian_pmf(x, sigma):
+def discrete_gaussian_pmf(x: ArrayLike, sigma: ArrayLike) -> FloatOrArray:
     """P[X = x] for X ~ N_Z(0, σ²) (MATH.md section 9.5): ``exp(−x²/(2σ²))/Z(σ)`` on the integers.
 
     Parameters
@@ -874,7 +905,7 @@ def _scaled_even_moments(sigma, orders):
     """
     if sigma < 1.0:
         s = max(sigma, _SIGMA_POINT)
-        log_weights = -_MOMENT_Y**2 / (2.0 * s * s)
+        log_weights = -(_MOMENT_Y**2) / (2.0 * s * s)
         log_total = math.log(np.exp(log_weights).sum())  # the y = 0 term is 1
         nonzero = _MOMENT_Y != 0.0
         log_ratio = np.log(np.abs(_MOMENT_Y[nonzero]) / s)
@@ -903,7 +934,7 @@ def _variance(sigma):
         return sigma * sigma * scaled
 
 
-def discrete_gaussian_variance(sigma):
+def discrete_gaussian_variance(sigma: ArrayLike) -> FloatOrArray:
     """Var[X] for X ~ N_Z(0, σ²), exactly; strictly below σ² (CKS20).
 
     Parameters
@@ -935,7 +966,7 @@ def discrete_gaussian_variance(sigma):
     return scalar_or_array(_variance(s).reshape(shape), sigma)
 
 
-def discrete_gaussian_expected_loss(sigma, dim):
+def discrete_gaussian_expected_loss(sigma: ArrayLike, dim: ArrayLike) -> FloatOrArray:
     """E‖Y‖₂² for Y ~ N_Z(0, σ²)^d: ``d Var[X]`` (below d σ²).
 
     Parameters
@@ -966,7 +997,7 @@ def discrete_gaussian_expected_loss(sigma, dim):
     return scalar_or_array(loss.reshape(shape), sigma, dim)
 
 
-def discrete_gaussian_log_tail(t, sigma, inclusive=False):
+def discrete_gaussian_log_tail(t: ArrayLike, sigma: ArrayLike, inclusive: bool = False) -> FloatOrArray:
     """log P(|X| > t) (or log P(|X| ≥ t) when ``inclusive``), X ~ N_Z(0, σ²), as an exact sum.
 
     Parameters
@@ -1016,7 +1047,7 @@ def discrete_gaussian_log_tail(t, sigma, inclusive=False):
     return scalar_or_array(out.reshape(shape), t, sigma)
 
 
-def discrete_gaussian_tail(t, sigma, inclusive=False):
+def discrete_gaussian_tail(t: ArrayLike, sigma: ArrayLike, inclusive: bool = False) -> FloatOrArray:
     """P(|X| > t) (or P(|X| ≥ t) when ``inclusive``) for X ~ N_Z(0, σ²), as an exact sum.
 
     Parameters
@@ -1085,7 +1116,7 @@ def _loss_pmf(sigma, dim):
     return result
 
 
-def discrete_gaussian_norm_tail_is_exact(sigma, dim):
+def discrete_gaussian_norm_tail_is_exact(sigma: float, dim: int) -> bool:
     """Whether :func:`discrete_gaussian_norm_tail` can give P(‖Y‖₂ > t) exactly at (σ, d).
 
     Parameters
@@ -1111,7 +1142,7 @@ def discrete_gaussian_norm_tail_is_exact(sigma, dim):
     return d == 1 or _exact_loss_support(sigma_value, d) <= _EXACT_SUPPORT
 
 
-def discrete_gaussian_norm_tail(t, sigma, dim):
+def discrete_gaussian_norm_tail(t: ArrayLike, sigma: float, dim: int) -> FloatOrArray:
     """P(‖Y‖₂ > t) for Y ~ N_Z(0, σ²)^d, from the exact lattice distribution of ‖Y‖₂².
 
     Parameters
@@ -1174,7 +1205,13 @@ def _square_cumulants(sigma):
     return k1, k2, k3, k4
 
 
-def discrete_gaussian_loss_summary(sigma, dim, quantile_levels=DEFAULT_LEVELS, n_samples=100_000, seed=0):
+def discrete_gaussian_loss_summary(
+    sigma: float,
+    dim: int,
+    quantile_levels: Sequence[float] = DEFAULT_LEVELS,
+    n_samples: int = 100_000,
+    seed: int = 0,
+) -> LossSummary:
     """Summary of the loss ``‖Y‖₂²`` of discrete Gaussian noise at dimension d.
 
     Parameters
@@ -1213,9 +1250,17 @@ def discrete_gaussian_loss_summary(sigma, dim, quantile_levels=DEFAULT_LEVELS, n
     """
     sigma_value = float(_sigma_array(sigma, allow_infinity=False))
     d = require_integer(dim, "dim", minimum=1)
-    levels = tuple(float(q) for q in require_interval(
-        as_float_array(quantile_levels, "quantile_levels").ravel(), "quantile_levels", 0.0, 1.0,
-        lower_open=True, upper_open=True))
+    levels = tuple(
+        float(q)
+        for q in require_interval(
+            as_float_array(quantile_levels, "quantile_levels").ravel(),
+            "quantile_levels",
+            0.0,
+            1.0,
+            lower_open=True,
+            upper_open=True,
+        )
+    )
     n_samples = require_integer(n_samples, "n_samples", minimum=1)
     seed = require_integer(seed, "seed", minimum=0)
     k1, k2, k3, k4 = _square_cumulants(sigma_value)
@@ -1266,7 +1311,7 @@ def _require_generator(rng):
         raise TypeError(f"rng must be a numpy.random.Generator, got rng={rng!r}")
 
 
-def discrete_gaussian_sample(rng, size, sigma):
+def discrete_gaussian_sample(rng: np.random.Generator, size: Shape, sigma: float) -> np.ndarray:
     """Draws of N_Z(0, σ²) with numpy's float generator: for plots and Monte Carlo, not releases.
 
     Parameters
@@ -1299,8 +1344,16 @@ def discrete_gaussian_sample(rng, size, sigma):
     (dtype('int64'), (5,))
     """
     _require_generator(rng)
-    sigma_value = float(require_interval(as_float_array(sigma, "sigma"), "sigma", 0.0, SAMPLER_SIGMA_MAX,
-                                         lower_open=True, hint="draws must fit in int64"))
+    sigma_value = float(
+        require_interval(
+            as_float_array(sigma, "sigma"),
+            "sigma",
+            0.0,
+            SAMPLER_SIGMA_MAX,
+            lower_open=True,
+            hint="draws must fit in int64",
+        )
+    )
     shape = (size,) if isinstance(size, (int, np.integer)) else tuple(size)
     count = int(np.prod(shape, dtype=np.int64))
     if count < 0 or any(int(n) < 0 for n in shape):
@@ -1315,7 +1368,7 @@ def discrete_gaussian_sample(rng, size, sigma):
         distance = np.abs(proposal) - sigma_value * sigma_value / t
         accept = rng.random(batch) < np.exp(-distance * distance / (2.0 * sigma_value * sigma_value))
         kept = proposal[accept][: count - filled]
-        out[filled:filled + kept.size] = kept
+        out[filled : filled + kept.size] = kept
         filled += kept.size
     return out.reshape(shape)
 
@@ -1414,7 +1467,11 @@ def _rational(value, name):
     return fraction
 
 
-def discrete_gaussian_exact_sample(sigma_squared, size=None, rng=None):
+def discrete_gaussian_exact_sample(
+    sigma_squared: numbers.Real,
+    size: Shape | None = None,
+    rng: np.random.Generator | random.Random | int | None = None,
+) -> int | np.ndarray:
     """Exact draws of N_Z(0, σ²) with integer and rational arithmetic only (CKS20 Algorithms 1-3).
 
     Parameters
@@ -1457,6 +1514,7 @@ def discrete_gaussian_exact_sample(sigma_squared, size=None, rng=None):
     [1, -2, 0, 0, -1, 0]
     """
     fraction = _rational(sigma_squared, "sigma_squared")
+    generator: np.random.Generator | random.Random
     if rng is None:
         generator = np.random.default_rng()
     elif isinstance(rng, (np.random.Generator, random.Random)):

@@ -19,8 +19,7 @@ from fractions import Fraction
 import mpmath as mp
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from scipy import stats
 
 import gaussmech_core
@@ -123,7 +122,7 @@ def brute_force_replace_delta(epsilon, sigma, sensitivity):
     with mp.workdps(30):
         s, e, d = mp.mpf(sigma), mp.mpf(epsilon), mp.mpf(sensitivity)
         top = int(30 * sigma) + 10
-        weights = {y: mp.exp(-mp.mpf(y) ** 2 / (2 * s * s)) for y in range(-top, top + 1)}
+        weights = {y: mp.exp(-(mp.mpf(y) ** 2) / (2 * s * s)) for y in range(-top, top + 1)}
         z = mp.fsum(weights.values())
         total = mp.mpf(0)
         for y1, y2 in itertools.product(weights, repeat=2):
@@ -175,7 +174,9 @@ def test_theta_identity_behind_the_replace_form():
     # Σ_w P[W = w] = (θ₀² + θ₁²)/Z² = 1 (Jacobi's θ₃(q)² = θ₃(q²)² + θ₂(q²)²).
     for sigma in (0.3, 1.0, 4.0, 50.0):
         half = np.array([sigma / math.sqrt(2.0)])
-        total = np.logaddexp(2 * dg._log_theta(half), 2 * dg._log_theta(half, 0.5)) - 2 * dg._log_theta(np.array([sigma]))
+        total = np.logaddexp(2 * dg._log_theta(half), 2 * dg._log_theta(half, 0.5)) - 2 * dg._log_theta(
+            np.array([sigma])
+        )
         assert abs(float(total[0])) < 1e-14
 
 
@@ -210,7 +211,9 @@ def test_delta_decreases_in_epsilon():
 def test_zcdp_bound_is_above_the_exact_profile():
     epsilon = np.geomspace(1e-2, 10.0, 30)
     for sigma in (0.7, 2.0, 9.0):
-        assert np.all(discrete_gaussian_delta(epsilon, sigma, 1) <= discrete_gaussian_delta_zcdp_bound(epsilon, sigma, 1.0))
+        assert np.all(
+            discrete_gaussian_delta(epsilon, sigma, 1) <= discrete_gaussian_delta_zcdp_bound(epsilon, sigma, 1.0)
+        )
         exact_replace = discrete_gaussian_delta(epsilon, sigma, 1, "replace")
         assert np.all(exact_replace <= discrete_gaussian_delta_zcdp_bound(epsilon, sigma, math.sqrt(2.0)))
     exact = discrete_gaussian_sigma(np.array([0.1, 1.0, 8.0]), 1e-6)
@@ -262,9 +265,15 @@ def mp_sigma(epsilon, delta, sensitivity, neighbours):
 
 @pytest.mark.parametrize(
     "epsilon, delta, sensitivity, neighbours",
-    [(1e-3, 1e-300, 5, "add_remove"), (1e-3, 0.5, 1, "replace"), (0.3, 1e-10, 2, "add_remove"),
-     (1.0, 1e-5, 1, "add_remove"), (1.0, 1e-5, 1, "replace"), (50.0, 1e-300, 1, "add_remove"),
-     (10.0, 1e-20, 5, "replace")],
+    [
+        (1e-3, 1e-300, 5, "add_remove"),
+        (1e-3, 0.5, 1, "replace"),
+        (0.3, 1e-10, 2, "add_remove"),
+        (1.0, 1e-5, 1, "add_remove"),
+        (1.0, 1e-5, 1, "replace"),
+        (50.0, 1e-300, 1, "add_remove"),
+        (10.0, 1e-20, 5, "replace"),
+    ],
 )
 def test_sigma_matches_an_independent_mpmath_root(epsilon, delta, sensitivity, neighbours):
     sigma = discrete_gaussian_sigma(epsilon, delta, sensitivity, neighbours)
@@ -275,9 +284,15 @@ def test_sigma_matches_an_independent_mpmath_root(epsilon, delta, sensitivity, n
 
 @pytest.mark.parametrize(
     "epsilon, log_delta, sensitivity, neighbours",
-    [(37.25, -435.5, 1, "replace"), (20.0, -230.0, 2, "add_remove"), (50.0, -690.0, 5, "add_remove"),
-     (8.0, -100.0, 1, "replace"), (3.0, -40.0, 1, "add_remove"), (45.0, -12.0, 2, "replace"),
-     (48.40210052513128, -690.0, 1, "add_remove")],  # the root found first sits on a crossing
+    [
+        (37.25, -435.5, 1, "replace"),
+        (20.0, -230.0, 2, "add_remove"),
+        (50.0, -690.0, 5, "add_remove"),
+        (8.0, -100.0, 1, "replace"),
+        (3.0, -40.0, 1, "add_remove"),
+        (45.0, -12.0, 2, "replace"),
+        (48.40210052513128, -690.0, 1, "add_remove"),
+    ],  # the root found first sits on a crossing
 )
 def test_sigma_is_the_smallest_private_one_on_the_sawtooth(epsilon, log_delta, sensitivity, neighbours):
     # At large ε/Δ, log δ(σ) rises between lattice crossings and falls steeply at each: scan a fine
@@ -326,8 +341,9 @@ def test_returned_sigma_meets_the_guarantee(epsilon, log_delta, sensitivity, nei
 )
 def test_sigma_is_monotone_in_epsilon_and_delta(epsilon, ratio, log_delta, neighbours):
     delta = math.exp(log_delta)
-    sigmas = discrete_gaussian_sigma(np.array([epsilon, epsilon * ratio, epsilon]), np.array([delta, delta, delta * ratio]),
-                                     1, neighbours)
+    sigmas = discrete_gaussian_sigma(
+        np.array([epsilon, epsilon * ratio, epsilon]), np.array([delta, delta, delta * ratio]), 1, neighbours
+    )
     tolerance = 1 + 3e-12  # each σ is within 1e-12 of its root
     assert sigmas[1] <= sigmas[0] * tolerance
     assert sigmas[2] <= sigmas[0] * tolerance
@@ -345,9 +361,11 @@ def test_pmf_sums_to_one_and_matches_mpmath(sigma):
     with mp.workdps(30):
         log_z = mp_log_normaliser(sigma)
         for x in (0, 1, 3, top // 2):
-            expected = -mp.mpf(x) ** 2 / (2 * mp.mpf(sigma) ** 2) - log_z
+            expected = -(mp.mpf(x) ** 2) / (2 * mp.mpf(sigma) ** 2) - log_z
             assert discrete_gaussian_log_pmf(x, sigma) == pytest.approx(float(expected), rel=1e-14, abs=1e-15)
-    assert discrete_gaussian_log_normaliser(sigma) == pytest.approx(float(mp_log_normaliser(sigma)), rel=1e-14, abs=1e-16)
+    assert discrete_gaussian_log_normaliser(sigma) == pytest.approx(
+        float(mp_log_normaliser(sigma)), rel=1e-14, abs=1e-16
+    )
     assert discrete_gaussian_pmf(0.5, sigma) == 0.0
 
 
@@ -355,7 +373,7 @@ def mp_moment(sigma, order):
     with mp.workdps(40):
         s = mp.mpf(sigma)
         top = int(60 * sigma) + 10
-        weights = [(mp.mpf(y), mp.exp(-mp.mpf(y) ** 2 / (2 * s * s))) for y in range(-top, top + 1)]
+        weights = [(mp.mpf(y), mp.exp(-(mp.mpf(y) ** 2) / (2 * s * s))) for y in range(-top, top + 1)]
         return mp.fsum(w * y**order for y, w in weights) / mp.fsum(w for _, w in weights)
 
 
@@ -388,7 +406,9 @@ def test_tails_are_the_exact_sums(sigma):
             inclusive_first = math.ceil(t) if t > 0 else 0
             if inclusive_first >= 1:
                 inclusive = mp.log(2 * mp_gaussian_sum(s, inclusive_first, 0, -mp.inf, 1)) - log_z
-                assert discrete_gaussian_log_tail(t, sigma, inclusive=True) == pytest.approx(float(inclusive), rel=1e-13)
+                assert discrete_gaussian_log_tail(t, sigma, inclusive=True) == pytest.approx(
+                    float(inclusive), rel=1e-13
+                )
     assert discrete_gaussian_tail(-1.0, sigma) == 1.0
     assert discrete_gaussian_tail(0.0, sigma, inclusive=True) == 1.0
     assert discrete_gaussian_tail(np.inf, sigma) == 0.0
@@ -492,7 +512,11 @@ def test_exact_sampler_moments_across_scales(sigma_squared):
     draws = discrete_gaussian_exact_sample(sigma_squared, size=4000, rng=5).astype(float)
     variance = discrete_gaussian_variance(sigma)
     assert abs(draws.mean()) < 5 * math.sqrt(variance / draws.size) + 1e-12
-    spread = math.sqrt((float(mp_moment(sigma, 4)) - variance**2) / draws.size) if sigma < 20 else variance * math.sqrt(2 / draws.size)
+    spread = (
+        math.sqrt((float(mp_moment(sigma, 4)) - variance**2) / draws.size)
+        if sigma < 20
+        else variance * math.sqrt(2 / draws.size)
+    )
     assert abs(np.mean(draws**2) - variance) < 5 * spread
 
 
@@ -518,8 +542,10 @@ def test_exact_sampler_seeding_and_sources():
     assert isinstance(discrete_gaussian_exact_sample(2, rng=random.SystemRandom()), int)
     assert discrete_gaussian_exact_sample(2.25, size=(2, 3), rng=1).shape == (2, 3)
     # A float σ² is taken at its exact binary value: 2.25 is 9/4 exactly.
-    np.testing.assert_array_equal(discrete_gaussian_exact_sample(2.25, size=20, rng=4),
-                                  discrete_gaussian_exact_sample(Fraction(9, 4), size=20, rng=4))
+    np.testing.assert_array_equal(
+        discrete_gaussian_exact_sample(2.25, size=20, rng=4),
+        discrete_gaussian_exact_sample(Fraction(9, 4), size=20, rng=4),
+    )
 
 
 # --- Validation and warnings ----------------------------------------------------------------
@@ -566,7 +592,9 @@ def test_no_runtime_warning_at_extreme_inputs():
                 neighbours,
             )
             assert np.all(values <= 0.0)
-            sigma = discrete_gaussian_sigma(np.array([0.0, 1e-6, 1e6]), np.array([2.3e-308, 0.999999])[:, None], 3, neighbours)
+            sigma = discrete_gaussian_sigma(
+                np.array([0.0, 1e-6, 1e6]), np.array([2.3e-308, 0.999999])[:, None], 3, neighbours
+            )
             assert np.all(sigma > 0)
         discrete_gaussian_log_tail(np.array([-np.inf, 0.0, 1e300, np.inf]), np.array([1e-300, 1e300])[:, None])
         discrete_gaussian_log_pmf(np.array([-np.inf, 0.0, 1e300]), np.array([1e-300, 1e300])[:, None])
