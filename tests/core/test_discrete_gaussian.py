@@ -143,6 +143,14 @@ def test_profile_reproduces_the_table_of_math_section_9_5():
         assert float(f"{gaussian_delta(epsilon, sigma, sensitivity):.4g}") == continuous
 
 
+def test_profile_reproduces_the_checked_numbers_of_math_sections_9_5_and_9_6():
+    # The 10-digit values beside the table of section 9.5, and the replace-one values of 9.6.
+    for sigma, epsilon, expected in [(1.0, 1.0, 0.1413513394), (1.0, 0.5, 0.2039828138), (3.0, 0.3, 0.03847246063)]:
+        assert discrete_gaussian_delta(epsilon, sigma) == pytest.approx(expected, rel=1e-9)
+    for sigma, epsilon, expected in [(1.0, 1.0, 0.262500197), (3.0, 0.3, 0.0859501178), (2.0, 1.0, 0.0379694447)]:
+        assert discrete_gaussian_delta(epsilon, sigma, 1, "replace") == pytest.approx(expected, rel=1e-8)
+
+
 PROFILE_POINTS = [
     (epsilon, sigma, sensitivity)
     for epsilon in (0.0, 1e-3, 0.3, 1.0, 5.0, 50.0)
