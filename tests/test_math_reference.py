@@ -96,10 +96,10 @@ def test_every_section_has_text_and_the_math_is_balanced():
 def test_the_sections_other_helpers_implement_are_complete():
     """9.5/9.6 (discrete Gaussian), 5.6/5.8 (bounded GG, exponential mechanism), 12.3 (trade-off)."""
     discrete = find_section("9.5").body
-    for needle in ("Theorem 7", "Var", "Algorithms 1-3", "0.1414", "0.2040", "0.03847", "never returns a"):
+    for needle in ("Theorem 7", "Var", "Algorithms 1-3", "0.1414", "0.2040", "0.03847", "never a bisection midpoint", "smallest** private σ"):
         assert needle in discrete, needle
     vectors = find_section("9.6").body
-    for needle in ("e_i - e_j", "add that mass to δ", "zCDP", "0.262500197"):
+    for needle in ("e_i - e_j", "half-integers", "brute-force pair sum", "zCDP", "0.262500197"):
         assert needle in vectors, needle
     bounded = find_section("5.6").body
     for needle in ("Truncated GG", "BIT GG", "1.97501", "1.168", "3.06", "Claim 4"):
