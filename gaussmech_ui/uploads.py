@@ -248,23 +248,30 @@ class _LineMap:
     """Maps the position of a data row to the line of the file it starts on.
 
     Valid files never need line numbers, so they are computed (one more pass of the CSV
-    reader) only when a message needs one.
+    reader) only when a message needs one. ``records`` holds the index of each row's CSV
+    record; a ``range`` of them with ``one_line_records`` (a file without quotation marks,
+    where record k is line k + 1) needs no pass at all.
     """
 
-    def __init__(self, text: str, separator: str, records: np.ndarray, starts=None):
+    def __init__(self, text: str, separator: str, records, starts=None, one_line_records: bool = False):
         self._text, self._separator, self._records = text, separator, records
-        self._starts = starts
+        self._starts, self._one_line_records = starts, one_line_records
 
     def __len__(self) -> int:
-        return int(self._records.size)
+        return len(self._records)
 
     def __getitem__(self, position: int) -> int:
+        if self._one_line_records:
+            return int(self._records[position]) + 1
         if self._starts is None:
             self._starts = _record_start_lines(self._text, self._separator)
         return int(self._starts[self._records[position]])
 
     def subset(self, selection) -> "_LineMap":
-        return _LineMap(self._text, self._separator, self._records[selection], self._starts)
+        records = self._records
+        if not (isinstance(records, range) and isinstance(selection, slice)):
+            records = np.asarray(records)
+        return _LineMap(self._text, self._separator, records[selection], self._starts, self._one_line_records)
 
 
 def _tokenise(text: str, separator: str) -> list[list[str]]:
@@ -492,34 +499,49 @@ def _label_warnings(labels: tuple, text=None) -> list[str]:
     return notes
 
 
-def _fingerprints(strings: pa.Array) -> np.ndarray:
-    """A 64-bit fingerprint of every string of a pyarrow string array, computed on its buffers.
+_HASH_BLOCK = 1 << 18  # bytes hashed per step (more than csv.field_size_limit()), so that temporaries stay small
+_HASH_BASE = np.uint64(0x9E3779B97F4A7C15)  # odd, hence invertible modulo 2**64
 
-    Sum over the bytes b_k of a string of (b_k + 1) * w_k with fixed odd random weights w_k
-    (mod 2**64), mixed with its length: equal strings have equal fingerprints, and different
-    strings rarely do (the caller compares the strings whose fingerprints repeat).
+
+def _hash_powers() -> tuple[np.ndarray, np.ndarray]:
+    """r**i and r**-i modulo 2**64 for i < _HASH_BLOCK (computed once)."""
+    if not _HASH_POWERS:
+        inverse = np.uint64(pow(int(_HASH_BASE), -1, 2**64))
+        powers = np.multiply.accumulate(np.full(_HASH_BLOCK + 1, _HASH_BASE, dtype=np.uint64))
+        inverses = np.multiply.accumulate(np.full(_HASH_BLOCK + 1, inverse, dtype=np.uint64))
+        powers[1:], inverses[1:] = powers[:-1].copy(), inverses[:-1].copy()
+        powers[0] = inverses[0] = 1
+        _HASH_POWERS.extend([powers, inverses])
+    return _HASH_POWERS[0], _HASH_POWERS[1]
+
+
+_HASH_POWERS: list = []
+
+
+def _fingerprints(strings: pa.Array) -> np.ndarray:
+    """A 64-bit polynomial hash of every string of a pyarrow string array, computed on its buffers.
+
+    h(s) = sum_k (s_k + 1) r**k mod 2**64 (with its length mixed in), from prefix sums of the
+    bytes: h = (P[end] - P[start]) r**-start. Equal strings have equal hashes and different
+    strings rarely do; the caller compares the strings whose hashes repeat.
     """
-    index_type = np.int64 if pa.types.is_large_string(strings.type) else np.int32
-    offsets = np.frombuffer(strings.buffers()[1], index_type)[strings.offset : strings.offset + len(strings) + 1].astype(np.int64)
-    data = np.frombuffer(strings.buffers()[2], np.uint8) if strings.buffers()[2] is not None else np.empty(0, np.uint8)
-    lengths = np.diff(offsets)
-    longest = int(lengths.max()) if lengths.size else 0
-    weights = np.random.default_rng(0).integers(0, 2**63, size=max(longest, 1), dtype=np.uint64) * np.uint64(2) + np.uint64(1)
-    fingerprints = lengths.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
-    step = 1 << 17  # strings per block, so that the temporary arrays stay a few MB
-    for first in range(0, len(strings), step):
-        last = min(first + step, len(strings))
-        low, high = offsets[first], offsets[last]
-        block_lengths = lengths[first:last]
-        starts = offsets[first:last] - low
-        filled = block_lengths > 0
-        if high == low:
-            continue
-        position = np.arange(high - low) - np.repeat(starts, block_lengths)
-        terms = (data[low:high].astype(np.uint64) + np.uint64(1)) * weights[position]
-        block = fingerprints[first:last]
-        block[filled] ^= np.add.reduceat(terms, starts[filled])
-    return fingerprints
+    offsets, data = _buffers(strings)
+    offsets = offsets.astype(np.int64)
+    powers, inverses = _hash_powers()
+    hashes = np.diff(offsets).astype(np.uint64) * np.uint64(0xC2B2AE3D27D4EB4F)
+    first = 0
+    while first < len(strings):
+        low = offsets[first]
+        # As many strings as fit in one block (a field is at most csv.field_size_limit() < _HASH_BLOCK).
+        last = max(int(np.searchsorted(offsets, low + _HASH_BLOCK, side="right")) - 1, first + 1)
+        last = min(last, len(strings))
+        high = offsets[last]
+        prefix = np.zeros(high - low + 1, dtype=np.uint64)
+        np.cumsum((data[low:high].astype(np.uint64) + np.uint64(1)) * powers[: high - low], out=prefix[1:])
+        starts, ends = offsets[first:last] - low, offsets[first + 1 : last + 1] - low
+        hashes[first:last] ^= (prefix[ends] - prefix[starts]) * inverses[starts]
+        first = last
+    return hashes
 
 
 def _first_repeated_label(labels: tuple, text=None) -> str | None:
@@ -593,11 +615,13 @@ def _check_total(counts: np.ndarray, max_bins: int) -> float:
 # rejects (rows of different lengths, above all). tests/ui/test_uploads.py checks that both
 # readers give the same result, or the same message, on generated files.
 
+# The C library's allocator, which returns large blocks to the system when they are freed;
+# pyarrow's default pool keeps them, which after a 10 MB upload held ~50 MB more per process.
+_POOL = pa.system_memory_pool()
+
 # Whitespace that str.strip() removes besides space, tab, CR and LF (every c with c.isspace()).
 _OTHER_WHITESPACE = "\x0b\x0c\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
 _OTHER_WHITESPACE_PATTERN = re.compile("[" + _OTHER_WHITESPACE + "]")
-# A stripped cell that pandas.to_numeric may read as a number, or that _MISSING holds (RE2 syntax).
-_MAYBE_NUMBER_OR_MISSING = r"(?i)^([-+.0-9]|inf|nan|n/a$|na$|null$|none$|$)"
 
 
 def _check_row_count(records: int, max_bins: int) -> None:
@@ -623,24 +647,45 @@ def _has_other_whitespace(text: str) -> bool:
     return _OTHER_WHITESPACE_PATTERN.search(text) is not None
 
 
+def _buffers(strings: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """The offsets (one more than strings) and the bytes of a pyarrow string array, without copies."""
+    index_type = np.int64 if pa.types.is_large_string(strings.type) else np.int32
+    offsets = np.frombuffer(strings.buffers()[1], index_type)[strings.offset : strings.offset + len(strings) + 1]
+    data = strings.buffers()[2]
+    return offsets, (np.frombuffer(data, np.uint8) if data is not None else np.empty(0, np.uint8))
+
+
+# First bytes of a cell that pandas.to_numeric may read as a number or _MISSING may hold
+# ("inf", "nan", "na", "n/a", "null", "none" and signed forms): any other first byte is text.
+_MAYBE_FIRST_BYTES = np.zeros(256, dtype=bool)
+_MAYBE_FIRST_BYTES[list(b"+-.0123456789iInN")] = True
+
+
+def _may_be_number_or_missing(cells: pa.Array) -> np.ndarray:
+    """Where a stripped cell may be a number or a missing value (a superset: empty or a first byte in _MAYBE_FIRST_BYTES)."""
+    offsets, data = _buffers(cells)
+    starts, empty = offsets[:-1], offsets[1:] == offsets[:-1]
+    first = data[np.minimum(starts, max(data.size - 1, 0))] if data.size else np.zeros(starts.size, np.uint8)
+    return empty | _MAYBE_FIRST_BYTES[first]
+
+
 def _numbers_of(cells) -> np.ndarray | None:
-    """The numbers of stripped cells (a pyarrow array) when every one is a finite number, else None."""
-    numbers = None
+    """The numbers of stripped cells (a pyarrow array) when every one is a finite number, else None.
+
+    pyarrow's cast to float64 rounds correctly, as pandas.to_numeric does (an integer too: the
+    nearest double to it either way), and reads no hexadecimal. "-0" is the one cell read
+    differently (-0.0 here, 0 there), so a negative zero is left to :func:`_classify`.
+    """
     if len(cells) > 64 and _numbers_of(cells.slice(0, 64)) is None:
         return None  # the first cells already are not numbers: no cast of the whole column
-    # pyarrow reads "0x10" as 16 where pandas.to_numeric does not read it: no integer cast then.
-    if not pc.any(pc.match_substring(cells, "x", ignore_case=True)).as_py():
-        try:
-            numbers = pc.cast(cells, pa.int64()).to_numpy(zero_copy_only=False).astype(float)
-        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-            numbers = None
-    if numbers is None:
-        try:
-            numbers = pc.cast(cells, pa.float64()).to_numpy(zero_copy_only=False)
-        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-            return None
+    try:
+        numbers = pc.cast(cells, pa.float64(), memory_pool=_POOL).to_numpy(zero_copy_only=False)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
     # "nan" is a missing value and "inf" a bad count: their classification is _classify's.
-    return numbers if np.isfinite(numbers).all() else None
+    if not np.isfinite(numbers).all() or np.signbit(numbers[numbers == 0]).any():
+        return None
+    return numbers
 
 
 def _classify_cells(cells) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -650,7 +695,7 @@ def _classify_cells(cells) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     if numbers is not None:
         return numbers, np.zeros(size, dtype=bool), np.zeros(size, dtype=bool)
     # Only the cells that may be a number or a missing value go through pandas; the rest is text.
-    maybe = pc.match_substring_regex(cells, _MAYBE_NUMBER_OR_MISSING).to_numpy(zero_copy_only=False)
+    maybe = _may_be_number_or_missing(cells)
     numbers, missing, is_text = np.full(size, np.nan), np.zeros(size, dtype=bool), np.ones(size, dtype=bool)
     where = np.flatnonzero(maybe)
     if where.size:
@@ -672,7 +717,8 @@ def _read_fast(text: str, data: bytes, separator: str, max_bins: int):
     try:
         table = pa_csv.read_csv(
             pa.BufferReader(raw),
-            read_options=pa_csv.ReadOptions(column_names=names),
+            read_options=pa_csv.ReadOptions(column_names=names, use_threads=False),
+            memory_pool=_POOL,
             parse_options=pa_csv.ParseOptions(
                 delimiter=separator, quote_char=False, double_quote=False, escape_char=False,
                 newlines_in_values=False, ignore_empty_lines=False,
@@ -688,9 +734,9 @@ def _read_fast(text: str, data: bytes, separator: str, max_bins: int):
     # Every column end to end in one array (column j is cells[j * rows : (j + 1) * rows]), so that
     # each step below is one call into pyarrow whatever the number of columns.
     chunks = [chunk for column in table.columns for chunk in column.chunks]
-    cells = pa.chunked_array(chunks, type=pa.string()).combine_chunks() if chunks else pa.array([], pa.string())
-    offsets = np.frombuffer(cells.buffers()[1], dtype=np.int32)[cells.offset : cells.offset + len(cells) + 1]
-    raw_lengths = np.diff(offsets)
+    cells = pa.chunked_array(chunks, type=pa.string()).combine_chunks(memory_pool=_POOL) if chunks else pa.array([], pa.string())
+    del table, chunks  # the parsed table's buffers are copied into cells: free them now
+    raw_lengths = np.diff(_buffers(cells)[0])
     if raw_lengths.size and raw_lengths.max() > csv.field_size_limit():
         return None  # the csv module refuses such a field, and says on which line
     # Without quotation marks every line is one record; an empty line is a record of no field,
@@ -699,12 +745,14 @@ def _read_fast(text: str, data: bytes, separator: str, max_bins: int):
     _check_row_count(rows - empty_lines, max_bins)
     # Cells are stripped of spaces and tabs (the only whitespace left, see above), when there are any.
     padded = " " in text or ("\t" in text and separator != "\t")
-    stripped = pc.utf8_trim(cells, characters=" \t") if padded else cells
-    blank = (pc.binary_length(stripped).to_numpy(zero_copy_only=False) == 0).reshape(width, rows)
-    del raw_lengths, offsets
+    stripped = pc.utf8_trim(cells, characters=" \t", memory_pool=_POOL) if padded else cells
+    stripped_offsets = _buffers(stripped)[0]
+    blank = (stripped_offsets[1:] == stripped_offsets[:-1]).reshape(width, rows)
+    del stripped_offsets
+    del raw_lengths
     # Columns blank everywhere (a separator ending every line) carry nothing.
     kept = [j for j in range(width) if rows and not blank[j].all()]
-    lines = _LineMap(text, separator, np.arange(rows), starts=np.arange(1, rows + 2))
+    lines = _LineMap(text, separator, range(rows), one_line_records=True)
     if not kept:
         return [], lines
     first = _classify([stripped[j * rows].as_py() for j in kept])

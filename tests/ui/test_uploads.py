@@ -240,11 +240,12 @@ def _is_plain_label(text: str) -> bool:
         return False
     except ValueError:
         pass
-    # No ";" or tab: "x;1,5" is a decimal comma as much as a label "x;1" (rule 2 picks the
-    # former); labels holding separators are covered by the explicit cases above.
+    # No ";", "," or tab: "x;1,5" is a decimal comma as much as a label "x;1" (rule 2 picks the
+    # former), and a one-row file "µ,;0" splits into two fields on either separator (rule 2
+    # picks the comma); labels holding separators are covered by the explicit cases above.
     return (
         text.strip() == text and text[:1].isalpha() and text.lower() not in uploads_module._MISSING
-        and ";" not in text and "\t" not in text
+        and ";" not in text and "\t" not in text and "," not in text
     )
 
 
