@@ -55,6 +55,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
+from .downloads import neutralize_cell
+
 __all__ = [
     "UploadError",
     "Summary",
@@ -173,6 +175,12 @@ def _decode(data: bytes) -> str:
                 f"The file starts like UTF-16 text but byte {error.start + 1} cannot be decoded. "
                 "Save it as 'CSV UTF-8' and upload again."
             ) from None
+    elif b"\x00" in data:
+        line = _line_of(data, data.index(b"\x00"))
+        raise UploadError(
+            f"The file contains a NUL character on line {line}: it looks like a binary "
+            "file (or UTF-16 text without its byte-order mark), not a CSV text file."
+        )
     else:
         try:
             text = data.decode("utf-8-sig")
@@ -595,12 +603,17 @@ def _count_warnings(counts: np.ndarray) -> list[str]:
     return notes
 
 
-def _check_total(counts: np.ndarray, max_bins: int) -> float:
+def _check_total(counts: np.ndarray, max_bins: int, lines=None) -> float:
     if counts.size > max_bins:
         raise UploadError(f"Too many bins: the file has {counts.size:,} counts; the limit is {max_bins:,}.")
     total = float(np.sum(counts))
     if not total <= MAX_TOTAL:
-        raise UploadError(f"The counts add up to {total:.3g}, above the supported total of {MAX_TOTAL:.0e}.")
+        where = ""
+        if lines is not None and counts.size:
+            position = int(np.unravel_index(int(np.argmax(counts)), counts.shape)[0])
+            largest = float(np.max(counts))
+            where = f" The largest count, {largest:.3g}, is on line {lines[position]}."
+        raise UploadError(f"The counts add up to {total:.3g}, above the supported total of {MAX_TOTAL:.0e}.{where}")
     return total
 
 
@@ -830,7 +843,10 @@ def parse_histogram_csv(
     if kind not in (None, "1d", "2d"):
         raise ValueError(f"kind must be None, '1d' or '2d', got kind={kind!r}")
     if len(data) > max_bytes:
-        raise UploadError(f"The file is {len(data) / 1e6:.1f} MB; the limit is {max_bytes / 1e6:.1f} MB.")
+        raise UploadError(
+            f"The file is {len(data) / 1e6:.1f} MB ({len(data):,} bytes); the limit is {max_bytes / 1e6:.1f} MB "
+            f"({max_bytes:,} bytes). Upload a smaller file (for example fewer rows, or the counts without labels)."
+        )
     if not data.strip():
         raise UploadError("The file is empty." if not data else "The file contains only blank lines.")
     text = _decode(data)
@@ -878,7 +894,7 @@ def parse_histogram_csv(
         if len(candidates) < 2:
             raise UploadError(f"A grid needs at least two columns of numbers; this file has {len(candidates)}.")
         grid = np.column_stack([_validate_counts(columns[j], names[j], j, lines) for j in candidates])
-        total = _check_total(grid, max_bins)
+        total = _check_total(grid, max_bins, lines)
         row_labels = columns[text_columns[0]].as_tuple() if text_columns else None
         if len(text_columns) > 1:
             notes.append(f"Only the numeric columns form the grid; text columns other than '{names[text_columns[0]]}' are ignored.")
@@ -891,7 +907,7 @@ def parse_histogram_csv(
 
     if data_rows == 1 and len(candidates) >= 2 and column is None:
         counts = np.array([_validate_counts(columns[j], names[j], j, lines)[0] for j in candidates])
-        total = _check_total(counts, max_bins)
+        total = _check_total(counts, max_bins, [lines[0]] * counts.size)
         notes.append("The file has one row of numbers; each number is read as one bin.")
         notes += _count_warnings(counts)
         return HistogramData(
@@ -907,7 +923,7 @@ def parse_histogram_csv(
     else:
         chosen = _default_count_column(candidates, names, has_header)
     counts = _validate_counts(columns[chosen], names[chosen], chosen, lines)
-    total = _check_total(counts, max_bins)
+    total = _check_total(counts, max_bins, lines)
     others = text_columns + [j for j in candidates if j != chosen]
     label_index = min(others) if others else None
     labels = columns[label_index].as_tuple() if label_index is not None else None
@@ -929,17 +945,16 @@ def parse_histogram_csv(
 
 # --- safe downloads ------------------------------------------------------------------------------
 
-_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 _PLAIN_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 
 
 def csv_escape_cell(value):
     """Escape a text cell a spreadsheet would run as a formula (CSV injection).
 
-    Text that begins with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a leading
-    apostrophe (OWASP's advice), unless it is a plain number such as ``-3.5``, which no
-    spreadsheet evaluates as a formula. Non-text values (numbers) are returned unchanged, so
-    negative counts stay numbers.
+    The rule of :func:`gaussmech_ui.downloads.neutralize_cell` (a leading apostrophe before
+    ``=``, ``+``, ``-``, ``@``, a tab or a carriage return, OWASP's advice), except for text that
+    is a plain number such as ``-3.5``, which no spreadsheet evaluates as a formula. Non-text
+    values (numbers) are returned unchanged, so negative counts stay numbers.
 
     Examples
     --------
@@ -948,9 +963,9 @@ def csv_escape_cell(value):
     >>> csv_escape_cell(-3.5), csv_escape_cell("-3.5"), csv_escape_cell("apple")
     (-3.5, '-3.5', 'apple')
     """
-    if isinstance(value, str) and value.startswith(_FORMULA_STARTS) and not _PLAIN_NUMBER.fullmatch(value):
-        return "'" + value
-    return value
+    if isinstance(value, str) and _PLAIN_NUMBER.fullmatch(value):
+        return value
+    return neutralize_cell(value)
 
 
 def to_safe_csv(frame: pd.DataFrame) -> str:
