@@ -430,7 +430,9 @@ async def drive(arguments, base_url: str, pids) -> str:
     if record.transfers:
         print(f"{'(upload HTTP)':<16} {len(record.transfers):>6} {percentile(record.transfers, 50):8.0f} "
               f"{percentile(record.transfers, 95):8.0f} {max(record.transfers):8.0f}   (not a rerun: file URL + PUT)")
-    print(f"\npage loads {record.loads}; run {wall:.1f} s; server CPU {cpu:.1f} s ({100 * cpu / wall:.0f} % of one core)")
+    load = os.getloadavg()[0]
+    print(f"\npage loads {record.loads}; run {wall:.1f} s; server CPU {cpu:.1f} s ({100 * cpu / wall:.0f} % of one core), "
+          f"{1000 * cpu / max(len(every), 1):.0f} ms of server CPU per rerun; machine load average {load:.1f} on {os.cpu_count()} cores")
     if pids:
         print(f"server resident MB: before {rss_before:.0f}, after the first {len(first_ten)} sessions loaded "
               f"{rss_after_ten:.0f}, peak {peak:.0f}, at the end (+{arguments.settle:g} s) {rss_end:.0f}; "
