@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,6 +30,10 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from load_test import free_port, wait_healthy  # noqa: E402
+
+
+SECURITY_HEADERS = {"x-content-type-options", "x-frame-options", "content-security-policy", "referrer-policy",
+                    "permissions-policy"}
 
 
 def replica_settings() -> dict[str, str]:
@@ -115,6 +120,10 @@ def main() -> None:
         url = f"http://127.0.0.1:{listen}"
         wait_healthy(url, balancer)
         print(f"{arguments.replicas} replicas on ports {ports}, nginx on {listen}", flush=True)
+        with urllib.request.urlopen(url + "/", timeout=30) as response:
+            shown = {name: value for name, value in response.headers.items()
+                     if name.lower() in SECURITY_HEADERS or (name.lower() == "set-cookie" and "gm_affinity" in value)}
+        print("headers through the balancer: " + "; ".join(f"{name}: {value}" for name, value in shown.items()), flush=True)
         command = [sys.executable, str(ROOT / "benchmarks" / "load_test.py"), "--url", url, "--sessions", str(arguments.sessions),
                    "--seconds", str(arguments.seconds), "--settle", str(arguments.settle)]
         for replica in replicas:
