@@ -325,6 +325,8 @@ async def run_student(number: int, base_url: str, deadline: float, record: Recor
     except Exception as error:  # noqa: BLE001 - a crashed session is an error of the run, not of the driver
         record.errors.append(f"session {number}: {type(error).__name__}: {error}")
     finally:
+        if loaded is not None:
+            loaded.set()  # also when the session failed: the driver must not wait for it forever
         await student.close()
 
 
@@ -407,13 +409,17 @@ async def drive(arguments, base_url: str, pids) -> str:
     rss_before, cpu_before, started = resident_mb(pids), cpu_seconds(pids), time.monotonic()
     deadline = started + arguments.ramp + arguments.seconds
     first_ten = [asyncio.Event() for _ in range(min(10, arguments.sessions))]
+    rss_after_ten = rss_before
     tasks = []
     for number in range(arguments.sessions):
         event = first_ten[number] if number < len(first_ten) else None
         tasks.append(asyncio.create_task(run_student(number, base_url, deadline, record, arguments.seed, event)))
+        if number == len(first_ten) - 1:
+            # The first 10 students have their page before the others arrive: the memory then is
+            # the level that the end of the run is compared with.
+            await asyncio.gather(*(event.wait() for event in first_ten))
+            rss_after_ten = resident_mb(pids)
         await asyncio.sleep(arguments.ramp / max(arguments.sessions, 1))
-    await asyncio.gather(*(event.wait() for event in first_ten))
-    rss_after_ten = resident_mb(pids)
     await asyncio.gather(*tasks)
     wall, cpu = time.monotonic() - started, cpu_seconds(pids) - cpu_before
     await asyncio.sleep(arguments.settle)  # disconnected sessions are freed after server.disconnectedSessionTTL
