@@ -471,7 +471,7 @@ def _validate_counts(column: _Column, name: str, index: int, lines) -> np.ndarra
         if positions.size > 1:
             message += f" ({positions.size - 1} more problem{'s' if positions.size > 2 else ''} in this column.)"
         raise UploadError(message)
-    return column.numbers.astype(float)
+    return np.asarray(column.numbers, dtype=float)
 
 
 def _no_numeric_column_message(columns: list[_Column], names, lines, first_row=None) -> str:
@@ -783,7 +783,12 @@ def _read_fast(text: str, data: bytes, separator: str, max_bins: int):
     joint = None
     starts = np.asarray(kept, dtype=np.int64)[:, None] * rows
     sample = (starts + np.arange(1, min(rows, 65))).reshape(-1)  # the first cells below row 0 of each column
-    if rows > 1 and _numbers_of(stripped.take(pa.array(sample))) is not None:
+    whole = None
+    if rows > 1 and len(kept) == width and not (first.missing.any() or first.is_text.any()):
+        whole = _numbers_of(stripped)  # a table of numbers from its first row: one cast, no copy
+    if whole is not None:
+        joint = whole.reshape(width, rows)[:, 1:].reshape(-1)
+    elif rows > 1 and _numbers_of(stripped.take(pa.array(sample))) is not None:
         joint = _numbers_of(stripped.take(pa.array((starts + np.arange(1, rows)).reshape(-1))))
     # One table per class of cell (a row per kept column), filled row 0 first, then the rest.
     numbers = np.empty((len(kept), rows))
@@ -929,7 +934,7 @@ def parse_histogram_csv(
         chosen = candidates[candidate_names.index(column)]
     else:
         chosen = _default_count_column(candidates, names, has_header)
-    counts = _validate_counts(columns[chosen], names[chosen], chosen, lines)
+    counts = _validate_counts(columns[chosen], names[chosen], chosen, lines).copy()  # not a view of the table
     total = _check_total(counts, max_bins, lines)
     others = text_columns + [j for j in candidates if j != chosen]
     label_index = min(others) if others else None
