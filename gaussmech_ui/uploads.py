@@ -35,8 +35,17 @@ Rules, in the order they are applied (each can be overridden by the caller):
 7. **Counts** must be finite, 0 or more, with a total of at most 1e15; fractional counts are
    kept with a warning.
 
-The file is parsed in memory (``io.StringIO``); nothing uploaded is written to disk.
-:func:`to_safe_csv` writes downloads with spreadsheet-formula cells escaped.
+Two readers apply these rules. The **fast reader** hands a file without quotation marks to
+pyarrow's CSV parser (C++) and casts whole columns to numbers at once; the **line-precise
+reader** (Python's ``csv`` module, every cell through pandas) runs when the fast one declines:
+quotation marks, whitespace other than spaces and tabs, rows of different lengths, a blank first
+line, or any file pyarrow refuses. Problems in what the fast reader read (a negative count, text
+in a column of numbers) are reported with their line from the same data, since without quotation
+marks record k is line k + 1. Both give the same result, or the same message, on every file
+(checked by a differential test on generated files).
+
+The file is parsed in memory; nothing uploaded is written to disk. :func:`to_safe_csv` writes
+downloads with spreadsheet-formula cells escaped.
 """
 
 from __future__ import annotations
@@ -51,6 +60,11 @@ from typing import Mapping
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.csv as pa_csv
+
+from .downloads import neutralize_cell
 
 __all__ = [
     "UploadError",
@@ -170,6 +184,12 @@ def _decode(data: bytes) -> str:
                 f"The file starts like UTF-16 text but byte {error.start + 1} cannot be decoded. "
                 "Save it as 'CSV UTF-8' and upload again."
             ) from None
+    elif b"\x00" in data:
+        line = _line_of(data, data.index(b"\x00"))
+        raise UploadError(
+            f"The file contains a NUL character on line {line}: it looks like a binary "
+            "file (or UTF-16 text without its byte-order mark), not a CSV text file."
+        )
     else:
         try:
             text = data.decode("utf-8-sig")
@@ -189,9 +209,23 @@ def _decode(data: bytes) -> str:
     return text
 
 
+def _first_lines(text: str, count: int) -> list[str]:
+    """The first ``count`` non-blank lines of ``text`` (as ``str.splitlines`` splits), without splitting all of it."""
+    size = 1 << 16
+    while True:
+        head = text[:size]
+        lines = head.splitlines()
+        if size < len(text):
+            lines = lines[:-1]  # the last line of the head may go on past it
+        lines = [line for line in lines if line.strip()]
+        if len(lines) >= count or size >= len(text):
+            return lines[:count]
+        size *= 4
+
+
 def _detect_separator(text: str) -> str:
     """The separator that splits the first lines most consistently into 2+ fields (rule 2)."""
-    lines = [line for line in text.splitlines() if line.strip()][:_SAMPLE_LINES]
+    lines = _first_lines(text, _SAMPLE_LINES)
     sample = "\n".join(lines)
     # Commas that all sit between digits are decimal marks: then a semicolon beats a comma.
     decimal_commas = "," in sample and not _NON_DECIMAL_COMMA.search(sample)
@@ -231,23 +265,30 @@ class _LineMap:
     """Maps the position of a data row to the line of the file it starts on.
 
     Valid files never need line numbers, so they are computed (one more pass of the CSV
-    reader) only when a message needs one.
+    reader) only when a message needs one. ``records`` holds the index of each row's CSV
+    record; a ``range`` of them with ``one_line_records`` (a file without quotation marks,
+    where record k is line k + 1) needs no pass at all.
     """
 
-    def __init__(self, text: str, separator: str, records: np.ndarray, starts=None):
+    def __init__(self, text: str, separator: str, records, starts=None, one_line_records: bool = False):
         self._text, self._separator, self._records = text, separator, records
-        self._starts = starts
+        self._starts, self._one_line_records = starts, one_line_records
 
     def __len__(self) -> int:
-        return int(self._records.size)
+        return len(self._records)
 
     def __getitem__(self, position: int) -> int:
+        if self._one_line_records:
+            return int(self._records[position]) + 1
         if self._starts is None:
             self._starts = _record_start_lines(self._text, self._separator)
         return int(self._starts[self._records[position]])
 
     def subset(self, selection) -> "_LineMap":
-        return _LineMap(self._text, self._separator, self._records[selection], self._starts)
+        records = self._records
+        if not (isinstance(records, range) and isinstance(selection, slice)):
+            records = np.asarray(records)
+        return _LineMap(self._text, self._separator, records[selection], self._starts, self._one_line_records)
 
 
 def _tokenise(text: str, separator: str) -> list[list[str]]:
@@ -304,14 +345,60 @@ def _make_rectangular(rows, lines: _LineMap, separator):
 # --- cells --------------------------------------------------------------------------------------
 
 
-@dataclass
 class _Column:
-    """One column: stripped text, parsed numbers, and the class of each cell."""
+    """One column: the stripped text of its cells, their numbers, and the class of each cell.
 
-    text: np.ndarray
-    numbers: np.ndarray
-    missing: np.ndarray
-    is_text: np.ndarray
+    ``text`` is a numpy array of ``str`` (the line-precise reader) or a pyarrow string array
+    (the fast reader); it is turned into Python strings only when labels or a message need them.
+    """
+
+    def __init__(self, text, numbers: np.ndarray, missing: np.ndarray, is_text: np.ndarray, blank=None):
+        self._text, self.numbers, self.missing, self.is_text = text, numbers, missing, is_text
+        self._blank = blank
+
+    def __len__(self) -> int:
+        return int(self.numbers.size)
+
+    def __getitem__(self, selection) -> "_Column":
+        text = self._text
+        if not isinstance(text, np.ndarray):
+            text = text[selection] if isinstance(selection, slice) else text.filter(pa.array(selection))
+        else:
+            text = text[selection]
+        blank = None if self._blank is None else self._blank[selection]
+        return _Column(text, self.numbers[selection], self.missing[selection], self.is_text[selection], blank)
+
+    @property
+    def text(self) -> np.ndarray:
+        if not isinstance(self._text, np.ndarray):
+            self._text = np.asarray(self._text.to_numpy(zero_copy_only=False), dtype=object)
+        return self._text
+
+    def cell(self, position: int) -> str:
+        if isinstance(self._text, np.ndarray):
+            return str(self._text[position])
+        return self._text[position].as_py()
+
+    def head(self, count: int) -> list[str]:
+        return [self.cell(i) for i in range(min(count, len(self)))]
+
+    def as_tuple(self) -> tuple:
+        if isinstance(self._text, np.ndarray):
+            return tuple(self._text.tolist())
+        return tuple(self._text.to_numpy(zero_copy_only=False))
+
+    def arrow_text(self):
+        """The cells as a pyarrow array when the fast reader read them (else None)."""
+        return None if isinstance(self._text, np.ndarray) else self._text
+
+    def blank(self) -> np.ndarray:
+        """Where a cell is empty (after stripping)."""
+        if self._blank is None:
+            if isinstance(self._text, np.ndarray):
+                self._blank = self._text == ""
+            else:
+                self._blank = pc.equal(pc.binary_length(self._text), 0).to_numpy(zero_copy_only=False)
+        return self._blank
 
     @property
     def numeric_cells(self) -> np.ndarray:
@@ -344,10 +431,10 @@ def _column_names(header_cells, count):
 
 def _detect_header(columns: list[_Column]) -> bool:
     """The first row is a header when it has text over a column of numbers."""
-    if len(columns[0].text) < 2:
+    if len(columns[0]) < 2:
         return bool(all(column.is_text[0] for column in columns))
     for column in columns:
-        rest = _Column(column.text[1:], column.numbers[1:], column.missing[1:], column.is_text[1:])
+        rest = column[1:]
         if column.is_text[0] and rest.is_numeric():
             return True
     return False
@@ -356,7 +443,7 @@ def _detect_header(columns: list[_Column]) -> bool:
 def _cell_problem(column: _Column, name: str, position: int, lines, where: str) -> str | None:
     line = lines[position]
     place = f"Line {line}, {where}" + ("" if name == where else f" ('{name}')")
-    value = column.text[position]
+    value = column.cell(position)
     if column.missing[position]:
         return f"{place}: the count is missing."
     if column.is_text[position]:
@@ -384,7 +471,7 @@ def _validate_counts(column: _Column, name: str, index: int, lines) -> np.ndarra
         if positions.size > 1:
             message += f" ({positions.size - 1} more problem{'s' if positions.size > 2 else ''} in this column.)"
         raise UploadError(message)
-    return column.numbers.astype(float)
+    return np.asarray(column.numbers, dtype=float)
 
 
 def _no_numeric_column_message(columns: list[_Column], names, lines, first_row=None) -> str:
@@ -400,9 +487,9 @@ def _no_numeric_column_message(columns: list[_Column], names, lines, first_row=N
         first_text = int((later if later.size else text_rows)[0])
         return (
             f"{base}. Column {best + 1} has numbers but also text, first on line "
-            f"{lines[first_text]}: {_quote(columns[best].text[first_text])}."
+            f"{lines[first_text]}: {_quote(columns[best].cell(first_text))}."
         )
-    if any(_LOCAL_NUMBER.fullmatch(value) for column in columns for value in column.text[:_SAMPLE_LINES]):
+    if any(_LOCAL_NUMBER.fullmatch(value) for column in columns for value in column.head(_SAMPLE_LINES)):
         return (
             f"{base}, and none of them holds plain numbers. Decimal commas and thousands separators "
             "are not read: write 1500 or 1.5, not 1,500 or 1,5."
@@ -418,24 +505,93 @@ def _default_count_column(candidates: list[int], names, has_header: bool) -> int
     return candidates[-1]
 
 
-def _label_warnings(labels) -> list[str]:
+def _label_warnings(labels: tuple, text=None) -> list[str]:
     notes = []
-    series = pd.Series(labels, dtype=object)
-    blank = int((series == "").sum())
+    blank = labels.count("")
     if blank:
         notes.append(f"{blank} label{'s are' if blank > 1 else ' is'} blank.")
-    repeated = series[series.duplicated() & (series != "")]
-    if len(repeated):
-        notes.append(f"Some labels repeat (e.g. {_quote(repeated.iloc[0])}); each row is kept as its own bin.")
+    repeated = _first_repeated_label(labels, text)
+    if repeated is not None:
+        notes.append(f"Some labels repeat (e.g. {_quote(repeated)}); each row is kept as its own bin.")
     return notes
+
+
+_HASH_BLOCK = 1 << 18  # bytes hashed per step (more than csv.field_size_limit()), so that temporaries stay small
+_HASH_BASE = np.uint64(0x9E3779B97F4A7C15)  # odd, hence invertible modulo 2**64
+
+
+def _hash_powers() -> tuple[np.ndarray, np.ndarray]:
+    """r**i and r**-i modulo 2**64 for i < _HASH_BLOCK (computed once)."""
+    if not _HASH_POWERS:
+        inverse = np.uint64(pow(int(_HASH_BASE), -1, 2**64))
+        powers = np.multiply.accumulate(np.full(_HASH_BLOCK + 1, _HASH_BASE, dtype=np.uint64))
+        inverses = np.multiply.accumulate(np.full(_HASH_BLOCK + 1, inverse, dtype=np.uint64))
+        powers[1:], inverses[1:] = powers[:-1].copy(), inverses[:-1].copy()
+        powers[0] = inverses[0] = 1
+        _HASH_POWERS.extend([powers, inverses])
+    return _HASH_POWERS[0], _HASH_POWERS[1]
+
+
+_HASH_POWERS: list = []
+
+
+def _fingerprints(strings: pa.Array) -> np.ndarray:
+    """A 64-bit polynomial hash of every string of a pyarrow string array, computed on its buffers.
+
+    h(s) = sum_k (s_k + 1) r**k mod 2**64 (with its length mixed in), from prefix sums of the
+    bytes: h = (P[end] - P[start]) r**-start. Equal strings have equal hashes and different
+    strings rarely do; the caller compares the strings whose hashes repeat.
+    """
+    offsets, data = _buffers(strings)
+    offsets = offsets.astype(np.int64)
+    powers, inverses = _hash_powers()
+    hashes = np.diff(offsets).astype(np.uint64) * np.uint64(0xC2B2AE3D27D4EB4F)
+    first = 0
+    while first < len(strings):
+        low = offsets[first]
+        # As many strings as fit in one block (a field is at most csv.field_size_limit() < _HASH_BLOCK).
+        last = max(int(np.searchsorted(offsets, low + _HASH_BLOCK, side="right")) - 1, first + 1)
+        last = min(last, len(strings))
+        high = offsets[last]
+        prefix = np.zeros(high - low + 1, dtype=np.uint64)
+        np.cumsum((data[low:high].astype(np.uint64) + np.uint64(1)) * powers[: high - low], out=prefix[1:])
+        starts, ends = offsets[first:last] - low, offsets[first + 1 : last + 1] - low
+        hashes[first:last] ^= (prefix[ends] - prefix[starts]) * inverses[starts]
+        first = last
+    return hashes
+
+
+def _first_repeated_label(labels: tuple, text=None) -> str | None:
+    """The first non-blank label (in file order) equal to an earlier one, or None.
+
+    Hashes every label (``text``, the labels' pyarrow array when there is one, is hashed on its
+    buffers) and compares in Python only the labels whose hash repeats.
+    """
+    if len(labels) < 2:
+        return None
+    hashes = _fingerprints(text) if isinstance(text, pa.Array) else pd.util.hash_array(np.asarray(labels, dtype=object), categorize=False)
+    ordered = np.sort(hashes)
+    repeats = ordered[1:][ordered[1:] == ordered[:-1]]
+    if not repeats.size:
+        return None
+    seen = set()
+    for position in np.flatnonzero(np.isin(hashes, repeats)):
+        label = labels[position]
+        if label in seen and label != "":
+            return label
+        seen.add(label)
+    return None
 
 
 def _total_row_warnings(labels, counts: np.ndarray, lines) -> list[str]:
     """Spreadsheet exports often end with a "Total" row, which would count every record twice."""
     notes = []
+    if counts.size < 2:
+        return notes
     grand_total = float(counts.sum())
-    for position, label in enumerate(labels):
-        if label.strip().lower() in _TOTAL_NAMES and counts.size > 1 and 2 * counts[position] == grand_total:
+    for position in np.flatnonzero(2 * counts == grand_total):
+        label = labels[position]
+        if label.strip().lower() in _TOTAL_NAMES:
             notes.append(
                 f"The row {_quote(label)} on line {lines[position]} equals the sum of the other rows; "
                 "remove it, or every record is counted twice."
@@ -456,13 +612,196 @@ def _count_warnings(counts: np.ndarray) -> list[str]:
     return notes
 
 
-def _check_total(counts: np.ndarray, max_bins: int) -> float:
+def _check_total(counts: np.ndarray, max_bins: int, lines=None) -> float:
     if counts.size > max_bins:
         raise UploadError(f"Too many bins: the file has {counts.size:,} counts; the limit is {max_bins:,}.")
     total = float(np.sum(counts))
     if not total <= MAX_TOTAL:
-        raise UploadError(f"The counts add up to {total:.3g}, above the supported total of {MAX_TOTAL:.0e}.")
+        where = ""
+        if lines is not None and counts.size:
+            position = int(np.unravel_index(int(np.argmax(counts)), counts.shape)[0])
+            largest = float(np.max(counts))
+            where = f" The largest count, {largest:.3g}, is on line {lines[position]}."
+        raise UploadError(f"The counts add up to {total:.3g}, above the supported total of {MAX_TOTAL:.0e}.{where}")
     return total
+
+
+# --- the two readers -------------------------------------------------------------------------------
+#
+# Both return the same thing: the columns (classified cells) and the map from data rows to lines.
+# The fast reader hands the file to pyarrow's CSV parser and casts whole columns to numbers in C;
+# it declines (returns None) whenever it cannot be sure to read exactly what the line-precise
+# reader reads, which is then run and reports problems with their lines. Declined: quotation
+# marks (their rules and errors are the csv module's), whitespace other than space and tab
+# (``str.strip`` removes more than pyarrow trims), a blank first line, and anything pyarrow
+# rejects (rows of different lengths, above all). tests/ui/test_uploads.py checks that both
+# readers give the same result, or the same message, on generated files.
+
+# The C library's allocator, which returns large blocks to the system when they are freed;
+# pyarrow's default pool keeps them, which after a 10 MB upload held ~50 MB more per process.
+_POOL = pa.system_memory_pool()
+
+# Whitespace that str.strip() removes besides space, tab, CR and LF (every c with c.isspace()).
+_OTHER_WHITESPACE = "\x0b\x0c\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+_OTHER_WHITESPACE_PATTERN = re.compile("[" + _OTHER_WHITESPACE + "]")
+
+
+def _check_row_count(records: int, max_bins: int) -> None:
+    if records == 0:
+        raise UploadError("The file contains only blank lines.")
+    if records > max_bins + 1:
+        raise UploadError(f"Too many bins: the file has {records - 1:,} or more rows; the limit is {max_bins:,}.")
+
+
+def _read_precise(text: str, separator: str, max_bins: int):
+    """Every record through Python's csv module and every cell through :func:`_classify`."""
+    records = _tokenise(text, separator)
+    record_index = np.flatnonzero(np.fromiter(map(len, records), dtype=np.int64, count=len(records)))
+    _check_row_count(record_index.size, max_bins)
+    rows = [records[i] for i in record_index]
+    raw_columns, lines = _make_rectangular(rows, _LineMap(text, separator, record_index), separator)
+    return [_classify(column) for column in raw_columns], lines
+
+
+def _has_other_whitespace(text: str) -> bool:
+    if text.isascii():
+        return any(character in text for character in _OTHER_WHITESPACE[:6])
+    return _OTHER_WHITESPACE_PATTERN.search(text) is not None
+
+
+def _buffers(strings: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """The offsets (one more than strings) and the bytes of a pyarrow string array, without copies."""
+    index_type = np.int64 if pa.types.is_large_string(strings.type) else np.int32
+    offsets = np.frombuffer(strings.buffers()[1], index_type)[strings.offset : strings.offset + len(strings) + 1]
+    data = strings.buffers()[2]
+    return offsets, (np.frombuffer(data, np.uint8) if data is not None else np.empty(0, np.uint8))
+
+
+# First bytes of a cell that pandas.to_numeric may read as a number or _MISSING may hold
+# ("inf", "nan", "na", "n/a", "null", "none" and signed forms): any other first byte is text.
+_MAYBE_FIRST_BYTES = np.zeros(256, dtype=bool)
+_MAYBE_FIRST_BYTES[list(b"+-.0123456789iInN")] = True
+
+
+def _may_be_number_or_missing(cells: pa.Array) -> np.ndarray:
+    """Where a stripped cell may be a number or a missing value (a superset: empty or a first byte in _MAYBE_FIRST_BYTES)."""
+    offsets, data = _buffers(cells)
+    starts, empty = offsets[:-1], offsets[1:] == offsets[:-1]
+    first = data[np.minimum(starts, max(data.size - 1, 0))] if data.size else np.zeros(starts.size, np.uint8)
+    return empty | _MAYBE_FIRST_BYTES[first]
+
+
+def _numbers_of(cells) -> np.ndarray | None:
+    """The numbers of stripped cells (a pyarrow array) when every one is a finite number, else None.
+
+    pyarrow's cast to float64 rounds correctly, as pandas.to_numeric does (an integer too: the
+    nearest double to it either way), and reads no hexadecimal. "-0" is the one cell read
+    differently (-0.0 here, 0 there), so a negative zero is left to :func:`_classify`.
+    """
+    if len(cells) > 64 and _numbers_of(cells.slice(0, 64)) is None:
+        return None  # the first cells already are not numbers: no cast of the whole column
+    try:
+        numbers = pc.cast(cells, pa.float64(), memory_pool=_POOL).to_numpy(zero_copy_only=False)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+    # "nan" is a missing value and "inf" a bad count: their classification is _classify's.
+    if not np.isfinite(numbers).all() or np.signbit(numbers[numbers == 0]).any():
+        return None
+    return numbers
+
+
+def _classify_cells(cells) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """numbers, missing, is_text of stripped cells (a pyarrow array), exactly as :func:`_classify` gives them."""
+    size = len(cells)
+    numbers = _numbers_of(cells) if size else np.empty(0)
+    if numbers is not None:
+        return numbers, np.zeros(size, dtype=bool), np.zeros(size, dtype=bool)
+    # Only the cells that may be a number or a missing value go through pandas; the rest is text.
+    maybe = _may_be_number_or_missing(cells)
+    numbers, missing, is_text = np.full(size, np.nan), np.zeros(size, dtype=bool), np.ones(size, dtype=bool)
+    where = np.flatnonzero(maybe)
+    if where.size:
+        exact = _classify(cells.take(pa.array(where)).to_numpy(zero_copy_only=False))
+        numbers[where], missing[where], is_text[where] = exact.numbers, exact.missing, exact.is_text
+    return numbers, missing, is_text
+
+
+def _read_fast(text: str, data: bytes, separator: str, max_bins: int):
+    """The columns read by pyarrow's CSV parser, or None where only the line-precise reader is exact."""
+    if '"' in text or _has_other_whitespace(text):
+        return None
+    first_line = re.match(r"[^\r\n]*", text).group()
+    if not first_line.strip():
+        return None
+    names = [f"c{j}" for j in range(first_line.count(separator) + 1)]
+    # Equal lengths mean the text is ASCII without a byte-order mark: the bytes are the text.
+    raw = data if len(data) == len(text) else text.encode("utf-8")
+    try:
+        table = pa_csv.read_csv(
+            pa.BufferReader(raw),
+            read_options=pa_csv.ReadOptions(column_names=names, use_threads=False),
+            memory_pool=_POOL,
+            parse_options=pa_csv.ParseOptions(
+                delimiter=separator, quote_char=False, double_quote=False, escape_char=False,
+                newlines_in_values=False, ignore_empty_lines=False,
+            ),
+            convert_options=pa_csv.ConvertOptions(
+                column_types={name: pa.string() for name in names}, null_values=[],
+                strings_can_be_null=False, quoted_strings_can_be_null=False, check_utf8=False,
+            ),
+        )
+    except pa.ArrowException:
+        return None
+    rows, width = table.num_rows, table.num_columns
+    # Every column end to end in one array (column j is cells[j * rows : (j + 1) * rows]), so that
+    # each step below is one call into pyarrow whatever the number of columns.
+    chunks = [chunk for column in table.columns for chunk in column.chunks]
+    cells = pa.chunked_array(chunks, type=pa.string()).combine_chunks(memory_pool=_POOL) if chunks else pa.array([], pa.string())
+    del table, chunks  # the parsed table's buffers are copied into cells: free them now
+    raw_lengths = np.diff(_buffers(cells)[0])
+    if raw_lengths.size and raw_lengths.max() > csv.field_size_limit():
+        return None  # the csv module refuses such a field, and says on which line
+    # Without quotation marks every line is one record; an empty line is a record of no field,
+    # which only a one-column file can hold (it is dropped later with the blank rows).
+    empty_lines = int(np.count_nonzero(raw_lengths == 0)) if width == 1 else 0
+    _check_row_count(rows - empty_lines, max_bins)
+    # Cells are stripped of spaces and tabs (the only whitespace left, see above), when there are any.
+    padded = " " in text or ("\t" in text and separator != "\t")
+    stripped = pc.utf8_trim(cells, characters=" \t", memory_pool=_POOL) if padded else cells
+    stripped_offsets = _buffers(stripped)[0]
+    blank = (stripped_offsets[1:] == stripped_offsets[:-1]).reshape(width, rows)
+    del stripped_offsets
+    del raw_lengths
+    # Columns blank everywhere (a separator ending every line) carry nothing.
+    kept = [j for j in range(width) if rows and not blank[j].all()]
+    lines = _LineMap(text, separator, range(rows), one_line_records=True)
+    if not kept:
+        return [], lines
+    first = _classify([stripped[j * rows].as_py() for j in kept])
+    # Below the first row: first one cast of every column at once (a table of numbers), else
+    # each column on its own, classifying exactly only the cells that may be numbers.
+    joint = None
+    starts = np.asarray(kept, dtype=np.int64)[:, None] * rows
+    sample = (starts + np.arange(1, min(rows, 65))).reshape(-1)  # the first cells below row 0 of each column
+    whole = None
+    if rows > 1 and len(kept) == width and not (first.missing.any() or first.is_text.any()):
+        whole = _numbers_of(stripped)  # a table of numbers from its first row: one cast, no copy
+    if whole is not None:
+        joint = whole.reshape(width, rows)[:, 1:].reshape(-1)
+    elif rows > 1 and _numbers_of(stripped.take(pa.array(sample))) is not None:
+        joint = _numbers_of(stripped.take(pa.array((starts + np.arange(1, rows)).reshape(-1))))
+    # One table per class of cell (a row per kept column), filled row 0 first, then the rest.
+    numbers = np.empty((len(kept), rows))
+    missing, is_text = np.zeros((len(kept), rows), dtype=bool), np.zeros((len(kept), rows), dtype=bool)
+    numbers[:, 0], missing[:, 0], is_text[:, 0] = first.numbers, first.missing, first.is_text
+    for k, j in enumerate(kept):
+        if joint is None:
+            numbers[k, 1:], missing[k, 1:], is_text[k, 1:] = _classify_cells(stripped.slice(j * rows + 1, rows - 1))
+    if joint is not None:
+        numbers[:, 1:] = joint.reshape(len(kept), rows - 1)
+    columns = [_Column(stripped.slice(j * rows, rows), numbers[k], missing[k], is_text[k], blank=blank[j])
+               for k, j in enumerate(kept)]
+    return columns, lines
 
 
 # --- the entry point ----------------------------------------------------------------------------
@@ -516,38 +855,33 @@ def parse_histogram_csv(
     if kind not in (None, "1d", "2d"):
         raise ValueError(f"kind must be None, '1d' or '2d', got kind={kind!r}")
     if len(data) > max_bytes:
-        raise UploadError(f"The file is {len(data) / 1e6:.1f} MB; the limit is {max_bytes / 1e6:.1f} MB.")
+        raise UploadError(
+            f"The file is {len(data) / 1e6:.1f} MB ({len(data):,} bytes); the limit is {max_bytes / 1e6:.1f} MB "
+            f"({max_bytes:,} bytes). Upload a smaller file (for example fewer rows, or the counts without labels)."
+        )
     if not data.strip():
         raise UploadError("The file is empty." if not data else "The file contains only blank lines.")
     text = _decode(data)
     if not text.strip():
         raise UploadError("The file contains only blank lines.")
     separator = _detect_separator(text)
-    records = _tokenise(text, separator)
-    record_index = np.flatnonzero(np.fromiter(map(len, records), dtype=np.int64, count=len(records)))
-    if record_index.size == 0:
+    columns, lines = _read_fast(text, data, separator, max_bins) or _read_precise(text, separator, max_bins)
+    if not columns:
         raise UploadError("The file contains only blank lines.")
-    if record_index.size > max_bins + 1:
-        raise UploadError(f"Too many bins: the file has {record_index.size - 1:,} or more rows; the limit is {max_bins:,}.")
-    rows = [records[i] for i in record_index]
-    raw_columns, lines = _make_rectangular(rows, _LineMap(text, separator, record_index), separator)
-    if not raw_columns:
-        raise UploadError("The file contains only blank lines.")
-    width = len(raw_columns)
-    columns = [_classify(column) for column in raw_columns]
-    blank_rows = np.logical_and.reduce([column.text == "" for column in columns])
+    width = len(columns)
+    blank_rows = np.logical_and.reduce([column.blank() for column in columns])
     if blank_rows.any():
         # Rows whose fields are all empty (spreadsheet padding such as ",,").
         keep = ~blank_rows
-        columns = [_Column(c.text[keep], c.numbers[keep], c.missing[keep], c.is_text[keep]) for c in columns]
+        columns = [column[keep] for column in columns]
         lines = lines.subset(keep)
-    first_row = [str(column.text[0]) for column in columns]
+    first_row = [column.cell(0) for column in columns]
 
     has_header = _detect_header(columns) if header is None else bool(header)
     names = _column_names(first_row if has_header else None, width)
     if has_header:
         lines = lines.subset(slice(1, None))
-        columns = [_Column(c.text[1:], c.numbers[1:], c.missing[1:], c.is_text[1:]) for c in columns]
+        columns = [column[1:] for column in columns]
     if not lines:
         raise UploadError("The file has a header row but no data rows.")
     data_rows = len(lines)
@@ -572,8 +906,8 @@ def parse_histogram_csv(
         if len(candidates) < 2:
             raise UploadError(f"A grid needs at least two columns of numbers; this file has {len(candidates)}.")
         grid = np.column_stack([_validate_counts(columns[j], names[j], j, lines) for j in candidates])
-        total = _check_total(grid, max_bins)
-        row_labels = tuple(columns[text_columns[0]].text.tolist()) if text_columns else None
+        total = _check_total(grid, max_bins, lines)
+        row_labels = columns[text_columns[0]].as_tuple() if text_columns else None
         if len(text_columns) > 1:
             notes.append(f"Only the numeric columns form the grid; text columns other than '{names[text_columns[0]]}' are ignored.")
         notes += _count_warnings(grid)
@@ -585,7 +919,7 @@ def parse_histogram_csv(
 
     if data_rows == 1 and len(candidates) >= 2 and column is None:
         counts = np.array([_validate_counts(columns[j], names[j], j, lines)[0] for j in candidates])
-        total = _check_total(counts, max_bins)
+        total = _check_total(counts, max_bins, [lines[0]] * counts.size)
         notes.append("The file has one row of numbers; each number is read as one bin.")
         notes += _count_warnings(counts)
         return HistogramData(
@@ -600,11 +934,11 @@ def parse_histogram_csv(
         chosen = candidates[candidate_names.index(column)]
     else:
         chosen = _default_count_column(candidates, names, has_header)
-    counts = _validate_counts(columns[chosen], names[chosen], chosen, lines)
-    total = _check_total(counts, max_bins)
+    counts = _validate_counts(columns[chosen], names[chosen], chosen, lines).copy()  # not a view of the table
+    total = _check_total(counts, max_bins, lines)
     others = text_columns + [j for j in candidates if j != chosen]
     label_index = min(others) if others else None
-    labels = tuple(columns[label_index].text.tolist()) if label_index is not None else None
+    labels = columns[label_index].as_tuple() if label_index is not None else None
     if len(candidates) > 1 and column is None:
         label_note = f" and '{names[label_index]}' as labels" if label_index is not None else ""
         notes.append(
@@ -612,7 +946,7 @@ def parse_histogram_csv(
             "Choose another column if that is wrong."
         )
     if labels is not None:
-        notes += _label_warnings(labels)
+        notes += _label_warnings(labels, columns[label_index].arrow_text())
         notes += _total_row_warnings(labels, counts, lines)
     notes += _count_warnings(counts)
     return HistogramData(
@@ -623,17 +957,16 @@ def parse_histogram_csv(
 
 # --- safe downloads ------------------------------------------------------------------------------
 
-_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 _PLAIN_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 
 
 def csv_escape_cell(value):
     """Escape a text cell a spreadsheet would run as a formula (CSV injection).
 
-    Text that begins with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a leading
-    apostrophe (OWASP's advice), unless it is a plain number such as ``-3.5``, which no
-    spreadsheet evaluates as a formula. Non-text values (numbers) are returned unchanged, so
-    negative counts stay numbers.
+    The rule of :func:`gaussmech_ui.downloads.neutralize_cell` (a leading apostrophe before
+    ``=``, ``+``, ``-``, ``@``, a tab or a carriage return, OWASP's advice), except for text that
+    is a plain number such as ``-3.5``, which no spreadsheet evaluates as a formula. Non-text
+    values (numbers) are returned unchanged, so negative counts stay numbers.
 
     Examples
     --------
@@ -642,9 +975,9 @@ def csv_escape_cell(value):
     >>> csv_escape_cell(-3.5), csv_escape_cell("-3.5"), csv_escape_cell("apple")
     (-3.5, '-3.5', 'apple')
     """
-    if isinstance(value, str) and value.startswith(_FORMULA_STARTS) and not _PLAIN_NUMBER.fullmatch(value):
-        return "'" + value
-    return value
+    if isinstance(value, str) and _PLAIN_NUMBER.fullmatch(value):
+        return value
+    return neutralize_cell(value)
 
 
 def to_safe_csv(frame: pd.DataFrame) -> str:

@@ -239,11 +239,12 @@ def _is_plain_label(text: str) -> bool:
         return False
     except ValueError:
         pass
-    # No ";" or tab: "x;1,5" is a decimal comma as much as a label "x;1" (rule 2 picks the
-    # former); labels holding separators are covered by the explicit cases above.
+    # No ";", "," or tab: "x;1,5" is a decimal comma as much as a label "x;1" (rule 2 picks the
+    # former), and a one-row file "µ,;0" splits into two fields on either separator (rule 2
+    # picks the comma); labels holding separators are covered by the explicit cases above.
     return (
         text.strip() == text and text[:1].isalpha() and text.lower() not in uploads_module._MISSING
-        and ";" not in text and "\t" not in text
+        and ";" not in text and "\t" not in text and "," not in text
     )
 
 
@@ -332,3 +333,99 @@ def test_histogram_frame_shapes():
     assert grid["true"].tolist() == [0, 1, 2, 3, 4, 5]
     with pytest.raises(ValueError, match="same shape"):
         histogram_frame({"a": np.ones(2), "b": np.ones(3)})
+
+
+# --- the fast reader reads exactly what the line-precise reader reads ------------------------------
+
+
+def _outcome(data, reader_on, monkeypatch, **kwargs):
+    """What parse_histogram_csv returns (as plain values) or the message it raises."""
+    with monkeypatch.context() as patch:
+        if not reader_on:
+            patch.setattr(uploads_module, "_read_fast", lambda *args: None)
+        try:
+            result = parse_histogram_csv(data, **kwargs)
+        except UploadError as error:
+            return ("error", str(error))
+    fields = {name: getattr(result, name) for name in result.__dataclass_fields__ if name != "counts"}
+    return ("ok", result.counts.tolist(), result.counts.shape, fields)
+
+
+def _assert_same(data, monkeypatch, **kwargs):
+    fast = _outcome(data, True, monkeypatch, **kwargs)
+    precise = _outcome(data, False, monkeypatch, **kwargs)
+    assert fast == precise, data
+
+
+def test_fast_reader_handles_plain_files(monkeypatch):
+    calls = []
+    original = uploads_module._read_fast
+    monkeypatch.setattr(uploads_module, "_read_fast", lambda *args: calls.append(original(*args)) or calls[-1])
+    parse_histogram_csv(b"fruit,count\napple,3\npear,5\n")
+    parse_histogram_csv(b"1,2,3\n4,5,6\n")
+    assert all(call is not None for call in calls) and len(calls) == 2
+    parse_histogram_csv(b'label,n\n"New York, NY",3\n')  # quotation marks: the csv module reads them
+    assert calls[-1] is None
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"label,count\na,1\nb,0x10\n", b"a,1\nb,+5\nc,1e3\n", b"a, 1 \nb,\t2\n", b"3\n\n5\n \n7\n",
+        b"a,1,\nb,2,\n", b"a,1\nb,nan\n", b"a,1\nb,inf\n", b"a,1\nb,-1\nc,-2\n", b"count\n3\nNA\n5\n",
+        b"name,count\nann,3\nbob,x\ncid,y\ndan,z\neve,5\n", b"x,y\n1,2\n", b"a;1,5\nb;2,5\n",
+        b"a,1\r\nb,2\r\n", b"a,1\rb,2\r", b"2019,5\n2020,7\n", b"a,99999999999999999999\n",
+        b"fruit,count\napple,3\npear,5\nTotal,8\n", "é,1\nü\u00a0,2\n".encode(), b"a,1\nb,2\n\n",
+        b"a\x0b,1\nb,2\n", b"a,1\nb,2,3\nc,4\n", b",\na,1\n,\nb,2\n", b"-,1\n-,2\n", b"1.5,2,3\n4,5,6\n",
+        b"street,a,b,c\nx,1,2,3\ny,4,5,-6\n", b"a,1e15\nb,1e15\n", b"na,1\nnone,2\nnancy,3\n",
+    ],
+)
+def test_fast_and_precise_readers_agree_on_edge_cases(data, monkeypatch):
+    _assert_same(data, monkeypatch)
+    _assert_same(data, monkeypatch, header=True)
+    _assert_same(data, monkeypatch, kind="1d")
+
+
+FAST_ALPHABET = st.sampled_from(list(",;\t\n\r  0123456789.-+eExinfaNA/=@bé\u00a0"))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(FAST_ALPHABET, max_size=80).map("".join), st.sampled_from([None, True, False]))
+def test_fast_and_precise_readers_agree_on_random_text(text, header):
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        _assert_same(text.encode("utf-8"), monkeypatch, header=header)
+
+
+CELL = st.one_of(
+    st.integers(-5, 10**6).map(str), st.floats(allow_nan=True, allow_infinity=True).map(repr),
+    st.sampled_from(["", " ", "NA", "nan", "x", "b1", "Total", "-", "1,5", " 7 ", "0x1f", "n/a", "None"]),
+    st.text(alphabet="abcxyz019 -.", max_size=6),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 5).flatmap(lambda width: st.lists(st.lists(CELL, min_size=width, max_size=width), min_size=1, max_size=30)),
+       st.sampled_from([",", ";", "\t"]), st.sampled_from(["\n", "\r\n"]))
+def test_fast_and_precise_readers_agree_on_tables(rows, separator, newline):
+    text = newline.join(separator.join(row) for row in rows) + newline
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        _assert_same(text.encode("utf-8"), monkeypatch)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text(alphabet="ab\u00e9\u65e5 ", max_size=5), max_size=40))
+def test_fingerprints_of_equal_labels_are_equal_and_repeats_are_found(labels):
+    import pyarrow as pa
+
+    array = pa.array(labels, type=pa.string())
+    prints = uploads_module._fingerprints(array)
+    for i, a in enumerate(labels):
+        for j, b in enumerate(labels):
+            if a == b:
+                assert prints[i] == prints[j]
+    first = next((b for k, b in enumerate(labels) if b and b in labels[:k]), None)
+    assert uploads_module._first_repeated_label(tuple(labels), array) == first
+    assert uploads_module._first_repeated_label(tuple(labels)) == first
+    if len(labels) > 2:  # a slice of an array has an offset into its buffers
+        assert uploads_module._first_repeated_label(tuple(labels[1:]), array[1:]) == next(
+            (b for k, b in enumerate(labels[1:]) if b and b in labels[1 : k + 1]), None)

@@ -1,0 +1,501 @@
+"""Many students at once: drive the dashboard's server the way browsers do, without browsers.
+
+Each simulated student speaks Streamlit's own protocol: it opens the websocket at
+``/_stcore/stream`` (subprotocol header ``streamlit, <XSRF token>``, the token from the
+``_streamlit_xsrf`` cookie that ``/_stcore/health`` sets), sends ``BackMsg.rerun_script`` with a
+query string, the page's script hash and its widget states, and waits for
+``ForwardMsg.script_finished``; the widget ids are read from the ``ForwardMsg.delta`` elements,
+the page hashes from ``new_session.app_pages``. For a bounded time it then, at random: moves ε,
+δ or d (their select sliders), switches page, or uploads a CSV on the denoising lab
+(``BackMsg.file_urls_request``, a PUT to ``/_stcore/upload_file/<session>/<file>``, then the
+uploader's widget state). Every student has its own parameters and its own file; **crosstalk**
+counts the times a session is shown someone else's: a URL whose ε, δ or d is not the one it
+set, or an upload summary whose total is not its file's.
+
+Reported: p50 / p95 / max milliseconds from input (the BackMsg sent) to script finished, per kind
+of action; errors (protocol failures, exceptions or ``st.error`` on a page, failed uploads); the
+server's resident memory over time, after the first 10 sessions have loaded, at the end and per
+session; the CPU seconds the server used. The last line is
+
+    sessions=N p50_ms=... p95_ms=... max_ms=... errors=... crosstalk=... rss_mb=...
+
+(``rss_mb``: the server's peak resident memory). Without ``--url`` it starts its own server
+(``streamlit run app.py``) on a free loopback port and stops it after; with ``--url``, give
+``--server-pid`` (repeatable, e.g. one per replica) to measure memory and CPU.
+
+Run: ``.venv/bin/python benchmarks/load_test.py --sessions 30 --seconds 60``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import http.cookiejar
+import math
+import os
+import random
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import websockets
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from gaussmech_ui.params import PARAMETERS, widget_key  # noqa: E402
+
+MOVED = ("epsilon", "delta", "dim")  # the parameters a student moves
+UPLOAD_PAGE = "Denoising_lab"
+UPLOAD_SOURCE_KEY, UPLOADER_KEY = "denoising_data", "denoising_upload"
+TIMEOUT = 120.0  # seconds a rerun may take before it counts as an error
+
+
+# --- one simulated student -------------------------------------------------------------------------
+
+
+@dataclass
+class Record:
+    """What every session measured, merged by the driver."""
+
+    latencies: dict = field(default_factory=dict)  # action -> [ms from the BackMsg to script finished]
+    transfers: list = field(default_factory=list)  # ms of each upload (file URL request + PUT)
+    errors: list = field(default_factory=list)
+    crosstalk: list = field(default_factory=list)
+    loads: int = 0
+
+
+class Student:
+    """One browser tab: a websocket session, its widget states and what it expects to see."""
+
+    def __init__(self, number: int, base_url: str, record: Record, rng: random.Random):
+        self.number, self.base_url, self.record, self.rng = number, base_url.rstrip("/"), record, rng
+        self.cookies = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies))
+        self.widgets: dict[str, object] = {}  # key -> element proto of the last run
+        self.states: dict[str, object] = {}  # key -> WidgetState we set (sent with every rerun)
+        self.pages: dict[str, str] = {}  # url_pathname -> page_script_hash
+        self.page_hash = ""
+        self.query = ""
+        self.expected: dict[str, float] = {}
+        self.session_id = ""
+        self.texts: list[str] = []
+        self.file_urls = asyncio.Queue()
+        self.websocket = None
+
+    # HTTP (cookies kept per student, as a browser does: XSRF and, behind nginx, the affinity cookie)
+    def _http(self, method: str, path: str, body: bytes | None = None, headers: dict | None = None) -> int:
+        request = urllib.request.Request(self.base_url + path, data=body, method=method, headers=headers or {})
+        with self.opener.open(request, timeout=60) as response:
+            response.read()
+            return response.status
+
+    def _cookie(self, name: str) -> str:
+        return next((cookie.value for cookie in self.cookies if cookie.name == name), "")
+
+    def _cookie_header(self) -> str:
+        return "; ".join(f"{cookie.name}={cookie.value}" for cookie in self.cookies)
+
+    async def connect(self) -> None:
+        await asyncio.to_thread(self._http, "GET", "/_stcore/health")
+        xsrf = self._cookie("_streamlit_xsrf")
+        ws_url = re.sub(r"^http", "ws", self.base_url) + "/_stcore/stream"
+        self.websocket = await websockets.connect(
+            ws_url, subprotocols=["streamlit", xsrf] if xsrf else ["streamlit"], origin=self.base_url,
+            additional_headers={"Cookie": self._cookie_header()}, max_size=None, open_timeout=60, ping_interval=None,
+        )
+
+    async def close(self) -> None:
+        if self.websocket is not None:
+            await self.websocket.close()
+
+    # The protocol
+    async def rerun(self, action: str) -> bool:
+        message = BackMsg()
+        state = message.rerun_script
+        state.query_string = self.query
+        state.page_script_hash = self.page_hash
+        state.widget_states.widgets.extend(self.states.values())
+        started = time.perf_counter()
+        await self.websocket.send(message.SerializeToString())
+        self.widgets, self.texts = {}, []
+        try:
+            status = await asyncio.wait_for(self._read_until_finished(), TIMEOUT)
+        except (asyncio.TimeoutError, websockets.ConnectionClosed) as error:
+            self.record.errors.append(f"session {self.number}: {action}: {type(error).__name__}")
+            return False
+        self.record.latencies.setdefault(action, []).append((time.perf_counter() - started) * 1000)
+        if status != ForwardMsg.FINISHED_SUCCESSFULLY:
+            self.record.errors.append(f"session {self.number}: {action}: script finished with status {status}")
+            return False
+        return True
+
+    async def _read_until_finished(self) -> int:
+        while True:
+            message = ForwardMsg()
+            message.ParseFromString(await self.websocket.recv())
+            kind = message.WhichOneof("type")
+            if kind == "script_finished":
+                return message.script_finished
+            if kind == "new_session":
+                if message.new_session.initialize.session_id:
+                    self.session_id = message.new_session.initialize.session_id
+                for page in message.new_session.app_pages:
+                    self.pages[page.url_pathname] = page.page_script_hash
+                self.page_hash = message.new_session.page_script_hash or self.page_hash
+            elif kind == "navigation":  # the pages, as the sidebar's menu links them
+                for page in message.navigation.app_pages:
+                    self.pages[page.url_pathname] = page.page_script_hash
+                self.page_hash = message.navigation.page_script_hash or self.page_hash
+            elif kind == "page_info_changed":
+                self.query = message.page_info_changed.query_string
+            elif kind == "file_urls_response":
+                self.file_urls.put_nowait(message.file_urls_response)
+            elif kind == "delta" and message.delta.WhichOneof("type") == "new_element":
+                self._read_element(message.delta.new_element)
+
+    def _read_element(self, element) -> None:
+        kind = element.WhichOneof("type")
+        proto = getattr(element, kind) if kind else None
+        widget_id = getattr(proto, "id", "") if proto is not None else ""
+        if widget_id:
+            self.widgets[widget_id.rsplit("-", 1)[-1] if "-" in widget_id else widget_id] = (kind, proto)
+        if kind == "exception":
+            self.record.errors.append(f"session {self.number}: exception on the page: {proto.message[:200]}")
+        elif kind == "alert":
+            if proto.format == proto.ERROR:
+                self.record.errors.append(f"session {self.number}: st.error on the page: {proto.body[:200]}")
+            self.texts.append(proto.body)
+        elif kind == "markdown":
+            self.texts.append(proto.body)
+
+    def _widget(self, key: str):
+        for name, value in self.widgets.items():
+            if name == key or name.endswith(key):
+                return value
+        return None, None
+
+    def _set(self, key: str, proto, **value) -> None:
+        from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+        state = WidgetState(id=proto.id)
+        for name, content in value.items():
+            target = getattr(state, name)
+            if hasattr(target, "data"):
+                target.data.extend(content)
+            elif hasattr(target, "CopyFrom"):
+                target.CopyFrom(content)
+            else:
+                setattr(state, name, content)
+        self.states[key] = state
+
+    # What a student does
+    async def open_first_page(self) -> None:
+        self.expected = {name: self.rng.choice(PARAMETERS[name].stops) for name in MOVED}
+        self.query = urllib.parse.urlencode({PARAMETERS[name].url_key: repr(value) for name, value in self.expected.items()})
+        if await self.rerun("open"):
+            self.record.loads += 1
+            self.check_parameters("open")
+
+    async def move(self, name: str) -> None:
+        kind, proto = self._widget(widget_key(name))
+        if proto is None:
+            self.record.errors.append(f"session {self.number}: no slider for {name} on the page")
+            return
+        index = self.rng.randrange(len(proto.options))
+        self._set(widget_key(name), proto, string_array_value=[proto.options[index]])
+        self.expected[name] = PARAMETERS[name].stops[index]
+        if await self.rerun(f"move {name}"):
+            self.check_parameters(f"move {name}")
+
+    async def switch_page(self, pathname: str | None = None) -> None:
+        pathname = pathname or self.rng.choice(sorted(self.pages))
+        self.page_hash = self.pages[pathname]
+        # Page widgets differ; the sidebar's states go along (a browser keeps them too).
+        self.states = {key: state for key, state in self.states.items() if key.startswith("_w_")}
+        if await self.rerun("switch page"):
+            self.record.loads += 1
+            self.check_parameters("switch page")
+
+    async def upload(self) -> None:
+        if self.pages.get(UPLOAD_PAGE) != self.page_hash:
+            await self.switch_page(UPLOAD_PAGE)
+        kind, source = self._widget(UPLOAD_SOURCE_KEY)
+        if source is None:
+            self.record.errors.append(f"session {self.number}: no data source control on the denoising lab")
+            return
+        label = next(option.content for option in source.options if "upload" in option.content.lower())
+        self._set(UPLOAD_SOURCE_KEY, source, string_array_value=[label])
+        if not await self.rerun("choose upload"):
+            return
+        kind, uploader = self._widget(UPLOADER_KEY)
+        if uploader is None:
+            self.record.errors.append(f"session {self.number}: no file uploader after choosing an upload")
+            return
+        counts = [self.number + 1, self.rng.randrange(1, 10**6), 7]
+        content = ("label,count\n" + "".join(f"bin {k},{count}\n" for k, count in enumerate(counts))).encode()
+        name = f"student-{self.number}.csv"
+        request = BackMsg()
+        request.file_urls_request.request_id = uuid.uuid4().hex
+        request.file_urls_request.file_names.append(name)
+        request.file_urls_request.session_id = self.session_id
+        started = time.perf_counter()
+        await self.websocket.send(request.SerializeToString())
+        try:
+            urls = await asyncio.wait_for(self._await_file_urls(), TIMEOUT)
+            await asyncio.to_thread(self._put_file, urls.file_urls[0].upload_url, name, content)
+        except Exception as error:  # noqa: BLE001 - any failure of the upload is one error to report
+            self.record.errors.append(f"session {self.number}: upload failed: {type(error).__name__}: {error}")
+            return
+        self.record.transfers.append((time.perf_counter() - started) * 1000)
+        from streamlit.proto.Common_pb2 import FileUploaderState
+
+        state = FileUploaderState()
+        info = state.uploaded_file_info.add()
+        info.file_id, info.name, info.size = urls.file_urls[0].file_id, name, len(content)
+        info.file_urls.CopyFrom(urls.file_urls[0])
+        self._set(UPLOADER_KEY, uploader, file_uploader_state_value=state)
+        if await self.rerun("read upload"):
+            total = f"total {sum(counts):,}"
+            if not any(total in text for text in self.texts):
+                shown = [text for text in self.texts if "total" in text][:1]
+                self.record.crosstalk.append(f"session {self.number}: expected '{total}', page shows {shown}")
+
+    async def _await_file_urls(self):
+        while True:
+            try:
+                return self.file_urls.get_nowait()
+            except asyncio.QueueEmpty:
+                # The response arrives on the websocket; read until it does.
+                message = ForwardMsg()
+                message.ParseFromString(await self.websocket.recv())
+                if message.WhichOneof("type") == "file_urls_response":
+                    return message.file_urls_response
+
+    def _put_file(self, upload_url: str, name: str, content: bytes) -> None:
+        boundary = uuid.uuid4().hex
+        body = (
+            f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\n"
+            "Content-Type: text/csv\r\n\r\n"
+        ).encode() + content + f"\r\n--{boundary}--\r\n".encode()
+        path = upload_url if upload_url.startswith("/") else urllib.parse.urlparse(upload_url).path
+        headers = {"Content-Type": f"multipart/form-data; boundary={boundary}", "X-Xsrftoken": self._cookie("_streamlit_xsrf"),
+                   "Origin": self.base_url}
+        self._http("PUT", path, body, headers)
+
+    def check_parameters(self, action: str) -> None:
+        """The URL the server last gave this session must carry this session's ε, δ and d."""
+        shown = urllib.parse.parse_qs(self.query)
+        for name, value in self.expected.items():
+            raw = shown.get(PARAMETERS[name].url_key, [None])[0]
+            try:
+                same = raw is not None and math.isclose(float(raw), float(value), rel_tol=1e-9)
+            except ValueError:
+                same = False
+            if not same:
+                self.record.crosstalk.append(f"session {self.number}: after {action} the URL shows {name}={raw}, not {value}")
+
+
+async def run_student(number: int, base_url: str, deadline: float, record: Record, seed: int, loaded: asyncio.Event | None) -> None:
+    student = Student(number, base_url, record, random.Random(seed * 1000 + number))
+    try:
+        await student.connect()
+        await student.open_first_page()
+        if loaded is not None:
+            loaded.set()
+        while time.monotonic() < deadline:
+            roll = student.rng.random()
+            if roll < 0.6:
+                await student.move(student.rng.choice(MOVED))
+            elif roll < 0.85:
+                await student.switch_page()
+            else:
+                await student.upload()
+            await asyncio.sleep(student.rng.uniform(0.5, 2.0))  # a person reads before the next move
+    except Exception as error:  # noqa: BLE001 - a crashed session is an error of the run, not of the driver
+        record.errors.append(f"session {number}: {type(error).__name__}: {error}")
+    finally:
+        if loaded is not None:
+            loaded.set()  # also when the session failed: the driver must not wait for it forever
+        await student.close()
+
+
+# --- the server and its measurements ----------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def start_server(port: int) -> subprocess.Popen:
+    command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port), "--server.address", "127.0.0.1",
+               "--server.headless", "true", "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false"]
+    server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    wait_healthy(f"http://127.0.0.1:{port}", server)
+    return server
+
+
+def wait_healthy(base_url: str, server: subprocess.Popen | None = None, seconds: float = 90) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if server is not None and server.poll() is not None:
+            raise RuntimeError(f"the server exited: {server.stderr.read().decode(errors='replace')[-2000:]}")
+        try:
+            with urllib.request.urlopen(base_url + "/_stcore/health", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.3)
+    raise RuntimeError(f"{base_url} did not become healthy within {seconds} s")
+
+
+def resident_mb(pids) -> float:
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/status") as status:
+                total += next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+        except (OSError, StopIteration):
+            pass
+    return total / 1024
+
+
+def cpu_seconds(pids) -> float:
+    total = 0.0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError):
+            pass
+    return total
+
+
+async def sample_memory(pids, samples: list, stop: asyncio.Event, every: float = 1.0) -> None:
+    start = time.monotonic()
+    while not stop.is_set():
+        samples.append((time.monotonic() - start, resident_mb(pids)))
+        try:
+            await asyncio.wait_for(stop.wait(), every)
+        except asyncio.TimeoutError:
+            pass
+
+
+def percentile(values, q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q / 100 * len(ordered)) - 1))]
+
+
+async def drive(arguments, base_url: str, pids) -> str:
+    record = Record()
+    samples: list = []
+    stop = asyncio.Event()
+    sampler = asyncio.create_task(sample_memory(pids, samples, stop))
+    rss_before, cpu_before, started = resident_mb(pids), cpu_seconds(pids), time.monotonic()
+    deadline = started + arguments.ramp + arguments.seconds
+    first_ten = [asyncio.Event() for _ in range(min(10, arguments.sessions))]
+    rss_after_ten = rss_before
+    tasks = []
+    for number in range(arguments.sessions):
+        event = first_ten[number] if number < len(first_ten) else None
+        tasks.append(asyncio.create_task(run_student(number, base_url, deadline, record, arguments.seed, event)))
+        if number == len(first_ten) - 1:
+            # The first 10 students have their page before the others arrive: the memory then is
+            # the level that the end of the run is compared with.
+            await asyncio.gather(*(event.wait() for event in first_ten))
+            rss_after_ten = resident_mb(pids)
+        await asyncio.sleep(arguments.ramp / max(arguments.sessions, 1))
+    await asyncio.gather(*tasks)
+    wall, cpu = time.monotonic() - started, cpu_seconds(pids) - cpu_before
+    await asyncio.sleep(arguments.settle)  # disconnected sessions are freed after server.disconnectedSessionTTL
+    rss_end = resident_mb(pids)
+    stop.set()
+    await sampler
+
+    every = [value for values in record.latencies.values() for value in values]
+    peak = max((rss for _, rss in samples), default=rss_end)
+    print(f"\n{'action':<16} {'count':>6} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}")
+    for action, values in sorted(record.latencies.items()):
+        print(f"{action:<16} {len(values):>6} {percentile(values, 50):8.0f} {percentile(values, 95):8.0f} {max(values):8.0f}")
+    print(f"{'all reruns':<16} {len(every):>6} {percentile(every, 50):8.0f} {percentile(every, 95):8.0f} {max(every, default=float('nan')):8.0f}")
+    if record.transfers:
+        print(f"{'(upload HTTP)':<16} {len(record.transfers):>6} {percentile(record.transfers, 50):8.0f} "
+              f"{percentile(record.transfers, 95):8.0f} {max(record.transfers):8.0f}   (not a rerun: file URL + PUT)")
+    load = os.getloadavg()[0]
+    print(f"\npage loads {record.loads}; run {wall:.1f} s; server CPU {cpu:.1f} s ({100 * cpu / wall:.0f} % of one core), "
+          f"{1000 * cpu / max(len(every), 1):.0f} ms of server CPU per rerun; machine load average {load:.1f} on {os.cpu_count()} cores")
+    if pids:
+        print(f"server resident MB: before {rss_before:.0f}, after the first {len(first_ten)} sessions loaded "
+              f"{rss_after_ten:.0f}, peak {peak:.0f}, at the end (+{arguments.settle:g} s) {rss_end:.0f}; "
+              f"per session {(peak - rss_before) / max(arguments.sessions, 1):.1f} MB; "
+              f"end / after first {len(first_ten)}: {rss_end / rss_after_ten:.2f}")
+        print("resident MB over time: " + ", ".join(f"{t:.0f}s {rss:.0f}" for t, rss in samples[:: max(1, len(samples) // 20)]))
+    for line in (record.errors[:10] + record.crosstalk[:10]):
+        print("  " + line)
+    return (f"sessions={arguments.sessions} p50_ms={percentile(every, 50):.0f} p95_ms={percentile(every, 95):.0f} "
+            f"max_ms={max(every, default=float('nan')):.0f} errors={len(record.errors)} crosstalk={len(record.crosstalk)} "
+            f"rss_mb={peak:.0f}")
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sessions", type=int, default=10, help="simulated students, all at once")
+    parser.add_argument("--seconds", type=float, default=30, help="how long each student keeps working, after the ramp")
+    parser.add_argument("--url", help="a running server (or a balancer); default: start one on a free port")
+    parser.add_argument("--server-pid", type=int, action="append", default=[], help="process to measure (with --url)")
+    parser.add_argument("--ramp", type=float, default=None, help="seconds over which the students arrive (default: min(10, seconds / 3))")
+    parser.add_argument("--settle", type=float, default=0.0, help="seconds to wait after the run before the last memory reading")
+    parser.add_argument("--browsers", type=int, default=0, help="real Chromium sessions (Playwright) checking for crosstalk meanwhile")
+    parser.add_argument("--seed", type=int, default=0)
+    arguments = parser.parse_args(argv)
+    if arguments.ramp is None:
+        arguments.ramp = min(10.0, arguments.seconds / 3)
+    server = None
+    if arguments.url:
+        base_url, pids = arguments.url.rstrip("/"), arguments.server_pid
+    else:
+        port = free_port()
+        server = start_server(port)
+        base_url, pids = f"http://127.0.0.1:{port}", [server.pid]
+    browsers = None
+    try:
+        if arguments.browsers:
+            sys.path.insert(0, str(Path(__file__).resolve().parent))
+            from browser_sessions import start_browser_sessions  # noqa: PLC0415 - only with --browsers
+
+            browsers = start_browser_sessions(base_url, arguments.browsers, arguments.ramp + arguments.seconds)
+        summary = asyncio.run(drive(arguments, base_url, pids))
+        if browsers is not None:
+            browser_errors, browser_crosstalk = browsers.result()
+            print(f"browsers: {arguments.browsers} Chromium sessions, {len(browser_errors)} errors, "
+                  f"{len(browser_crosstalk)} crosstalk")
+            for line in (browser_errors + browser_crosstalk)[:10]:
+                print("  " + line)
+            summary = summary.replace("crosstalk=", f"browser_crosstalk={len(browser_crosstalk)} crosstalk=")
+        print(summary)
+    finally:
+        if server is not None:
+            server.terminate()
+            try:
+                server.wait(20)
+            except subprocess.TimeoutExpired:
+                server.kill()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,55 @@
+"""The load generator runs, speaks the protocol and reports its summary line (no timing asserted)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import random
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+
+import load_test  # noqa: E402
+
+SUMMARY = re.compile(
+    r"^sessions=(?P<sessions>\d+) p50_ms=(?P<p50>\d+) p95_ms=(?P<p95>\d+) max_ms=(?P<max>\d+) "
+    r"errors=(?P<errors>\d+) crosstalk=(?P<crosstalk>\d+) rss_mb=(?P<rss>\d+)$"
+)
+
+
+@pytest.mark.slow
+def test_two_students_for_a_few_seconds():
+    output = io.StringIO()
+    with contextlib.redirect_stdout(output):
+        load_test.main(["--sessions", "2", "--seconds", "6", "--ramp", "1", "--seed", "3"])
+    lines = output.getvalue().strip().splitlines()
+    match = SUMMARY.match(lines[-1])
+    assert match, lines[-1]
+    assert int(match["sessions"]) == 2
+    assert int(match["errors"]) == 0 and int(match["crosstalk"]) == 0, output.getvalue()
+    assert int(match["p50"]) <= int(match["p95"]) <= int(match["max"])
+    assert int(match["rss"]) > 50  # the server was measured
+    assert re.search(r"^open\s+2\s", output.getvalue(), re.MULTILINE), "both students opened the page"
+
+
+def test_crosstalk_is_noticed():
+    """A session shown another session's ε counts as crosstalk (the check can fail)."""
+    record = load_test.Record()
+    student = load_test.Student(0, "http://127.0.0.1:1", record, random.Random(0))
+    student.expected = {"epsilon": 0.5, "delta": 1e-5, "dim": 10}
+    student.query = "epsilon=0.5&delta=1e-05&dim=10"
+    student.check_parameters("a rerun")
+    assert record.crosstalk == []
+    student.query = "epsilon=2&delta=1e-05&dim=10"
+    student.check_parameters("a rerun")
+    assert len(record.crosstalk) == 1 and "epsilon=2" in record.crosstalk[0]
+
+
+def test_percentiles():
+    values = list(range(1, 101))
+    assert load_test.percentile(values, 50) == 50 and load_test.percentile(values, 95) == 95
+    assert load_test.percentile([7], 95) == 7

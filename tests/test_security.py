@@ -1,0 +1,134 @@
+"""The claims of SECURITY.md that code can check: no raw HTML from user text, no files written,
+XSRF on the upload endpoint, websockets only from the app's own origin."""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import pathlib
+import sys
+import urllib.error
+import urllib.request
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+
+def _sources():
+    for folder in ("pages", "gaussmech_ui"):
+        yield from sorted((ROOT / folder).rglob("*.py"))
+    yield ROOT / "app.py"
+
+
+def _name(function) -> str:
+    return function.attr if isinstance(function, ast.Attribute) else getattr(function, "id", "")
+
+
+def raw_html_uses(source: str) -> list[tuple[int, str]]:
+    """(line, why) for each call that could put non-literal text into the page as raw HTML."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        name = _name(node.func)
+        unsafe = [k for k in node.keywords if k.arg == "unsafe_allow_html"]
+        raw = name == "html" or (unsafe and not (isinstance(unsafe[0].value, ast.Constant) and unsafe[0].value.value is False))
+        if raw:
+            arguments = node.args + [k.value for k in node.keywords if k.arg in ("body", "html")]
+            if not all(isinstance(argument, ast.Constant) and isinstance(argument.value, str) for argument in arguments):
+                found.append((node.lineno, f"{name}(...) with raw HTML from a non-literal"))
+    return found
+
+
+def test_no_user_text_reaches_raw_html():
+    offenders = [f"{path.relative_to(ROOT)}:{line} {why}" for path in _sources()
+                 for line, why in raw_html_uses(path.read_text(encoding="utf-8"))]
+    assert not offenders, offenders
+
+
+def test_the_raw_html_scan_can_fail():
+    assert raw_html_uses("st.markdown(label, unsafe_allow_html=True)")
+    assert raw_html_uses("st.html(f'<b>{name}</b>')")
+    assert not raw_html_uses("st.markdown('<br>', unsafe_allow_html=True)")
+    assert not raw_html_uses("st.markdown(label, unsafe_allow_html=False)")
+
+
+WRITERS = {"write_text", "write_bytes", "mkdir", "makedirs", "NamedTemporaryFile", "mkstemp", "mkdtemp",
+           "TemporaryDirectory", "copyfile", "rmtree", "unlink", "to_parquet", "to_excel", "savefig",
+           "write_image", "write_html"}  # (json.dump and the like need a file opened for writing: caught below)
+
+
+def file_writes(source: str) -> list[tuple[int, str]]:
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call):
+            name = _name(node.func)
+            if name in WRITERS:
+                found.append((node.lineno, name))
+            elif name == "open":
+                mode = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "mode"), None)
+                if mode is not None and not (isinstance(mode, ast.Constant) and set(str(mode.value)) <= set("rbt")):
+                    found.append((node.lineno, "open for writing"))
+            elif name == "to_csv" and (node.args or any(k.arg == "path_or_buf" for k in node.keywords)):
+                found.append((node.lineno, "to_csv to a file"))
+    return found
+
+
+def test_the_app_writes_no_files():
+    offenders = [f"{path.relative_to(ROOT)}:{line} {what}" for path in _sources()
+                 for line, what in file_writes(path.read_text(encoding="utf-8"))]
+    assert not offenders, offenders
+
+
+def test_the_file_write_scan_can_fail():
+    assert file_writes("open(p, 'w')") and file_writes("Path(p).write_text(t)") and file_writes("df.to_csv('x.csv')")
+    assert not file_writes("open(p)") and not file_writes("open(p, 'rb')") and not file_writes("df.to_csv(index=False)")
+
+
+@pytest.fixture(scope="module")
+def server_url():
+    import load_test
+
+    port = load_test.free_port()
+    server = load_test.start_server(port)
+    yield f"http://127.0.0.1:{port}"
+    server.terminate()
+    server.wait(20)
+
+
+@pytest.mark.slow
+def test_upload_without_xsrf_token_is_refused(server_url):
+    request = urllib.request.Request(server_url + "/_stcore/upload_file/some-session/some-file", data=b"x", method="PUT")
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=30)
+    assert refused.value.code == 403
+    # With the cookie's token the XSRF check passes, and the unknown session is what is refused.
+    with urllib.request.urlopen(server_url + "/_stcore/health", timeout=30) as health:
+        cookie = next(value for key, value in health.headers.items() if key.lower() == "set-cookie" and "_streamlit_xsrf" in value)
+    token = cookie.split(";", 1)[0].split("=", 1)[1]
+    request = urllib.request.Request(server_url + "/_stcore/upload_file/some-session/some-file", data=b"x", method="PUT",
+                                     headers={"X-Xsrftoken": token, "Cookie": f"_streamlit_xsrf={token}"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=30)
+    assert refused.value.code == 400
+
+
+@pytest.mark.slow
+def test_websocket_from_another_site_is_refused(server_url):
+    import websockets
+
+    async def connect(origin: str) -> str:
+        try:
+            async with websockets.connect(server_url.replace("http", "ws") + "/_stcore/stream", origin=origin,
+                                          subprotocols=["streamlit"], open_timeout=30) as websocket:
+                await asyncio.wait_for(websocket.recv(), 5)
+                return "open"
+        except asyncio.TimeoutError:
+            return "open"  # connected, and the server waits for the client's first message
+        except (websockets.InvalidStatus, websockets.ConnectionClosed) as error:
+            return type(error).__name__
+
+    assert asyncio.run(connect("http://attacker.example")) in ("InvalidStatus", "ConnectionClosedError", "ConnectionClosed")
+    assert asyncio.run(connect(server_url)) == "open"
