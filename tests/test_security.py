@@ -26,10 +26,35 @@ def _name(function) -> str:
     return function.attr if isinstance(function, ast.Attribute) else getattr(function, "id", "")
 
 
+def _module_string_constants(tree: ast.Module) -> set[str]:
+    """Names assigned exactly once at module level, to a string literal (fixed markup, not user text)."""
+    assigned: dict[str, int] = {}
+    literal: set[str] = set()
+    for node in ast.walk(tree):
+        for target in getattr(node, "targets", []) + ([node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else []):
+            if isinstance(target, ast.Name):
+                assigned[target.id] = assigned.get(target.id, 0) + 1
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+                literal.add(node.targets[0].id)
+    return {name for name in literal if assigned.get(name) == 1}
+
+
 def raw_html_uses(source: str) -> list[tuple[int, str]]:
-    """(line, why) for each call that could put non-literal text into the page as raw HTML."""
+    """(line, why) for each call that could put non-literal text into the page as raw HTML.
+
+    A literal, or a module-level name bound once to a literal, is fixed markup and allowed."""
     found = []
-    for node in ast.walk(ast.parse(source)):
+    tree = ast.parse(source)
+    constants = _module_string_constants(tree)
+
+    def fixed(argument: ast.expr) -> bool:
+        if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
+            return True
+        return isinstance(argument, ast.Name) and argument.id in constants
+
+    for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
         name = _name(node.func)
@@ -37,7 +62,7 @@ def raw_html_uses(source: str) -> list[tuple[int, str]]:
         raw = name == "html" or (unsafe and not (isinstance(unsafe[0].value, ast.Constant) and unsafe[0].value.value is False))
         if raw:
             arguments = node.args + [k.value for k in node.keywords if k.arg in ("body", "html")]
-            if not all(isinstance(argument, ast.Constant) and isinstance(argument.value, str) for argument in arguments):
+            if not all(fixed(argument) for argument in arguments):
                 found.append((node.lineno, f"{name}(...) with raw HTML from a non-literal"))
     return found
 
@@ -53,6 +78,9 @@ def test_the_raw_html_scan_can_fail():
     assert raw_html_uses("st.html(f'<b>{name}</b>')")
     assert not raw_html_uses("st.markdown('<br>', unsafe_allow_html=True)")
     assert not raw_html_uses("st.markdown(label, unsafe_allow_html=False)")
+    assert not raw_html_uses("STYLE = '<style>p {}</style>'\nst.html(STYLE)")
+    assert raw_html_uses("STYLE = '<style>'\nSTYLE = user_text\nst.html(STYLE)")  # rebound: not fixed
+    assert raw_html_uses("def f(STYLE):\n    st.html(STYLE)")
 
 
 WRITERS = {"write_text", "write_bytes", "mkdir", "makedirs", "NamedTemporaryFile", "mkstemp", "mkdtemp",
