@@ -51,7 +51,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
-from scipy import special
+from scipy import optimize, special
 
 from ._validation import as_float_array, broadcast, require_interval, scalar_or_array
 from .mechanisms import MECHANISMS, evaluate
@@ -83,9 +83,11 @@ _GOLDEN = (math.sqrt(5.0) - 1.0) / 2.0
 _EXPONENT_CAP = 700.0
 # 1 − e^{−ε} rounds to 1 in float64 beyond ε = 37.4.
 _MIRROR_CAP = 40.0
-# Bisection steps on log(scale) for the inverse; the bracket's relative width falls below 1e-13.
-_SCALE_STEPS = 100
+# The inverse: relative precision of the returned scale, factor-2 bracketing steps, and steps
+# of that size taken upwards from Brent's root until the limit is met.
+_SCALE_TOLERANCE = 1e-11
 _BRACKET_STEPS = 200
+_SAFE_SIDE_STEPS = 8
 
 Profile = Callable[[np.ndarray], np.ndarray]
 
@@ -539,9 +541,10 @@ def scale_for_attack_limit(
     Returns
     -------
     float
-        The scale (σ, b, σ*, ... in the mechanism's own parameter), found by bisection on its
-        logarithm and returned at the end of the bracket that meets the limit, so the risk at the
-        returned scale is verified to be within the limit (relative precision about 1e-12).
+        The scale (σ, b, σ*, ... in the mechanism's own parameter), found by Brent's method on
+        its logarithm and then checked: the risk at the returned scale is verified to be within
+        the limit (relative precision about 1e-11; where the check fails, the upper end of the
+        bracket, which meets the limit, is returned).
 
     Notes
     -----
@@ -586,13 +589,24 @@ def scale_for_attack_limit(
             high = low
         else:
             return high
-    # Invariant: ``high`` meets the limit, ``low`` does not.
-    for _ in range(_SCALE_STEPS):
-        middle = math.sqrt(low) * math.sqrt(high)
-        if not low < middle < high or high / low - 1.0 < 1e-13:
-            break
-        if meets(middle):
-            high = middle
-        else:
-            low = middle
+    # Invariant: ``high`` meets the limit, ``low`` does not. Brent's method on log(risk) − log(level)
+    # against log(scale) finds the crossing in a dozen evaluations; the answer is then moved to
+    # the safe side of it.
+    if high / low - 1.0 > _SCALE_TOLERANCE:
+        log_level = math.log(level)
+
+        def gap(log_scale):
+            return math.log(max(_risk_at(mechanism, setting, math.exp(log_scale), advantage, target_fpr), 1e-300)) - log_level
+
+        try:
+            root = optimize.brentq(gap, math.log(low), math.log(high), xtol=_SCALE_TOLERANCE / 4, rtol=4 * np.finfo(float).eps)
+        except ValueError:  # no sign change (a flat stretch of the risk): keep the bracket's safe end
+            return high
+        candidate = math.exp(root)
+        for _ in range(_SAFE_SIDE_STEPS):
+            if candidate >= high:
+                break
+            if meets(candidate):
+                return candidate
+            candidate *= 1.0 + _SCALE_TOLERANCE
     return high
