@@ -29,7 +29,7 @@ from .attack_panel import render_attack_risk_section
 from .figures import tour as figures
 from .format import format_number, format_percent
 
-__all__ = ["TourStep", "STEPS", "STEP_KEY", "apply_values", "draw_history", "render_step", "TRUE_COUNT", "MAX_DRAWS"]
+__all__ = ["TourStep", "STEPS", "STEP_KEY", "step_from_url", "step_to_url", "apply_values", "draw_history", "render_step", "TRUE_COUNT", "MAX_DRAWS"]
 
 STEP_KEY = "tour_step"
 SEED_KEY = "tour_seed"
@@ -86,6 +86,33 @@ STEPS: tuple[TourStep, ...] = (
              "Why can post-processing never cost privacy?",
              {**_BASE, "dim": 20}, "pages/5_Denoising_lab.py", "Denoising lab"),
 )
+
+
+_STEP_WRITTEN = "_tour_step_written"
+
+
+def step_from_url() -> None:
+    """Apply the URL's ``tour_step`` when it differs from what this session last wrote (a shared link)."""
+    raw = st.query_params.get(STEP_KEY)
+    if raw is None or raw == st.session_state.get(_STEP_WRITTEN):
+        return
+    try:
+        number = int(raw)
+        if not 1 <= number <= len(STEPS):
+            raise ValueError
+    except ValueError:
+        st.warning(f"The link sets {params.quote_untrusted(f'{STEP_KEY}={raw}')}, but the tour has steps 1 to {len(STEPS)}; "
+                   "showing step 1.")
+        number = 1
+    st.session_state[STEP_KEY] = number
+
+
+def step_to_url() -> None:
+    """Mirror the current step in the URL, so the link puts the class on the same step."""
+    text = str(int(st.session_state.get(STEP_KEY, 1)))
+    if st.query_params.get(STEP_KEY) != text:
+        st.query_params[STEP_KEY] = text
+    st.session_state[_STEP_WRITTEN] = text
 
 
 def apply_values(values: dict) -> None:

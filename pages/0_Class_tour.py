@@ -24,14 +24,15 @@ def _next_step() -> None:
     st.session_state[tour.STEP_KEY] = min(int(st.session_state.get(tour.STEP_KEY, 1)) + 1, len(tour.STEPS))
 
 
+tour.step_from_url()
 number = st.radio(
     "Step",
     options=[step.number for step in tour.STEPS],
     format_func=lambda n: f"{n}. {tour.STEPS[n - 1].title}",
     key=tour.STEP_KEY,
     horizontal=True,
-    bind="query-params",
 )
+tour.step_to_url()
 step = tour.STEPS[int(number) - 1]
 with guarded(f"step {step.number} of the tour"):
     tour.render_step(step, setting)
