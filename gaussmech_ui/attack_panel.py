@@ -148,12 +148,19 @@ def risk_caption(frame: pd.DataFrame, setting: Setting, prior: float) -> str:
 
 
 def render_attack_risk_section(
-    setting: Setting, key_prefix: str, *, with_inverse: bool = True, heading: bool = True, opt_in: bool = False
+    setting: Setting,
+    key_prefix: str,
+    *,
+    with_inverse: bool = True,
+    heading: bool = True,
+    opt_in: bool = False,
+    chart_first: bool = False,
 ) -> pd.DataFrame | None:
     """Draw the attack-risk section; returns its frame (``None`` if it was not drawn or could not be computed).
 
     With ``opt_in``, a toggle (``<key_prefix>_show``, default off) asks first, so a page that has
-    its own first screen keeps it; the tour's odds step shows the section at once.
+    its own first screen keeps it; the tour's odds step shows the section at once, with
+    ``chart_first`` (one idea, one chart: the table follows it).
     """
     if heading:
         st.subheader("What an attacker can do")
@@ -180,19 +187,24 @@ def render_attack_risk_section(
     except Exception as error:  # a page must survive any failure of one part
         st.error(f"Could not compute the attack numbers here ({type(error).__name__}: {error}). Try a less extreme ε, δ or d.")
         return None
-    with st.container(key=f"{key_prefix}_risk_table"):
-        st.dataframe(display_table(frame), hide_index=True, key=f"{key_prefix}_risk_dataframe")
-    st.info(risk_caption(frame, setting, float(prior)), icon=":material/campaign:")
-    figure = attack_tpr_figure(frame, setting)
-    st.plotly_chart(
-        figure, key=f"{key_prefix}_risk_chart", theme=None, config=_PLOTLY_CONFIG,
-        alt="Bars of the best attacker's true-positive rate at a 1% false-positive rate, one per mechanism.",
-    )
-    st.caption(
-        "Each bar is the most a membership attacker can detect at a 1% false-alarm rate, computed exactly from the "
-        "mechanism's privacy profile (its f-DP trade-off curve; Dong, Roth & Su 2022; Kulynych et al. 2024). The "
-        "dashed line is what (ε, δ)-DP promises: e^ε·1% + δ."
-    )
+    def table() -> None:
+        with st.container(key=f"{key_prefix}_risk_table"):
+            st.dataframe(display_table(frame), hide_index=True, key=f"{key_prefix}_risk_dataframe")
+        st.info(risk_caption(frame, setting, float(prior)), icon=":material/campaign:")
+
+    def chart() -> None:
+        st.plotly_chart(
+            attack_tpr_figure(frame, setting), key=f"{key_prefix}_risk_chart", theme=None, config=_PLOTLY_CONFIG,
+            alt="Bars of the best attacker's true-positive rate at a 1% false-positive rate, one per mechanism.",
+        )
+        st.caption(
+            "Each bar is the most a membership attacker can detect at a 1% false-alarm rate, computed exactly from the "
+            "mechanism's privacy profile (its f-DP trade-off curve; Dong, Roth & Su 2022; Kulynych et al. 2024). The "
+            "dashed line is what (ε, δ)-DP promises: e^ε·1% + δ."
+        )
+
+    for part in ((chart, table) if chart_first else (table, chart)):
+        part()
     download_csv("Attack numbers as CSV", frame.drop(columns=["color"]), "gaussmech-attack-risk.csv", key=f"{key_prefix}_risk_download")
     if with_inverse:
         _render_inverse(setting, key_prefix, frame)

@@ -29,7 +29,7 @@ from .attack_panel import render_attack_risk_section
 from .figures import tour as figures
 from .format import format_number, format_percent
 
-__all__ = ["TourStep", "STEPS", "STEP_KEY", "step_from_url", "step_to_url", "apply_values", "draw_history", "render_step", "TRUE_COUNT", "MAX_DRAWS"]
+__all__ = ["TourStep", "STEPS", "STEP_KEY", "step_from_url", "step_to_url", "move_step", "compact_layout", "apply_values", "draw_history", "render_step", "TRUE_COUNT", "MAX_DRAWS"]
 
 STEP_KEY = "tour_step"
 SEED_KEY = "tour_seed"
@@ -115,6 +115,25 @@ def step_to_url() -> None:
     st.session_state[_STEP_WRITTEN] = text
 
 
+def move_step(step: int) -> None:
+    """Callback of "Back" / "Next"."""
+    current = int(st.session_state.get(STEP_KEY, 1))
+    st.session_state[STEP_KEY] = min(max(current + step, 1), len(STEPS))
+
+
+_COMPACT_STYLE = """
+<style>
+[data-testid="stMainBlockContainer"] { padding-top: 2.2rem !important; }
+.st-key-tour_idea p { margin-bottom: 0.2rem; }
+</style>
+"""
+
+
+def compact_layout() -> None:
+    """Less space above the page's content, so the chart of a step starts on a 1280×720 screen."""
+    st.html(_COMPACT_STYLE)
+
+
 def apply_values(values: dict) -> None:
     """Callback of "set this step's values": store them as the shared parameters (the URL follows)."""
     for name, value in values.items():
@@ -159,10 +178,6 @@ def _step_one(setting: Setting) -> None:
     seed = _url_int(SEED_KEY, 0, 0, 2**31 - 1)
     count = _url_int(DRAWS_KEY, 1, 1, MAX_DRAWS)
     draws = draw_history(seed, count, sigma)
-    columns = st.columns(3)
-    columns[0].button("Draw again", key="tour_draw_again", on_click=_draw_again, icon=":material/casino:", use_container_width=True)
-    columns[1].button("Draw 10 more", key="tour_draw_ten", on_click=_draw_ten, icon=":material/replay_10:", use_container_width=True)
-    columns[2].button("Start a new history", key="tour_new_history", on_click=_new_history, icon=":material/restart_alt:", use_container_width=True)
     inside = float(np.mean(np.abs(draws - TRUE_COUNT) <= 2 * sigma))
     _show(
         figures.count_release_figure(TRUE_COUNT, sigma, draws, setting), "tour_count_chart",
@@ -172,6 +187,10 @@ def _step_one(setting: Setting) -> None:
         f"δ = {format_number(setting.delta)}, Δ = {format_number(setting.sensitivity)}; "
         f"{format_percent(inside, 3)} of these draws are within 2σ of the truth (95.4% in the long run).",
     )
+    columns = st.columns(3)
+    columns[0].button("Draw again", key="tour_draw_again", on_click=_draw_again, icon=":material/casino:", use_container_width=True)
+    columns[1].button("Draw 10 more", key="tour_draw_ten", on_click=_draw_ten, icon=":material/replay_10:", use_container_width=True)
+    columns[2].button("Start a new history", key="tour_new_history", on_click=_new_history, icon=":material/restart_alt:", use_container_width=True)
 
 
 def _step_two(setting: Setting) -> None:
@@ -265,7 +284,7 @@ def _step_four(setting: Setting) -> None:
 
 
 def _step_five(setting: Setting) -> None:
-    render_attack_risk_section(setting, "attack", with_inverse=False, heading=False)
+    render_attack_risk_section(setting, "attack", with_inverse=False, heading=False, chart_first=True)
 
 
 @st.cache_data(max_entries=32)
@@ -297,8 +316,9 @@ _DRAW = {1: _step_one, 2: _step_two, 3: _step_three, 4: _step_four, 5: _step_fiv
 
 def render_step(step: TourStep, setting: Setting) -> None:
     """Draw one step: idea, the live chart with its caption, the question, the value button and the link."""
-    st.subheader(f"{step.number}. {step.title}")
-    st.markdown(step.idea)
+    st.markdown(f"### {step.number}. {step.title}")
+    with st.container(key="tour_idea"):
+        st.markdown(step.idea)
     with st.container(key=f"tour_step_{step.number}"):
         _DRAW[step.number](setting)
     with st.container(border=True, key="tour_question"):

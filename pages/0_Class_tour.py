@@ -1,7 +1,8 @@
 """gaussmech: the Class tour, six steps for a 45-minute class on differential-privacy noise.
 
 One idea per step, each with one live chart, a question for the room, a button that sets the
-step's values and a link to the full page at the same setting (gaussmech_ui/tour.py).
+step's values and a link to the full page at the same setting (gaussmech_ui/tour.py). The layout
+is compact so that on a 1280×720 projector the step's chart starts on the first screen.
 """
 
 import streamlit as st
@@ -13,31 +14,29 @@ setting = render_sidebar()
 
 from gaussmech_ui import tour  # noqa: E402
 
-st.title("Class tour: six ideas about privacy noise")
-st.markdown(
-    "Six steps for a 45-minute class, about seven minutes each. Every chart is live: the sidebar's ε, δ, Δ and d "
-    "change it, and the link in the address bar puts every laptop in the room on the same step and values."
+tour.compact_layout()
+st.title("Class tour")
+st.caption(
+    "Six steps for a 45-minute class. Every chart is live (the sidebar's ε, δ, Δ and d change it), and the "
+    "address bar's link puts every laptop in the room on the same step and values."
 )
-
-
-def _next_step() -> None:
-    st.session_state[tour.STEP_KEY] = min(int(st.session_state.get(tour.STEP_KEY, 1)) + 1, len(tour.STEPS))
-
-
 tour.step_from_url()
-number = st.radio(
+choose, previous, following = st.columns([5, 1, 1], vertical_alignment="bottom")
+number = choose.selectbox(
     "Step",
     options=[step.number for step in tour.STEPS],
-    format_func=lambda n: f"{n}. {tour.STEPS[n - 1].title}",
+    format_func=lambda n: f"Step {n} of {len(tour.STEPS)}: {tour.STEPS[n - 1].title}",
     key=tour.STEP_KEY,
-    horizontal=True,
+    label_visibility="collapsed",
 )
+previous.button("Back", key="tour_previous", on_click=tour.move_step, args=(-1,), icon=":material/arrow_back:",
+                use_container_width=True, disabled=number == 1)
+following.button("Next", key="tour_next", on_click=tour.move_step, args=(1,), icon=":material/arrow_forward:",
+                 use_container_width=True, disabled=number == len(tour.STEPS))
 tour.step_to_url()
 step = tour.STEPS[int(number) - 1]
 with guarded(f"step {step.number} of the tour"):
     tour.render_step(step, setting)
-if step.number < len(tour.STEPS):
-    st.button("Next step", key="tour_next", on_click=_next_step, icon=":material/arrow_forward:")
 
 with st.expander("The plan of the class", icon=":material/school:"):
     st.dataframe(tour.step_frame(), hide_index=True, key="tour_plan")

@@ -180,10 +180,11 @@ def test_presenter_mode_from_the_url_with_a_bad_slide_number():
 
 def test_the_tour_has_six_steps_each_with_a_chart_a_question_a_button_and_a_link():
     at = open_page("pages/0_Class_tour.py")
-    radio = at.radio(key="tour_step")
-    assert radio.options[0].startswith("1. What noise does to one count") and len(radio.options) == 6
+    steps = at.selectbox(key="tour_step")
+    assert steps.options[0] == "Step 1 of 6: What noise does to one count" and len(steps.options) == 6
+    assert at.button(key="tour_previous").disabled
     for number in range(1, 7):
-        at.radio(key="tour_step").set_value(number).run()
+        at.selectbox(key="tour_step").set_value(number).run()
         assert not at.exception and not at.error, (number, at.error)
         assert at.get("plotly_chart"), number
         assert any(m.value.startswith("**Ask the room:**") for m in at.markdown), number
@@ -194,12 +195,14 @@ def test_the_tour_has_six_steps_each_with_a_chart_a_question_a_button_and_a_link
 
 def test_set_this_steps_values_and_next_step():
     at = open_page("pages/0_Class_tour.py", epsilon="3")
-    at.radio(key="tour_step").set_value(4).run()
+    at.selectbox(key="tour_step").set_value(4).run()
     at.button(key="tour_set_values_4").click().run()
     assert at.session_state["epsilon"] == 1.0 and at.session_state["dim"] == 50
     assert at.session_state["l1_model"] == "all_coordinates"
     at.button(key="tour_next").click().run()
-    assert at.session_state["tour_step"] == 5
+    assert at.session_state["tour_step"] == 5 and at.query_params["tour_step"] == "5"
+    at.button(key="tour_previous").click().run()
+    assert at.session_state["tour_step"] == 4
 
 
 def test_draw_again_keeps_a_seeded_history_in_the_url():
@@ -213,6 +216,26 @@ def test_draw_again_keeps_a_seeded_history_in_the_url():
     assert any(c.value == caption for c in again.caption), "the same link shows the same history"
     at.button(key="tour_new_history").click().run()
     assert at.query_params["tour_seed"] == "1" and at.query_params["tour_draws"] == "1"
+
+
+def test_a_bad_step_in_the_link_is_a_warning_not_a_traceback():
+    at = _open_raw(tour_step="9")
+    assert any("tour_step=9" in w.value for w in at.warning)
+    assert at.session_state["tour_step"] == 1
+
+
+def _open_raw(**query):
+    """Open the tour from a link without failing on the page's own warnings."""
+    from streamlit.testing.v1 import AppTest
+
+    from tests.app.page_helpers import APP_ROOT
+
+    at = AppTest.from_file(str(APP_ROOT / "app.py"), default_timeout=60)
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.switch_page("pages/0_Class_tour.py").run()
+    assert not at.exception
+    return at
 
 
 def test_a_bad_draw_count_in_the_link_is_a_warning_not_a_traceback():
