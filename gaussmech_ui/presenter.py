@@ -43,6 +43,7 @@ _STYLE = """
 .st-key-presenter_view { gap: 0.4rem; }
 .st-key-presenter_setting { position: sticky; top: 0; z-index: 10; background: white; }
 .st-key-presenter_setting p { font-size: 1.25rem !important; font-weight: 600; margin: 0; }
+.st-key-presenter_view [data-testid="stMarkdownContainer"] { margin-bottom: 0 !important; }
 .presenter-caption { font-size: 1.4rem; line-height: 1.3; padding: 0.1rem 0 0.7rem 0; }
 .st-key-presenter_view button p { font-size: 1.15rem !important; }
 </style>
