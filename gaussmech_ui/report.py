@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import datetime as _datetime
 import html
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -32,7 +33,7 @@ import plotly.io as pio
 from gaussmech_core.mechanisms import MECHANISMS, calibrate_all
 from gaussmech_core.registry_types import Setting
 
-from .export import setting_line
+from .export import legend_below, setting_line
 from .format import format_number
 from .odds import odds_sentence
 
@@ -122,7 +123,7 @@ def _calibration_table(setting: Setting, featured_only: bool) -> str:
         row_class = "" if calibration.scale is not None else ' class="invalid"'
         rows.append(
             f"<tr{row_class}><th scope='row'>{html.escape(mechanism.name)}</th><td>{html.escape(mechanism.guarantee_label)}</td>"
-            + "".join(f"<td>{cell}</td>" for cell in cells)
+            + "".join(f"<td class='scale'>{cell}</td>" if index == 0 else f"<td>{cell}</td>" for index, cell in enumerate(cells))
             + "</tr>"
         )
     return (
@@ -131,16 +132,28 @@ def _calibration_table(setting: Setting, featured_only: bool) -> str:
     )
 
 
-def _chart_html(chart: ReportChart, index: int) -> str:
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+_CODE = re.compile(r"`([^`]+)`")
+
+
+def _inline(text: str) -> str:
+    """A page's message (Streamlit Markdown) as safe HTML: escaped, with **bold** and `code` kept."""
+    escaped = html.escape(text)
+    return _CODE.sub(r"<code>\1</code>", _BOLD.sub(r"<strong>\1</strong>", escaped))
+
+
+def _chart_html(chart: ReportChart, index: int, *, compact: bool) -> str:
     figure = go.Figure(chart.figure)
     figure.update_layout(width=None, autosize=True)
+    # The legend below the plot in columns, as on a slide; the brief leaves hidden traces out and is shorter.
+    legend_below(figure, top=figure.layout.margin.t or 80, height=440 if compact else (figure.layout.height or 540),
+                 drop_hidden=compact)
     body = pio.to_html(
         figure, include_plotlyjs=False, full_html=False, div_id=f"chart-{index}",
         config={"displaylogo": False, "responsive": True},
     )
-    caption = f"<figcaption>{html.escape(chart.caption)}</figcaption>" if chart.caption else ""
-    title = f"<h3>{html.escape(chart.title)}</h3>" if chart.title else ""
-    return f"<figure class='chart'>{title}{body}{caption}</figure>"
+    caption = f"<figcaption>{_inline(chart.caption)}</figcaption>" if chart.caption else ""
+    return f"<figure class='chart'>{body}{caption}</figure>"
 
 
 _STYLE = """
@@ -154,7 +167,7 @@ h3 { font-size: 1.05rem; margin: 14px 0 4px; }
 .warnings li { color: #7a3b00; } .warnings { background: #fff6e5; padding: 8px 12px 8px 32px; border-left: 4px solid #E69F00; }
 table { border-collapse: collapse; width: 100%; font-size: 0.92rem; margin: 8px 0; }
 th, td { border: 1px solid #bbb; padding: 4px 6px; text-align: left; vertical-align: top; }
-thead th { background: #eef1f5; } tr.invalid td, tr.invalid th { color: #777; }
+thead th { background: #eef1f5; } td.scale { white-space: nowrap; } tr.invalid td, tr.invalid th { color: #777; }
 .table-wrap { overflow-x: auto; }
 figure.chart { margin: 12px 0 20px; } figcaption { font-size: 0.92rem; color: #333; margin-top: 4px; }
 code, pre { font-family: "Source Code Pro", Menlo, Consolas, monospace; font-size: 0.85rem; }
@@ -180,7 +193,9 @@ def build_report(content: ReportContent, version: str = "brief", *, now: _dateti
     setting = content.setting
     full = version == "full"
     stamp = (now or _datetime.datetime.now(_datetime.timezone.utc)).strftime("%Y-%m-%d %H:%M UTC")
-    warnings = list(dict.fromkeys([*content.page_warnings, *registry_warnings(setting)]))
+    page_text = " ".join(content.page_warnings)
+    own = [message for message in registry_warnings(setting) if message.split(":", 1)[0] not in page_text]
+    warnings = list(dict.fromkeys([*content.page_warnings, *own]))  # the page's own words first, no repeats
     charts = content.charts if full else content.charts[:1]
     line = setting_line(setting)
     parts = [
@@ -200,16 +215,16 @@ def build_report(content: ReportContent, version: str = "brief", *, now: _dateti
     ]
     if warnings:
         parts.append("<h2>Warnings at this setting</h2><ul class='warnings'>")
-        parts += [f"<li>{html.escape(message)}</li>" for message in warnings]
+        parts += [f"<li>{_inline(message)}</li>" for message in warnings]
         parts.append("</ul>")
     if full and content.page_notes:
         parts.append("<h2>What the page says</h2>")
-        parts += [f"<p>{html.escape(note)}</p>" for note in content.page_notes]
+        parts += [f"<p>{_inline(note)}</p>" for note in content.page_notes]
     parts.append("<h2>How much noise each mechanism needs</h2>")
     parts.append(f"<div class='table-wrap'>{_calibration_table(setting, featured_only=not full)}</div>")
     if charts:
         parts.append("<h2>" + ("Charts" if full else "The chart") + "</h2>")
-        parts += [_chart_html(chart, index) for index, chart in enumerate(charts)]
+        parts += [_chart_html(chart, index, compact=not full) for index, chart in enumerate(charts)]
     if full:
         parts.append("<h2>Formulas</h2><dl>")
         for name, formula in CORE_FORMULAS:
