@@ -92,21 +92,15 @@ def build_parser() -> argparse.ArgumentParser:
     _add_setting(calibrate)
     _add_format(calibrate)
 
-    delta = commands.add_parser(
-        "delta", help="δ(ε) of Gaussian noise with std σ", description="The exact δ(ε) of the Gaussian mechanism."
-    )
-    delta.add_argument("--sigma", type=_float, required=True, help="noise standard deviation σ > 0")
-    delta.add_argument("--epsilon", type=_float, nargs="+", required=True, help="one or more ε ≥ 0")
-    delta.add_argument("--sensitivity", type=_float, default=1.0, help="l2 sensitivity Δ (default 1)")
-    _add_format(delta)
-
-    epsilon = commands.add_parser(
-        "epsilon", help="smallest ε of Gaussian noise at δ", description="The smallest ε of the Gaussian mechanism at δ."
-    )
-    epsilon.add_argument("--sigma", type=_float, required=True, help="noise standard deviation σ > 0")
-    epsilon.add_argument("--delta", type=_float, nargs="+", required=True, help="one or more δ in (0, 1)")
-    epsilon.add_argument("--sensitivity", type=_float, default=1.0, help="l2 sensitivity Δ (default 1)")
-    _add_format(epsilon)
+    for command, given, given_help, summary in (
+        ("delta", "epsilon", "one or more ε ≥ 0", "The exact δ(ε) of the Gaussian mechanism."),
+        ("epsilon", "delta", "one or more δ in (0, 1)", "The smallest ε of the Gaussian mechanism at δ."),
+    ):
+        inverse = commands.add_parser(command, help=summary[4:].rstrip(".") + " (noise std σ)", description=summary)
+        inverse.add_argument("--sigma", type=_float, required=True, help="noise standard deviation σ > 0")
+        inverse.add_argument(f"--{given}", type=_float, nargs="+", required=True, help=given_help)
+        inverse.add_argument("--sensitivity", type=_float, default=1.0, help="l2 sensitivity Δ (default 1)")
+        _add_format(inverse)
 
     risk = commands.add_parser(
         "risk",

@@ -21,7 +21,7 @@ from gaussmech_core.registry_types import Setting
 
 from .format import format_exact
 
-__all__ = ["PAGE_NUMBERS", "snippet", "setting_expression"]
+__all__ = ["PAGE_NUMBERS", "snippet", "setting_expression", "parse_output"]
 
 _HEADER = '''# gaussmech: {label} at {line}
 # Needs only gaussmech_core (numpy + scipy): run it from a checkout of gaussmech, or after `pip install .`
@@ -93,3 +93,21 @@ def snippet(page_path: str, setting: Setting, *, prior: float = 0.5) -> str:
     header = _HEADER.format(label=label, line=setting_line(setting), setting=setting_expression(setting))
     body = "".join(part.format(prior=format_exact(prior)) if part is _RISK else part for part in parts)
     return header + body
+
+
+def parse_output(text: str) -> list[dict[str, list[str]]]:
+    r"""A snippet's printed tables: one dict per table (``{mechanism name: [cell, ...]}``), in order.
+
+    Examples
+    --------
+    >>> parse_output("mechanism | scale\nLaplace | 1\nmechanism | advantage\nLaplace | 0.39")
+    [{'Laplace': ['1']}, {'Laplace': ['0.39']}]
+    """
+    tables: list[dict[str, list[str]]] = []
+    for line in text.splitlines():
+        cells = [cell.strip() for cell in line.split(" | ")]
+        if cells[0] == "mechanism":
+            tables.append({})
+        elif tables and len(cells) > 1:
+            tables[-1][cells[0]] = cells[1:]
+    return tables

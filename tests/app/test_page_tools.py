@@ -14,7 +14,7 @@ import pytest
 from gaussmech_core.mechanisms import MECHANISMS
 from gaussmech_ui import share
 from gaussmech_ui.format import format_number, format_percent
-from gaussmech_ui.reproduce import snippet
+from gaussmech_ui.reproduce import parse_output, snippet
 from tests.app.page_helpers import open_page
 
 BY_NAME = {m.name: m for m in MECHANISMS.values()}
@@ -24,15 +24,7 @@ def _run_snippet(code: str) -> dict[str, list[dict[str, list[str]]]]:
     output = io.StringIO()
     with contextlib.redirect_stdout(output):
         exec(compile(code, "<snippet>", "exec"), {"__name__": "__main__"})
-    blocks, current = [], None
-    for line in output.getvalue().splitlines():
-        cells = [cell.strip() for cell in line.split(" | ")]
-        if cells[0] == "mechanism":
-            current = {}
-            blocks.append(current)
-        elif current is not None and len(cells) > 1:
-            current[cells[0]] = cells[1:]
-    return blocks
+    return parse_output(output.getvalue())
 
 
 def _setting(at):

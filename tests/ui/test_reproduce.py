@@ -15,7 +15,7 @@ import pytest
 from gaussmech_core.attack_risk import attack_risk_all
 from gaussmech_core.mechanisms import calibrate_all
 from gaussmech_core.registry_types import Setting
-from gaussmech_ui.reproduce import PAGE_NUMBERS, setting_expression, snippet
+from gaussmech_ui.reproduce import PAGE_NUMBERS, parse_output, setting_expression, snippet
 
 ROOT = Path(__file__).resolve().parents[2]
 SETTINGS = [
@@ -32,19 +32,6 @@ def run_snippet(code: str) -> str:
     return output.getvalue()
 
 
-def parse_rows(output: str) -> list[dict[str, list[str]]]:
-    """The blocks of ``name | value | ...`` lines, one dict per block (header line first)."""
-    blocks, current = [], None
-    for line in output.splitlines():
-        cells = [cell.strip() for cell in line.split(" | ")]
-        if cells[0] == "mechanism":
-            current = {}
-            blocks.append(current)
-        elif current is not None and len(cells) > 1:
-            current[cells[0]] = cells[1:]
-    return blocks
-
-
 def test_setting_expression_round_trips():
     for setting in SETTINGS:
         assert eval(setting_expression(setting), {"Setting": Setting}) == setting
@@ -53,7 +40,7 @@ def test_setting_expression_round_trips():
 @pytest.mark.parametrize("setting", SETTINGS, ids=lambda s: f"eps{s.epsilon}-d{s.dim}")
 @pytest.mark.parametrize("page", sorted(PAGE_NUMBERS))
 def test_every_snippet_prints_the_core_numbers(page, setting):
-    blocks = parse_rows(run_snippet(snippet(page, setting, prior=0.2)))
+    blocks = parse_output(run_snippet(snippet(page, setting, prior=0.2)))
     calibrations = {c.mechanism.name: c for c in calibrate_all(setting)}
     assert set(blocks[0]) == set(calibrations)
     for name, cells in blocks[0].items():
