@@ -74,8 +74,9 @@ __all__ = [
 
 DEFAULT_FPRS = (0.01, 0.001)
 
-# Grid points per infimum before the golden-section refinement, and its number of steps
-# (the bracket shrinks by 0.618 per step: 48 steps take a bracket of width 2 × 40/128 to 6e-11, and the sum is flat to second order at its minimum).
+# Grid points per infimum before the golden-section refinement, and its number of steps: the
+# bracket shrinks by 0.618 per step, so 48 steps take a bracket of width 2 × 40/128 to 6e-11 in ε,
+# and the sum, flat to second order at its minimum, is then exact to rounding.
 _GRID_POINTS = 129
 _GOLDEN_STEPS = 48
 _GOLDEN = (math.sqrt(5.0) - 1.0) / 2.0
