@@ -174,6 +174,9 @@ def legend_below(figure: go.Figure, *, top: int, height: int, drop_hidden: bool 
         figure.data = [trace for trace in figure.data if trace.visible != "legendonly"]
     figure.update_traces(legendgroup=None)
     columns, rows = _legend_layout(figure)
+    named = sum(1 for trace in figure.data if trace.name and trace.showlegend is not False)
+    if figure.layout.showlegend is False or (figure.layout.showlegend is None and named < 2):
+        rows = 0  # a chart without a legend (one trace, or hidden on purpose) keeps none
     axis_space = 80  # tick labels and the x-axis title, in pixels
     bottom = axis_space + 20 + row_height * rows
     plot_height = max(height - top - bottom, 120)

@@ -85,7 +85,7 @@ def slide_figure(chart: RecordedChart) -> go.Figure:
     size = (figure.layout.font.size or 16) + _FONT_BOOST
     title_size = (figure.layout.title.font.size or size) + _FONT_BOOST
     figure.update_layout(font=dict(size=size), title_font=dict(size=title_size), legend_font=dict(size=size - 2))
-    legend_below(figure, top=70, height=SLIDE_CHART_HEIGHT, row_height=30)
+    legend_below(figure, top=max(70, figure.layout.margin.t or 0), height=SLIDE_CHART_HEIGHT, row_height=30)
     return figure
 
 
