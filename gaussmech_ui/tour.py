@@ -20,7 +20,7 @@ import pandas as pd
 import streamlit as st
 
 from gaussmech_core import denoise, tails
-from gaussmech_core.gaussian import analytic_gaussian_sigma, gaussian_coordinate_tail
+from gaussmech_core.gaussian import analytic_gaussian_sigma
 from gaussmech_core.mechanisms import DEFAULT_MECHANISM_ID, MECHANISMS, evaluate
 from gaussmech_core.registry_types import Setting
 

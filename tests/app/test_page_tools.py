@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
 import pytest
 
 from gaussmech_core.mechanisms import MECHANISMS
