@@ -7,6 +7,7 @@ ratio, and the formulas with their sources. Start it with ``python3 dev.py run``
 
 import streamlit as st
 
+from gaussmech_ui.page_tools import render_page_tools
 from gaussmech_ui.sidebar import guarded, render_sidebar
 
 setting = render_sidebar()
@@ -180,3 +181,5 @@ with st.expander("The math", icon=":material/function:"):
     )
     st.markdown("**Sources of every mechanism in the table:**")
     st.markdown("\n".join(f"- {mechanism.name}: {mechanism.source}" for mechanism in MECHANISMS.values()))
+
+render_page_tools(setting, "app.py")

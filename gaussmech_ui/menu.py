@@ -30,6 +30,7 @@ class MenuEntry:
 
 
 MENU: tuple[MenuEntry, ...] = (
+    MenuEntry("Class tour", ":material/school:", "pages/0_Class_tour.py"),
     MenuEntry("Overview", ":material/table_chart:", "app.py"),
     MenuEntry("Noise distributions", ":material/bar_chart:", "pages/1_Noise_distributions.py"),
     MenuEntry("Tail probabilities", ":material/show_chart:", "pages/2_Tail_probabilities.py"),

@@ -8,6 +8,7 @@ density; and noise vectors in 2-D and 3-D (isotropic Gaussian against rank-1 R1S
 
 import streamlit as st
 
+from gaussmech_ui.page_tools import render_page_tools
 from gaussmech_ui.sidebar import guarded, render_sidebar
 
 setting = render_sidebar()
@@ -279,3 +280,6 @@ with vector_tab:
                 "value along v (Ji & Li 2024, as published; MATH.md 6.1). Over fresh draws of v the noise is spherically "
                 "symmetric with a half-normal radius (MATH.md 6.2)."
             )
+
+
+render_page_tools(setting, "pages/1_Noise_distributions.py")

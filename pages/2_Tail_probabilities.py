@@ -10,6 +10,7 @@ import math
 
 import streamlit as st
 
+from gaussmech_ui.page_tools import render_page_tools
 from gaussmech_ui.sidebar import guarded, render_sidebar
 
 setting = render_sidebar()
@@ -262,3 +263,6 @@ with lemma_tab:
             st.latex(r"\frac{\operatorname{Var}_G}{\operatorname{Var}_L} = \frac{\big(z + \sqrt{z^2 + 2\varepsilon}\big)^2}{8} \;\ge\; \frac{z^2}{2},"
                      r"\qquad z = -\Phi^{-1}(\delta/2)")
             st.markdown("So $\\operatorname{Var}_G > \\operatorname{Var}_L$ whenever $z > \\sqrt2$, i.e. $\\delta < 2\\Phi(-\\sqrt2) \\approx 0.1573$, for every ε > 0. A sufficient condition; the comparison uses probabilistic DP.")
+
+
+render_page_tools(setting, "pages/2_Tail_probabilities.py")

@@ -8,6 +8,8 @@ the classical formula holds, with Balle & Wang's low-privacy bound; the hypothes
 
 import streamlit as st
 
+from gaussmech_ui.attack_panel import render_attack_risk_section
+from gaussmech_ui.page_tools import render_page_tools
 from gaussmech_ui.sidebar import guarded, render_sidebar
 
 setting = render_sidebar()
@@ -245,3 +247,9 @@ with composition_tab:
                 "Naive summation: (kε, kδ). For the per-release σ, the advanced route gives half of δ to δ′ and splits the rest "
                 "as δ/(2k) per release; naive uses σ_aGM(ε/k, δ/k)."
             )
+
+
+with guarded("the attack-risk section"):
+    render_attack_risk_section(setting, "attack", opt_in=True)
+
+render_page_tools(setting, "pages/3_Privacy_profiles.py")

@@ -9,6 +9,7 @@ mechanism needs for a target error.
 
 import streamlit as st
 
+from gaussmech_ui.page_tools import render_page_tools
 from gaussmech_ui.sidebar import guarded, render_sidebar
 
 setting = render_sidebar()
@@ -368,3 +369,6 @@ with first_tab:
                 "(χ² for Gaussian noise, erfc for R1SMG); the norm of Laplace and GG noise has no closed-form tail, so its "
                 "bound is simulated (or, at large d, the Cornish–Fisher expansion) and marked approximate."
             )
+
+
+render_page_tools(setting, "pages/4_Accuracy_vs_dimension.py")

@@ -11,6 +11,7 @@ import math
 
 import streamlit as st
 
+from gaussmech_ui.page_tools import render_page_tools
 from gaussmech_ui.sidebar import guarded, render_sidebar
 
 setting = render_sidebar()
@@ -546,3 +547,6 @@ with st.expander("The math", icon=":material/function:"):
         "by wavelet shrinkage*, Biometrika 1994. D. Lindley, discussion of Stein's paper, JRSS B 1962. J. Duchi et al., "
         "*Efficient projections onto the l1-ball*, ICML 2008."
     )
+
+
+render_page_tools(setting, "pages/5_Denoising_lab.py")
