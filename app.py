@@ -35,7 +35,8 @@ st.markdown(
 frame = None
 with guarded("the table of mechanisms"):
     frame = cached.calibration_table(setting.epsilon, **cached.setting_arguments(setting))
-    st.info(figures.overview_caption(frame, MECHANISMS, setting), icon=":material/campaign:")
+    other_model = cached.calibration_table(setting.epsilon, **cached.setting_arguments(setting, other_neighbour_model=True))
+    st.info(figures.overview_caption(frame, MECHANISMS, setting, other_model), icon=":material/campaign:")
     for message in figures.claim_warnings(frame, MECHANISMS, setting):
         st.warning(message, icon=":material/warning:")
     failed = figures.failures(frame, MECHANISMS)

@@ -35,14 +35,21 @@ POINTS_PER_DECADE = 8
 RATIO_DELTAS = (1e-2, 1e-4, 1e-6, 1e-8, 1e-10)
 
 
-def setting_arguments(setting: Setting) -> dict:
-    """The setting's fields as the plain keyword arguments the cached functions take."""
+def setting_arguments(setting: Setting, *, other_neighbour_model: bool = False) -> dict:
+    """The setting's fields as the plain keyword arguments the cached functions take.
+
+    With ``other_neighbour_model`` the l1 model is the other one, for captions that say what
+    would change under it.
+    """
+    l1_model = setting.l1_model
+    if other_neighbour_model:
+        l1_model = "all_coordinates" if l1_model == "one_coordinate" else "one_coordinate"
     return dict(
         delta=setting.delta,
         sensitivity=setting.sensitivity,
         order=setting.order,
         dim=setting.dim,
-        l1_model=setting.l1_model,
+        l1_model=l1_model,
     )
 
 

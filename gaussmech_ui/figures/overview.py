@@ -19,6 +19,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..format import format_number, format_percent, format_ratio
+from ..ranking import are_tied, assumption_sentence, rank, reader_name, winner_phrase
 from .common import (
     CURRENT_COLOR,
     FONT_SIZE,
@@ -37,6 +38,8 @@ __all__ = [
     "overview_table",
     "overview_csv_frame",
     "overview_caption",
+    "why_sentences",
+    "proven_values",
     "claim_warnings",
     "failures",
     "not_valid_here",
@@ -321,11 +324,88 @@ def overview_csv_frame(frame: pd.DataFrame, mechanisms: Mapping, setting) -> pd.
     return pd.DataFrame(rows)
 
 
-def overview_caption(frame: pd.DataFrame, mechanisms: Mapping, setting) -> str:
-    """A plain-language sentence or two from the numbers, for presenters.
+def proven_values(frame: pd.DataFrame, mechanisms: Mapping, column: str = "expected_loss") -> dict[str, float]:
+    """``column`` of the rows whose guarantee is proven and holds here (the rows a ranking may name)."""
+    keep = [
+        mechanism_id
+        for mechanism_id, row in frame.iterrows()
+        if row["valid"] and mechanisms[mechanism_id].guarantee in PROVEN_GUARANTEES
+    ]
+    return {mechanism_id: float(frame.loc[mechanism_id, column]) for mechanism_id in keep}
+
+
+def _default_id(frame: pd.DataFrame, mechanisms: Mapping) -> str | None:
+    """The registry's default mechanism among the rows (the analytic Gaussian), if present."""
+    for mechanism_id in frame.index:
+        if getattr(mechanisms[mechanism_id], "is_default", False):
+            return mechanism_id
+    return None
+
+
+def _percent_range(excesses: list[float]) -> str:
+    low, high = min(excesses), max(excesses)
+    if math.isclose(low, high, rel_tol=0.05):
+        return format_percent(low)
+    return f"{format_percent(low)}–{format_percent(high)}"
+
+
+def why_sentences(frame: pd.DataFrame, mechanisms: Mapping, setting) -> str:
+    """Why the ranking comes out as it does, in one or two sentences generated from the numbers.
+
+    Each family's reason, with its error as a multiple of the default mechanism's (the analytic
+    Gaussian, calibrated exactly): Laplace follows the l1 sensitivity Δ₁ (given with its value); the
+    other Gaussian calibrations are sufficient bounds (their extra error as a range, far outliers
+    by name); a generalized Gaussian below the reference is named with its order; a claimed
+    mechanism with a smaller number is said not to be ranked.
+    """
+    reference_id = _default_id(frame, mechanisms)
+    if reference_id is None or not frame.loc[reference_id, "valid"]:
+        return ""
+    reference = float(frame.loc[reference_id, "expected_loss"])
+    reference_name = reader_name(mechanisms[reference_id])
+    others, claimed, close, far = [], [], [], []
+    for mechanism_id, row in frame.iterrows():
+        mechanism = mechanisms[mechanism_id]
+        if mechanism_id == reference_id or not row["valid"] or not math.isfinite(row["expected_loss"]):
+            continue
+        ratio = float(row["expected_loss"]) / reference
+        if mechanism.guarantee == "claimed":
+            if ratio < 1 and _claim_fails(row, setting.delta):
+                claimed.append(f"{mechanism.short_name}'s {format_ratio(ratio)} is not ranked: its claim fails here")
+        elif mechanism.family == "laplace":
+            delta_one = "Δ" if setting.l1_model == "one_coordinate" or setting.dim == 1 else "√d·Δ"
+            others.append(
+                f"Laplace's noise follows the l1 sensitivity, here Δ₁ = {delta_one} = {format_number(setting.l1_sensitivity)}, "
+                f"which gives it {format_ratio(ratio)} {reference_name}'s error"
+            )
+        elif mechanism.family == mechanisms[reference_id].family:
+            if not are_tied(ratio, 1.0):
+                (close if ratio <= 10 else far).append((mechanism, ratio))
+        elif ratio < 1 and not are_tied(ratio, 1.0) and mechanism.guarantee == "approximate":
+            others.append(
+                f"{mechanism.short_name} with p = {format_number(setting.order)} has {format_ratio(ratio)} "
+                f"{reference_name}'s error"
+            )
+    gaussian = f"{reference_name} is calibrated exactly (the smallest σ that meets (ε, δ))"
+    if close:
+        gaussian += (
+            f", and the other Gaussian calibrations are sufficient bounds that add "
+            f"{_percent_range([r - 1 for _, r in close])} more error"
+        )
+    if far:
+        gaussian += " (" + ", ".join(f"{m.short_name} {format_ratio(r)}" for m, r in far) + ")"
+    clauses = others + [gaussian] + claimed
+    text = "; ".join(clauses)
+    return f"Why: {text[0].upper()}{text[1:]}."
+
+
+def overview_caption(frame: pd.DataFrame, mechanisms: Mapping, setting, alternative: pd.DataFrame | None = None) -> str:
+    """A plain-language answer from the numbers, for presenters: who adds the least noise, why, under what.
 
     e.g. "At ε = 1 and δ = 1e-5, the analytic Gaussian needs σ = 3.73, 23% less than the
-    classical formula's 4.84."
+    classical formula's 4.84." followed by the ranking of proven mechanisms by E‖noise‖₂² (ties to
+    a relative 1e-9, :mod:`gaussmech_ui.ranking`), the reason (:func:`why_sentences`), and what the
+    ranking assumes. ``alternative`` is the same table under the other neighbour model.
     """
     where = f"At ε = {format_number(setting.epsilon)} and δ = {format_number(setting.delta)}"
     if setting.sensitivity != 1:
@@ -343,15 +423,18 @@ def overview_caption(frame: pd.DataFrame, mechanisms: Mapping, setting) -> str:
         else:
             sentence += "."
         sentences.append(sentence)
-    proven = frame[frame["valid"] & frame.index.map(lambda i: mechanisms[i].guarantee in PROVEN_GUARANTEES)]
-    proven = proven[np.isfinite(proven["expected_loss"].to_numpy(dtype=float))]
-    if len(proven):
-        best_id = proven["expected_loss"].idxmin()
-        best = proven.loc[best_id]
+    ranking = rank(proven_values(frame, mechanisms), mechanisms)
+    if ranking.best:
+        best = ranking.values[ranking.best[0]]
         sentences.append(
-            f"Of the mechanisms with a proven guarantee, {mechanisms[best_id].name} adds the least noise "
-            f"at d = {setting.dim:,}: an expected squared error of {format_number(best['expected_loss'])}."
+            f"Of the mechanisms with a proven guarantee, {winner_phrase(ranking, mechanisms, setting)} adds the least "
+            f"noise at d = {setting.dim:,}: E‖noise‖₂² = {format_number(best)}."
         )
+        why = why_sentences(frame, mechanisms, setting)
+        if why:
+            sentences.append(why)
+        other = None if alternative is None else rank(proven_values(alternative, mechanisms), mechanisms)
+        sentences.append(assumption_sentence(setting, ranking, other, mechanisms, quantity="error", verb="add the least noise"))
     return " ".join(sentences)
 
 

@@ -28,9 +28,11 @@ from gaussmech_ui.figures.overview import (
 )
 
 
-def _mechanism(mechanism_id, name, guarantee, color, symbol="σ", featured=True, is_default=False):
+def _mechanism(mechanism_id, name, guarantee, color, symbol="σ", featured=True, is_default=False, family="gaussian"):
     return SimpleNamespace(
         is_default=is_default,
+        family=family,
+        short_name=name.split(" (")[0],
         id=mechanism_id,
         name=name,
         guarantee=guarantee,
@@ -45,9 +47,9 @@ def _mechanism(mechanism_id, name, guarantee, color, symbol="σ", featured=True,
 MECHANISMS = {
     "analytic_gaussian": _mechanism("analytic_gaussian", "Analytic Gaussian", "approximate", "#0072B2", is_default=True),
     "classical_gaussian": _mechanism("classical_gaussian", "Classical Gaussian", "approximate", "#D55E00"),
-    "laplace": _mechanism("laplace", "Laplace", "pure", "#E69F00", symbol="b"),
+    "laplace": _mechanism("laplace", "Laplace", "pure", "#E69F00", symbol="b", family="laplace"),
     "gaussian_pdp": _mechanism("gaussian_pdp", "Gaussian pDP", "probabilistic", "#882255", featured=False),
-    "r1smg": _mechanism("r1smg", "R1SMG (claimed)", "claimed", "#CC6677", symbol="σ*"),
+    "r1smg": _mechanism("r1smg", "R1SMG (claimed)", "claimed", "#CC6677", symbol="σ*", family="r1smg"),
 }
 
 
@@ -201,7 +203,7 @@ def test_caption_compares_analytic_with_classical_in_plain_words():
     setting = Setting(epsilon=0.9, delta=1e-5, dim=10)
     caption = overview_caption(_frame(classical_valid=True), MECHANISMS, setting)
     assert caption.startswith("At ε = 0.9 and δ = 1e-5, the analytic Gaussian needs σ = 3.73, 23% less than the classical formula's 4.84.")
-    assert "Laplace adds the least noise at d = 10" in caption, "claimed mechanisms never win"
+    assert "the Laplace mechanism adds the least noise at d = 10" in caption, "claimed mechanisms never win"
 
 
 def test_caption_does_not_compare_with_the_classical_formula_beyond_its_theorem():
