@@ -29,6 +29,8 @@ __all__ = [
     "Ranking",
     "rank",
     "are_tied",
+    "same_noise",
+    "share_exact_values",
     "reader_name",
     "winner_phrase",
     "other_neighbour_model",
@@ -150,8 +152,12 @@ def reader_name(mechanism) -> str:
     return f"the {first[0].lower()}{first[1:]} {rest}"
 
 
-def _same_noise(representative, other, setting) -> bool:
-    """Whether ``other`` adds exactly the noise of ``representative``: GG at p = 2 is the Gaussian."""
+def same_noise(representative, other, setting) -> bool:
+    """Whether two mechanisms' noise is the same kind of distribution: GG at p = 2 is the Gaussian.
+
+    With equal standard deviations such mechanisms add the same noise, so any statistic of it
+    (a tail bound, a quantile) is the same too.
+    """
     order = getattr(setting, "order", None)
     families = {getattr(representative, "family", ""), getattr(other, "family", "")}
     return order == 2.0 and families == {_GG_FAMILY, _GAUSSIAN_FAMILY}
@@ -165,7 +171,7 @@ def _tie_note(place: tuple[str, ...], mechanisms: Mapping, setting) -> str:
     same, tied = [], []
     for key in place[1:]:
         other = mechanisms[key]
-        (same if _same_noise(representative, other, setting) else tied).append(other)
+        (same if same_noise(representative, other, setting) else tied).append(other)
     notes = []
     if same:
         names = " and ".join(f"{getattr(m, 'short_name', m.name)}" for m in same)
@@ -174,6 +180,35 @@ def _tie_note(place: tuple[str, ...], mechanisms: Mapping, setting) -> str:
         names = ", ".join(getattr(m, "short_name", m.name) for m in tied)
         notes.append(f"tied with {names}, equal to 9 significant digits")
     return " (" + "; ".join(notes) + ")"
+
+
+def share_exact_values(
+    values: Mapping[str, float],
+    stds: Mapping[str, float],
+    exact: Mapping[str, bool],
+    mechanisms: Mapping,
+    setting,
+) -> dict[str, float]:
+    """``values`` where an estimate (Monte Carlo) of a noise that is the same as one with an exact value takes that value.
+
+    GG with p = 2 is the Gaussian: when their standard deviations tie, the Gaussian's exact tail
+    bound is also GG's, and a Monte Carlo estimate 1 % off must not rank them.
+    """
+    shared = dict(values)
+    for key, value in values.items():
+        if exact.get(key, True) or key not in stds:
+            continue
+        for other, other_value in values.items():
+            if (
+                other != key
+                and exact.get(other, True)
+                and other in stds
+                and are_tied(stds[key], stds[other])
+                and same_noise(mechanisms[other], mechanisms[key], setting)
+            ):
+                shared[key] = other_value
+                break
+    return shared
 
 
 def winner_phrase(ranking: Ranking, mechanisms: Mapping, setting) -> str:

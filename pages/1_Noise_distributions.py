@@ -6,6 +6,8 @@ Gaussian family between Laplace and the Gaussian; a seeded Monte Carlo histogram
 density; and noise vectors in 2-D and 3-D (isotropic Gaussian against rank-1 R1SMG noise).
 """
 
+from dataclasses import replace
+
 import streamlit as st
 
 from gaussmech_ui.sidebar import guarded, render_sidebar
@@ -18,6 +20,7 @@ from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import distributions as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
 from gaussmech_ui.format import format_number  # noqa: E402
+from gaussmech_ui.ranking import other_neighbour_model  # noqa: E402
 
 PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
 SAMPLE_SIZES = (100, 1_000, 10_000, 100_000, 1_000_000)
@@ -111,7 +114,9 @@ with density_tab:
             figure = figures.density_figure(curves, MECHANISMS, setting, log_density=scale_view == "log")
             st.plotly_chart(figure, key="distributions_density_chart", theme=None, config=PLOTLY_CONFIG,
                             alt="Densities of each mechanism's per-coordinate noise at its calibrated scale.")
-            _say(figures.density_caption(stds, MECHANISMS, invalid))
+            other_model = cached.setting_arguments(replace(setting, l1_model=other_neighbour_model(setting.l1_model)))
+            _, other_stds, _ = cached.density_curves(**other_model, every_variant=every_variant, reference=reference)
+            _say(figures.density_caption(stds, MECHANISMS, invalid, setting, other_stds))
             download_csv("Chart data as CSV", lambda: figure_frame(figure), "gaussmech-noise-densities.csv",
                          key="distributions_download_density")
         with st.expander("The math", icon=":material/function:"):

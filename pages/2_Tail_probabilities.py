@@ -7,6 +7,7 @@ privacy cost of the same tail, Lemma 11's variance).
 """
 
 import math
+from dataclasses import replace
 
 import streamlit as st
 
@@ -22,6 +23,7 @@ from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import tails as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
 from gaussmech_ui.format import format_number, format_percent  # noqa: E402
+from gaussmech_ui.ranking import other_neighbour_model  # noqa: E402
 
 PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
 
@@ -33,6 +35,8 @@ def _say(text: str) -> None:
 
 
 ARGS = cached_setting.setting_arguments(setting)
+# The same setting under the other neighbour model, for captions that say what it would change.
+OTHER_MODEL = cached_setting.setting_arguments(replace(setting, l1_model=other_neighbour_model(setting.l1_model)))
 
 
 def _tail_controls() -> tuple[float, float, bool]:
@@ -120,7 +124,9 @@ with coordinate_tab:
             figure.update_xaxes(type="log", exponentformat="power")
             st.plotly_chart(figure, key="tails_coordinate_chart", theme=None, config=PLOTLY_CONFIG,
                             alt="Per-coordinate tail probability of each mechanism's noise against the error size, log-log.")
-            _say(figures.tail_caption(bounds["bound"].to_dict(), MECHANISMS, alpha, vector=False))
+            other_bounds = cached.coordinate_bounds(**OTHER_MODEL, every_variant=every_variant, alpha=alpha)
+            _say(figures.tail_caption(bounds["bound"].to_dict(), MECHANISMS, alpha, vector=False, setting=setting,
+                                      alternative=other_bounds["bound"].to_dict(), frames=(bounds, other_bounds)))
             _claimed_note(bounds)
             _invalid_note(invalid)
             download_csv("Chart data as CSV", lambda: figure_frame(figure), "gaussmech-coordinate-tails.csv",
@@ -158,7 +164,9 @@ with vector_tab:
             figure.update_xaxes(type="log", exponentformat="power")
             st.plotly_chart(figure, key="tails_vector_chart", theme=None, config=PLOTLY_CONFIG,
                             alt="Tail probability of the l2 norm of each mechanism's noise vector, log-log.")
-            _say(figures.tail_caption(bounds["bound"].to_dict(), MECHANISMS, alpha, vector=True))
+            other_bounds = cached.norm_bounds(**OTHER_MODEL, every_variant=every_variant, alpha=alpha)
+            _say(figures.tail_caption(bounds["bound"].to_dict(), MECHANISMS, alpha, vector=True, setting=setting,
+                                      alternative=other_bounds["bound"].to_dict(), frames=(bounds, other_bounds)))
             if monte_carlo is not None:
                 st.caption(
                     f"Monte Carlo curves use {vectors:,} seeded noise vectors, so they stop near 1/{vectors:,} "

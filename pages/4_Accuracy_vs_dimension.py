@@ -19,6 +19,7 @@ from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import accuracy as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
 from gaussmech_ui.format import format_number  # noqa: E402
+from gaussmech_ui.ranking import other_neighbour_model  # noqa: E402
 
 PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
 SEED_KEY = "accuracy_seed"
@@ -104,6 +105,8 @@ SWEEP = dict(
     rows=rows,
     gamma_ratio=float(gamma_ratio),
 )
+# The same sweep under the other neighbour model, for captions that say what it would change.
+OTHER_SWEEP = dict(SWEEP, l1_model=other_neighbour_model(setting.l1_model))
 seed = int(st.session_state.setdefault(SEED_KEY, 0))
 
 mean_tab, spread_tab, audit_tab, first_tab = st.tabs(
@@ -126,7 +129,8 @@ with mean_tab:
             figure = figures.expected_loss_figure(curves, bounds, monte_carlo, current, MECHANISMS, page_setting, rows)
             st.plotly_chart(figure, key="accuracy_mean_chart", theme=None, config=PLOTLY_CONFIG,
                             alt="Expected squared error of each mechanism against the dimension, log-log, with Ji and Li's constants.")
-            caption = figures.expected_loss_caption(current, MECHANISMS, page_setting)
+            other_current = cached.current_losses(**OTHER_SWEEP, dim=setting.dim)
+            caption = figures.expected_loss_caption(current, MECHANISMS, page_setting, other_current)
             if caption:
                 st.info(caption, icon=":material/campaign:")
             if not_drawn:
@@ -339,8 +343,12 @@ with first_tab:
                 setting.delta, setting.sensitivity, setting.order, setting.dim, setting.l1_model, rows, float(gamma_ratio),
                 float(target), kind, float(alpha), scope,
             )
-            st.info(figures.accuracy_first_caption(frame, MECHANISMS, page_setting, float(target), kind, scope, float(alpha)),
-                    icon=":material/campaign:")
+            other_frame = cached.accuracy_first(
+                setting.delta, setting.sensitivity, setting.order, setting.dim, OTHER_SWEEP["l1_model"], rows,
+                float(gamma_ratio), float(target), kind, float(alpha), scope,
+            )
+            st.info(figures.accuracy_first_caption(frame, MECHANISMS, page_setting, float(target), kind, scope, float(alpha),
+                                                   other_frame), icon=":material/campaign:")
             st.dataframe(figures.accuracy_first_table(frame, MECHANISMS, page_setting), hide_index=True,
                          key="accuracy_first_table")
             reasons, claims = figures.accuracy_first_notes(frame, MECHANISMS, page_setting)

@@ -19,6 +19,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..format import format_number, format_percent
+from ..ranking import assumption_sentence, rank, winner_phrase
 from .common import CURRENT_COLOR, FONT_SIZE, LINE_WIDTH, apply_layout, exact_hover, mechanism_line, vertical_marker
 from .distributions import trace_name
 
@@ -218,28 +219,35 @@ def expected_loss_figure(
     return _legend_below(figure)
 
 
-def expected_loss_caption(current: pd.DataFrame, mechanisms: Mapping, setting) -> str:
+def expected_loss_caption(current: pd.DataFrame, mechanisms: Mapping, setting, alternative: pd.DataFrame | None = None) -> str:
     """The smallest proven expected error at d, and how it grows; R1SMG's number only with its caveat.
 
     The "smallest" is taken over mechanisms with a proven guarantee only: R1SMG is never named as
-    the best, whatever its (claimed) number.
+    the best, whatever its (claimed) number. Ties (a relative 1e-9) are named by the mechanism a
+    reader knows (:mod:`gaussmech_ui.ranking`); the caption states δ and the neighbour model and,
+    from ``alternative`` (the same rows under the other neighbour model), what that model changes.
     """
     valid = current[current["valid"] & current["mean"].notna()]
     proven = valid[np.array([mechanisms[m].guarantee != "claimed" for m in valid["mechanism"]], dtype=bool)]
     parts = []
-    if len(proven):
-        best = proven.loc[proven["mean"].idxmin()]
-        name = mechanisms[best["mechanism"]].name
-        if best["mechanism"] == "laplace":
-            name += " with Δ₁ = Δ, one coordinate changes" if setting.l1_model == "one_coordinate" else " with Δ₁ = √d·Δ"
+    ranking = rank(dict(zip(proven["mechanism"], proven["mean"])), mechanisms)
+    if ranking.best:
+        best = ranking.values[ranking.best[0]]
         parts.append(
             f"At d = {setting.dim:,}, the smallest expected squared error with a proven guarantee is "
-            f"{format_number(best['mean'])} ({name}), a root-mean-square error of "
-            f"{format_number(math.sqrt(best['mean']))} on the whole vector. "
-            "For every i.i.d. mechanism it grows in proportion to M (a straight line of slope 1 on these axes)"
-            + (", and faster for Laplace when every coordinate may change (Δ₁ = √M·Δ)." if setting.l1_model == "all_coordinates" else ".")
+            f"{format_number(best)} ({winner_phrase(ranking, mechanisms, setting)}), a root-mean-square error of "
+            f"{format_number(math.sqrt(best))} on the whole vector. "
+            "For every i.i.d. mechanism it grows in proportion to d (a straight line of slope 1 on these axes)"
+            + (", and faster for Laplace when every coordinate may change (Δ₁ = √d·Δ)." if setting.l1_model == "all_coordinates" else ".")
         )
-    if setting.order == 2.0 and "generalized_gaussian" in set(valid["mechanism"]):
+        other = None
+        if alternative is not None:
+            shown = alternative[alternative["valid"] & alternative["mean"].notna()]
+            shown = shown[np.array([mechanisms[m].guarantee != "claimed" for m in shown["mechanism"]], dtype=bool)]
+            other = rank(dict(zip(shown["mechanism"], shown["mean"])), mechanisms)
+        parts.append(assumption_sentence(setting, ranking, other, mechanisms, quantity="error",
+                                         verb="have the smallest error"))
+    if setting.order == 2.0 and "generalized_gaussian" in set(valid["mechanism"]) and not ranking.best[1:]:
         parts.append("GG with p = 2 is the Gaussian, so its curve lies on the analytic Gaussian's.")
     r1smg = valid[valid["mechanism"] == "r1smg"]
     if len(r1smg):
@@ -684,16 +692,25 @@ def accuracy_first_notes(frame: pd.DataFrame, mechanisms: Mapping, setting) -> t
 
 
 def accuracy_first_caption(frame: pd.DataFrame, mechanisms: Mapping, setting, target: float, kind: str, scope: str,
-                           alpha: float) -> str:
-    """The answer in one sentence: the smallest ε among mechanisms with a proven guarantee."""
-    is_proven = np.array([mechanisms[m].guarantee != "claimed" for m in frame["mechanism"]], dtype=bool)
-    proven = frame[is_proven & frame["epsilon"].notna().to_numpy()]
+                           alpha: float, alternative: pd.DataFrame | None = None) -> str:
+    """The answer in one sentence: the smallest ε among mechanisms with a proven guarantee.
+
+    Ties (a relative 1e-9) are named by the mechanism a reader knows (:mod:`gaussmech_ui.ranking`);
+    the caption states δ and the neighbour model and, from ``alternative`` (the same table under
+    the other neighbour model), what that model changes.
+    """
+    def proven_epsilons(table):
+        is_proven = np.array([mechanisms[m].guarantee != "claimed" for m in table["mechanism"]], dtype=bool)
+        kept = table[is_proven & table["epsilon"].notna().to_numpy()]
+        return dict(zip(kept["mechanism"], kept["epsilon"]))
+
     goal = f"{target_description(kind, scope, alpha, target)} at d = {setting.dim:,}"
-    if not len(proven):
+    ranking = rank(proven_epsilons(frame), mechanisms)
+    if not ranking.best:
         return f"No mechanism with a proven guarantee reaches {goal} for any ε in [1e-6, 1000]."
-    best = proven.loc[proven["epsilon"].idxmin()]
+    other = None if alternative is None else rank(proven_epsilons(alternative), mechanisms)
     return (
-        f"For {goal}, the most private proven choice is {mechanisms[best['mechanism']].name} at ε = "
-        f"{format_number(best['epsilon'])} (δ = {format_number(setting.delta)}); a smaller ε is more private and "
-        "needs more noise."
+        f"For {goal}, the most private proven choice is {winner_phrase(ranking, mechanisms, setting)} at ε = "
+        f"{format_number(ranking.values[ranking.best[0]])}; a smaller ε is more private and needs more noise. "
+        + assumption_sentence(setting, ranking, other, mechanisms, quantity="ε", verb="be the most private choice")
     )

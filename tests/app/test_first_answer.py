@@ -43,3 +43,29 @@ def test_overview_says_why_from_the_numbers():
     assert "Why: Laplace's noise follows the l1 sensitivity, here Δ₁ = Δ = 1, which gives it 0.144× the analytic Gaussian's error" in caption
     assert "the other Gaussian calibrations are sufficient bounds that add 18%–73% more error (MVG 2,130×)" in caption
     assert "R1SMG's 0.353× is not ranked: its claim fails here" in caption
+
+
+def _infos(page: str, view_key: str | None = None, view: str | None = None, **query) -> str:
+    from tests.app.page_helpers import open_page
+
+    at = open_page(page, view_key=view_key, view=view, **query)
+    return "\n".join(element.value for element in at.info)
+
+
+RANKING_PAGES = [
+    ("pages/1_Noise_distributions.py", None, None, "has the narrowest noise"),
+    ("pages/2_Tail_probabilities.py", None, None, "the smallest ("),
+    ("pages/2_Tail_probabilities.py", "tails_view", "Whole vector", "the smallest ("),
+    ("pages/4_Accuracy_vs_dimension.py", None, None, "smallest expected squared error"),
+    ("pages/4_Accuracy_vs_dimension.py", "accuracy_view", "Accuracy first", "the most private proven choice is"),
+]
+
+
+def test_every_ranking_caption_names_the_analytic_gaussian_in_the_tie_and_states_its_assumptions():
+    for page, view_key, view, ranking_words in RANKING_PAGES:
+        text = _infos(page, view_key, view, l1="all_coordinates")
+        assert ranking_words in text, (page, view, text)
+        assert TIE in text, (page, view, text)
+        assert "GG(p) has the narrowest" not in text and "(Generalized Gaussian GG(p))" not in text
+        assert "Assumes δ = 1e-5 and the neighbour model “every coordinate may change” (Δ₁ = √d·Δ)." in text, (page, view)
+        assert "Under “one coordinate changes” (Δ₁ = Δ), the Laplace mechanism's" in text, (page, view)
