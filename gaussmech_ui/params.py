@@ -36,6 +36,7 @@ __all__ = [
     "DEFAULTS",
     "URL_KEYS",
     "L1_MODEL_LABELS",
+    "L1_MODEL_MEANINGS",
     "parse_value",
     "quote_untrusted",
     "parse_query",
@@ -105,6 +106,11 @@ class Parameter:
 L1_MODEL_LABELS = {
     "one_coordinate": "One coordinate changes: Δ₁ = Δ",
     "all_coordinates": "Every coordinate may change: Δ₁ = √d·Δ",
+}
+# One line of meaning under each option of the neighbour-model choice (the sidebar shows them).
+L1_MODEL_MEANINGS = {
+    "one_coordinate": "A person changes one of the d numbers (one histogram count).",
+    "all_coordinates": "A person may change all d numbers: the safe choice if unsure.",
 }
 
 PARAMETERS: dict[str, Parameter] = {
@@ -199,16 +205,18 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter(
             name="l1_model",
             symbol="Δ₁",
-            label="How Laplace's l1 sensitivity follows from Δ",
+            label="Neighbour model: what one person can change",
             url_key="l1",
             default="one_coordinate",
             kind="choice",
             control="choice",
             choices=("one_coordinate", "all_coordinates"),
             help=(
-                "Laplace noise is calibrated to the l1 sensitivity Δ₁. If one person can change "
-                "only one coordinate of the answer, Δ₁ = Δ; if they may change every coordinate, "
-                "the best bound that follows from Δ alone is Δ₁ = √d·Δ."
+                "Which datasets count as neighbours decides how Laplace's l1 sensitivity Δ₁ follows from "
+                "Δ, and so which mechanism adds the least noise. If one person can change only one "
+                "coordinate of the answer, Δ₁ = Δ; if they may change every coordinate, the best bound "
+                "that follows from Δ alone is Δ₁ = √d·Δ. Every caption that ranks mechanisms says which "
+                "model it assumes and what the other would change."
             ),
         ),
     )

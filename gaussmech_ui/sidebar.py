@@ -60,12 +60,19 @@ def render_sidebar() -> Setting:
         st.markdown("### gaussmech")
         _draw_menu(app_root)
         st.divider()
-        st.markdown("#### Privacy parameters")
-        for name, parameter in PARAMETERS.items():
-            params.prepare_widgets(name)
-            _CONTROLS[parameter.control](parameter)
-            if parameter.note:
-                st.caption(parameter.note)
+        # The neighbour model first: which mechanism wins depends on it (issue 10), so it is never below the fold.
+        choices = [name for name, parameter in PARAMETERS.items() if parameter.control == "choice"]
+        for group, names in (
+            ("Neighbouring datasets", choices),
+            ("Privacy parameters", [name for name in PARAMETERS if name not in choices]),
+        ):
+            st.markdown(f"#### {group}")
+            for name in names:
+                parameter = PARAMETERS[name]
+                params.prepare_widgets(name)
+                _CONTROLS[parameter.control](parameter)
+                if parameter.note:
+                    st.caption(parameter.note)
     params.write_url()
     for message in params.pending_warnings():
         st.warning(message, icon=":material/warning:")
@@ -126,6 +133,7 @@ def _choice(parameter: Parameter) -> None:
         parameter.label,
         options=parameter.choices,
         format_func=params.L1_MODEL_LABELS.get,
+        captions=[params.L1_MODEL_MEANINGS[choice] for choice in parameter.choices],
         key=widget_key(parameter.name),
         help=parameter.help,
         on_change=params.on_stop_change,

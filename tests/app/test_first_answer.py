@@ -69,3 +69,43 @@ def test_every_ranking_caption_names_the_analytic_gaussian_in_the_tie_and_states
         assert "GG(p) has the narrowest" not in text and "(Generalized Gaussian GG(p))" not in text
         assert "Assumes δ = 1e-5 and the neighbour model “every coordinate may change” (Δ₁ = √d·Δ)." in text, (page, view)
         assert "Under “one coordinate changes” (Δ₁ = Δ), the Laplace mechanism's" in text, (page, view)
+
+
+def test_the_table_shows_whether_each_guarantee_holds_in_its_second_column():
+    at = _overview()
+    table = at.dataframe[0].value
+    assert list(table.columns[:2]) == ["Mechanism", "Holds here?"], "visible at 1400 px without a sideways scroll"
+    holds = table.set_index("Mechanism")["Holds here?"]
+    from gaussmech_core.mechanisms import MECHANISMS
+
+    assert holds[MECHANISMS["r1smg"].name] == "✗ no: true δ = 0.181"
+    assert holds[MECHANISMS["classical_gaussian"].name].startswith("✗ no")
+    assert holds[MECHANISMS["analytic_gaussian"].name] == "✓ yes"
+
+
+def test_the_csv_says_the_r1smg_claim_fails_at_d_10():
+    from gaussmech_core.mechanisms import MECHANISMS
+    from gaussmech_ui.cached.overview import calibration_table
+    from gaussmech_ui.figures.overview import overview_csv_frame
+    from gaussmech_ui.params import DEFAULTS, make_setting
+
+    setting = make_setting(DEFAULTS)
+    frame = calibration_table(setting.epsilon, setting.delta, setting.sensitivity, setting.order, setting.dim, setting.l1_model)
+    csv = overview_csv_frame(frame, MECHANISMS, setting).set_index("mechanism_id")
+    assert "valid" not in csv.columns, "a 'valid' column read True for R1SMG"
+    assert not csv.at["r1smg", "guarantee_holds"]
+    assert csv.at["r1smg", "true_delta_at_epsilon"] > 0.18
+    assert csv.at["analytic_gaussian", "guarantee_holds"]
+    assert csv.at["analytic_gaussian", "true_delta_at_epsilon"] <= setting.delta
+    assert csv.loc[csv["guarantee_holds"], "true_delta_at_epsilon"].le(setting.delta).all()
+
+
+def test_the_neighbour_model_is_the_first_sidebar_control_and_explains_each_option():
+    from gaussmech_ui.params import L1_MODEL_MEANINGS, widget_key
+
+    at = _overview()
+    sidebar_widgets = [w for w in at.sidebar if getattr(w, "key", None) and str(w.key).startswith("_w_")]
+    assert sidebar_widgets[0].key == widget_key("l1_model"), [w.key for w in sidebar_widgets]
+    radio = at.radio(key=widget_key("l1_model"))
+    assert radio.label.startswith("Neighbour model")
+    assert list(radio.proto.captions) == [L1_MODEL_MEANINGS[o] for o in ("one_coordinate", "all_coordinates")]
