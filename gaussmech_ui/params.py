@@ -54,6 +54,9 @@ __all__ = [
     "prepare_widgets",
     "on_stop_change",
     "on_exact_change",
+    "entry_problem",
+    "entry_problems",
+    "slider_options",
     "pending_warnings",
 ]
 
@@ -377,6 +380,7 @@ def make_setting(values: Mapping[str, Any]) -> Setting:
 _INITIALISED = "_gaussmech_initialised"
 _LAST_WRITTEN_QUERY = "_gaussmech_last_written_query"
 _PENDING_WARNINGS = "_gaussmech_pending_warnings"
+_ENTRY_PROBLEMS = "_gaussmech_entry_problems"
 
 
 def widget_key(name: str) -> str:
@@ -459,17 +463,35 @@ def current_setting() -> Setting:
     return make_setting(current_values())
 
 
+def slider_options(parameter: Parameter | str, value) -> tuple:
+    """The stops of a log slider with ``value`` among them, so the slider shows the exact value the box holds.
+
+    Examples
+    --------
+    >>> options = slider_options("epsilon", 0.37)
+    >>> 0.37 in options and options.index(0.37) == options.index(0.3) + 1
+    True
+    >>> slider_options("epsilon", 0.3) == PARAMETERS["epsilon"].stops
+    True
+    """
+    if isinstance(parameter, str):
+        parameter = PARAMETERS[parameter]
+    if value in parameter.stops:
+        return parameter.stops
+    return tuple(sorted(set(parameter.stops) | {value}))
+
+
 def prepare_widgets(name: str) -> None:
     """Load a parameter's widgets from its stored value (before they are drawn)."""
     state = _state()
     parameter = PARAMETERS[name]
     value = state[name]
     if parameter.control == "log_slider":
-        state[widget_key(name)] = nearest_stop(parameter, value)
+        state[widget_key(name)] = value
     elif parameter.control in ("slider", "choice"):
         state[widget_key(name)] = value
     if parameter.control in ("log_slider", "entry"):
-        state[exact_key(name)] = int(value) if parameter.kind == "int" else format_exact(value)
+        state[exact_key(name)] = format_exact(value)
 
 
 def on_stop_change(name: str) -> None:
@@ -480,17 +502,39 @@ def on_stop_change(name: str) -> None:
 
 
 def on_exact_change(name: str) -> None:
-    """Callback of an exact-entry box: parse it; a bad entry keeps the value and leaves a warning."""
+    """Callback of an exact-entry box: parse it with :func:`parse_value`; a bad entry keeps the value.
+
+    The problem (what was wrong, which value is kept) waits in :func:`entry_problems` for the
+    sidebar, which shows it beside the box.
+    """
     state = _state()
     parameter = PARAMETERS[name]
     raw = state[exact_key(name)]
+    problems = state.setdefault(_ENTRY_PROBLEMS, {})
     try:
         state[name] = parse_value(parameter, raw)
+        problems.pop(name, None)
     except ValueError as problem:
-        state[_PENDING_WARNINGS] = state.get(_PENDING_WARNINGS, []) + [
-            f"Could not use {quote_untrusted(raw)} for {parameter.symbol}: that is {problem}. "
-            f"Keeping {display_value(name, state[name])}."
-        ]
+        problems[name] = entry_problem(name, raw, problem, state[name])
+
+
+def entry_problem(name: str, raw: Any, problem: Exception | str, kept: Any) -> str:
+    """The message shown beside an entry box whose text could not be used: what was wrong, which value is kept.
+
+    Examples
+    --------
+    >>> print(entry_problem("dim", "1.5", "not a whole number", 10))
+    Could not use `1.5` for d: that is not a whole number. Keeping d = 10.
+    """
+    return f"Could not use {quote_untrusted(raw)} for {PARAMETERS[name].symbol}: that is {problem}. Keeping {display_value(name, kept)}."
+
+
+def entry_problems() -> dict[str, str]:
+    """The problem of each entry box whose last text could not be used, emptied as it is read."""
+    state = _state()
+    problems = dict(state.get(_ENTRY_PROBLEMS, {}))
+    state[_ENTRY_PROBLEMS] = {}
+    return problems
 
 
 def pending_warnings() -> list[str]:

@@ -56,6 +56,7 @@ def render_sidebar() -> Setting:
     )
     params.init_state()
     params.sync_from_url()
+    problems = params.entry_problems()
     with st.sidebar:
         st.markdown("### gaussmech")
         _draw_menu(app_root)
@@ -71,6 +72,9 @@ def render_sidebar() -> Setting:
                 parameter = PARAMETERS[name]
                 params.prepare_widgets(name)
                 _CONTROLS[parameter.control](parameter)
+                if name in problems:  # beside the box that was typed into, and as a toast if it has scrolled away
+                    st.warning(problems[name], icon=":material/warning:")
+                    st.toast(problems[name], icon=":material/warning:")
                 if parameter.note:
                     st.caption(parameter.note)
     params.write_url()
@@ -94,28 +98,20 @@ def _log_slider_with_entry(parameter: Parameter) -> None:
     is_int = parameter.kind == "int"
     st.select_slider(
         parameter.label,
-        options=parameter.stops,
+        # The exact value is one of the options, so after typing ε = 0.37 the slider shows 0.37 too.
+        options=params.slider_options(parameter, st.session_state[name]),
         format_func=(lambda v: f"{v:,}") if is_int else format_number,
         key=widget_key(name),
         help=parameter.help,
         on_change=params.on_stop_change,
         args=(name,),
     )
-    entry_label = f"Exact {parameter.symbol}"
-    entry_help = f"Any value {parameter.allowed()}; the slider shows the nearest stop."
-    if is_int:
-        st.number_input(
-            entry_label,
-            min_value=int(parameter.lower),
-            max_value=int(parameter.upper),
-            step=1,
-            key=exact_key(name),
-            help=entry_help,
-            on_change=params.on_exact_change,
-            args=(name,),
-        )
-    else:
-        st.text_input(entry_label, key=exact_key(name), help=entry_help, on_change=params.on_exact_change, args=(name,))
+    entry_help = f"Any value {parameter.allowed()}; the slider moves to it."
+    # A text box for every kind, read by the one shared parser (params.parse_value): a number box would
+    # turn "abc" or "1.5" into a value without a word.
+    st.text_input(
+        f"Exact {parameter.symbol}", key=exact_key(name), help=entry_help, on_change=params.on_exact_change, args=(name,)
+    )
 
 
 def _entry(parameter: Parameter) -> None:

@@ -109,3 +109,28 @@ def test_the_neighbour_model_is_the_first_sidebar_control_and_explains_each_opti
     radio = at.radio(key=widget_key("l1_model"))
     assert radio.label.startswith("Neighbour model")
     assert list(radio.proto.captions) == [L1_MODEL_MEANINGS[o] for o in ("one_coordinate", "all_coordinates")]
+
+
+def test_bad_text_in_exact_d_keeps_d_and_says_so_beside_the_box():
+    from gaussmech_ui.params import exact_key
+
+    at = _overview()
+    for raw, problem in (("abc", "not a number"), ("", "empty"), ("1.5", "not a whole number")):
+        at.text_input(key=exact_key("dim")).input(raw).run()
+        assert at.session_state["dim"] == 10, raw
+        beside = [w.value for w in at.sidebar.warning]
+        assert any(f"for d: that is {problem}" in text and "Keeping d = 10." in text for text in beside), (raw, beside)
+        assert not [w for w in at.main.warning if "for d:" in w.value], "the message is beside the box, not atop the page"
+        assert any("Keeping d = 10." in t.proto.body for t in at.toast), "and in a toast, in case the box is out of view"
+        assert at.text_input(key=exact_key("dim")).value == "10"
+    at.text_input(key=exact_key("dim")).input("1e3").run()
+    assert at.session_state["dim"] == 1000, "the box reads 1e3 as the link does"
+
+
+def test_the_slider_shows_the_value_typed_in_the_box():
+    from gaussmech_ui.params import exact_key, widget_key
+
+    at = _overview()
+    at.text_input(key=exact_key("epsilon")).input("0.37").run()
+    assert at.session_state["epsilon"] == 0.37
+    assert at.select_slider(key=widget_key("epsilon")).value == 0.37

@@ -118,7 +118,7 @@ def test_the_chart_marks_the_current_epsilon_and_omits_invalid_regions(overview,
         ("sensitivity", lambda at: at.text_input(key=exact_key("sensitivity")).input("2")),
         ("order", lambda at: at.slider(key=widget_key("order")).set_value(3.0)),
         ("dim slider", lambda at: at.select_slider(key=widget_key("dim")).set_value(100)),
-        ("dim entry", lambda at: at.number_input(key=exact_key("dim")).set_value(42)),
+        ("dim entry", lambda at: at.text_input(key=exact_key("dim")).input("42")),
         ("l1 model", lambda at: at.radio(key=widget_key("l1_model")).set_value("all_coordinates")),
     ],
 )
