@@ -57,10 +57,12 @@ def _tail_controls() -> tuple[float, float, bool]:
             "Show tails down to",
             cached.FLOORS,
             format_func=format_number,
-            default=1e-300,
+            default=1e-6,
             required=True,
             key="tails_floor",
             bind="query-params",
+            help="How far down the probability axis goes. It always reaches a hundredth of α, so the error bounds "
+            "(diamonds) are in view; 1e-300 shows the far tails, where the mechanisms differ most.",
         )
     with right:
         every_variant = st.checkbox(
@@ -69,7 +71,8 @@ def _tail_controls() -> tuple[float, float, bool]:
             bind="query-params",
             help="Also the Gaussian variants (tail bound, pDP, zCDP, Vinterbo) and GG with probabilistic DP.",
         )
-    return float(alpha), float(floor), bool(every_variant)
+    # The floor reaches below α, so the diamonds at α are never under it (and, at the default, not squeezed onto y = 1).
+    return float(alpha), min(float(floor), float(alpha) / 100), bool(every_variant)
 
 
 def _invalid_note(invalid: dict) -> None:

@@ -21,6 +21,7 @@ import plotly.graph_objects as go
 from ..format import format_number, format_percent
 from ..ranking import assumption_sentence, rank, winner_phrase
 from .common import CURRENT_COLOR, FONT_SIZE, LINE_WIDTH, apply_layout, exact_hover, mechanism_line, vertical_marker
+from .common import core_ids, keep_in_view
 from .distributions import trace_name
 
 __all__ = [
@@ -216,6 +217,10 @@ def expected_loss_figure(
         log_y=True,
         height=760,
     )
+    # The default view is the proven mechanisms' region; MVG's 1e24 is marked at the top edge instead.
+    losses = {key: curve["expected_loss"].to_numpy(dtype=float) for key, curve in curves.groupby("mechanism", sort=False)}
+    keep_in_view(figure, losses, {key: _curve_name(mechanisms[key]) for key in losses},
+                 core_ids(losses, mechanisms, spread=1e3), log_y=True)
     return _legend_below(figure)
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -37,6 +38,8 @@ __all__ = [
     "horizontal_marker",
     "figure_frame",
     "plain_text",
+    "core_ids",
+    "keep_in_view",
 ]
 
 FONT_SIZE = 16
@@ -195,3 +198,68 @@ def figure_frame(figure: go.Figure) -> pd.DataFrame:
     if not pieces:
         return pd.DataFrame(columns=["series", x_name, y_name])
     return pd.concat(pieces, ignore_index=True)
+
+
+def core_ids(values: Mapping[str, np.ndarray], mechanisms: Mapping, *, spread: float | None = None) -> list[str]:
+    """The mechanisms whose curves set a chart's default range: proven ones, near the default mechanism's.
+
+    A "claimed" mechanism never sets the range. With ``spread``, a proven curve whose largest value
+    is more than ``spread`` times the default mechanism's (MVG at 1e24 against the Gaussian's 1e7)
+    is an outlier too; without a default mechanism among ``values`` every proven one counts.
+    """
+    proven = [key for key in values if mechanisms[key].guarantee != "claimed" and np.isfinite(values[key]).any()]
+    reference = next((key for key in proven if getattr(mechanisms[key], "is_default", False)), None)
+    if spread is None or reference is None:
+        return proven
+    limit = float(np.nanmax(values[reference])) * spread
+    return [key for key in proven if float(np.nanmax(values[key])) <= limit]
+
+
+def keep_in_view(
+    figure: go.Figure,
+    values: Mapping[str, np.ndarray],
+    names: Mapping[str, str],
+    core: Sequence[str],
+    *,
+    log_y: bool,
+) -> list[str]:
+    """Set the y axis to the ``core`` curves' region and name, at the top edge, every curve that leaves it.
+
+    The default view then shows the useful region of the proven mechanisms; an outlier (R1SMG's
+    spike, MVG's 1e24) is marked "off the top" with its largest value, and a double click on the
+    chart shows everything. Returns the ids marked. Values are arrays of y (NaN where not drawn).
+    """
+    kept = [np.asarray(values[key], dtype=float) for key in core]
+    kept = np.concatenate([v[np.isfinite(v) & ((v > 0) if log_y else True)] for v in kept]) if kept else np.array([])
+    if kept.size == 0:
+        return []
+    high = float(kept.max())
+    if log_y:
+        low = float(kept.min())
+        top = math.log10(high) + 0.3
+        figure.update_yaxes(range=[math.log10(low) - 0.3, top])
+        limit = 10.0**top
+    else:
+        bottom = min(0.0, float(kept.min()))
+        limit = high * 1.12
+        figure.update_yaxes(range=[bottom, limit])
+    marked = []
+    for key, series in values.items():
+        series = np.asarray(series, dtype=float)
+        if key in core or not np.isfinite(series).any():
+            continue
+        largest = float(np.nanmax(series))
+        if largest > limit:
+            marked.append(key)
+    if marked:
+        from ..format import format_number
+
+        text = "Off the top: " + "<br>".join(
+            f"{names[key]} (up to {format_number(float(np.nanmax(values[key])))})" for key in marked
+        ) + "<br><i>double-click the chart to see all</i>"
+        figure.add_annotation(
+            text=text, xref="paper", yref="paper", x=0.01, y=0.99, xanchor="left", yanchor="top", showarrow=False,
+            font=dict(size=FONT_SIZE - 2, color=TEXT_COLOR), bgcolor="rgba(255,255,255,0.9)",
+            bordercolor=TEXT_COLOR, borderwidth=1,
+        )
+    return marked

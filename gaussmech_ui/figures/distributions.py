@@ -17,6 +17,8 @@ import plotly.graph_objects as go
 from ..format import format_number, format_ratio
 from ..ranking import assumption_sentence, rank, reader_name, winner_phrase
 from .common import (
+    core_ids,
+    keep_in_view,
     CURRENT_COLOR,
     FONT_FAMILY,
     FONT_SIZE,
@@ -125,6 +127,10 @@ def density_figure(curves: pd.DataFrame, mechanisms: Mapping, setting, *, log_de
         y_title="density f(x)" + (" (log scale)" if log_density else ""),
         log_y=log_density,
     )
+    if not log_density:  # the centre view is scaled to the proven noises; R1SMG's spike is marked at the top edge
+        densities = {key: curves[key].to_numpy(dtype=float) for key in ids}
+        keep_in_view(figure, densities, {key: trace_name(mechanisms[key]) for key in ids},
+                     core_ids(densities, mechanisms), log_y=False)
     return legend_below(figure)
 
 

@@ -134,3 +134,50 @@ def test_the_slider_shows_the_value_typed_in_the_box():
     at.text_input(key=exact_key("epsilon")).input("0.37").run()
     assert at.session_state["epsilon"] == 0.37
     assert at.select_slider(key=widget_key("epsilon")).value == 0.37
+
+
+def _charts(at):
+    import json
+
+    from tests.conftest import _decode
+
+    return [_decode(json.loads(element.proto.spec)) for element in at.get("plotly_chart")]
+
+
+def test_r1smg_spike_does_not_set_the_density_axis_and_is_marked_at_the_edge():
+    import numpy as np
+
+    from tests.app.page_helpers import open_page
+
+    spec = _charts(open_page("pages/1_Noise_distributions.py", dim="50"))[0]
+    top = spec["layout"]["yaxis"]["range"][1]
+    peaks = {trace["name"]: float(np.nanmax(np.asarray(trace["y"], dtype=float))) for trace in spec["data"]}
+    r1smg = next(name for name in peaks if name.startswith("R1SMG"))
+    assert peaks[r1smg] > top > max(value for name, value in peaks.items() if name != r1smg)
+    assert any(a["text"].startswith("Off the top: R1SMG") for a in spec["layout"]["annotations"])
+
+
+def test_the_default_tail_floor_keeps_the_error_bounds_off_the_line_y_1():
+    import math
+
+    import numpy as np
+
+    from tests.app.page_helpers import open_page
+
+    spec = _charts(open_page("pages/2_Tail_probabilities.py"))[0]
+    lowest = min(float(np.nanmin(np.asarray(t["y"], dtype=float))) for t in spec["data"] if t.get("mode") == "lines")
+    # α = 0.05 sits at least a fifth of the way down the axis, not on its top line.
+    assert math.log10(0.05) / math.log10(lowest) > 0.2, lowest
+
+
+def test_mvg_does_not_stretch_the_mean_error_axis_and_is_marked_at_the_edge():
+    import numpy as np
+
+    from gaussmech_core.mechanisms import MECHANISMS
+    from tests.app.page_helpers import open_page
+
+    spec = _charts(open_page("pages/4_Accuracy_vs_dimension.py"))[0]
+    top = 10 ** spec["layout"]["yaxis"]["range"][1]
+    mvg = next(t for t in spec["data"] if t["name"].startswith(MECHANISMS["mvg_iid"].short_name) or t["name"].startswith(MECHANISMS["mvg_iid"].name))
+    assert float(np.nanmax(np.asarray(mvg["y"], dtype=float))) > 1e20 > top
+    assert any(a["text"].startswith("Off the top: ") and mvg["name"] in a["text"] for a in spec["layout"]["annotations"])
