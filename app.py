@@ -49,7 +49,14 @@ with guarded("the table of mechanisms"):
     table, styled_table = figures.overview_table(frame, MECHANISMS, setting)
     with st.container(key="overview_table"):
         # Tall enough for every row: on a projector nothing should hide behind a scroll bar.
-        st.dataframe(styled_table, hide_index=True, row_height=ROW_HEIGHT, height=(len(table) + 1) * ROW_HEIGHT + 3)
+        st.dataframe(
+            styled_table,
+            hide_index=True,
+            row_height=ROW_HEIGHT,
+            height=(len(table) + 1) * ROW_HEIGHT + 3,
+            # The verdict column is wide enough for "✗ no: true δ = 0.181" (it must never be cut).
+            column_config={"Holds here?": st.column_config.TextColumn(width=175)},
+        )
     st.caption(
         "Scale is the parameter each mechanism calibrates (σ, b, s or σ*); the noise std per coordinate makes "
         "them comparable, and the error column compares E‖noise‖₂² with the analytic Gaussian's. Greyed rows: "
@@ -70,7 +77,13 @@ with guarded("the chart of noise against ε"):
     low, high = cached.epsilon_grid_exponents(setting.epsilon)
     sweep = cached.std_sweep(**cached.setting_arguments(setting), low_exponent=low, high_exponent=high)
     current_stds = {} if frame is None else frame["coordinate_std"].where(frame["valid"]).to_dict()
-    std_figure = figures.std_vs_epsilon_figure(sweep, MECHANISMS, setting, current_stds)
+    every_variant = st.checkbox(
+        "Every calibration variant",
+        key="overview_every_variant",
+        bind="query-params",
+        help="Also the sufficient Gaussian bounds (tail bound, pDP, zCDP, Vinterbo) and GG with probabilistic DP.",
+    )
+    std_figure = figures.std_vs_epsilon_figure(sweep, MECHANISMS, setting, current_stds, every_variant=every_variant)
     st.plotly_chart(
         std_figure,
         key="overview_std_chart",
@@ -80,7 +93,8 @@ with guarded("the chart of noise against ε"):
     )
     st.caption(
         "Each line is one mechanism's noise at every ε, with δ, Δ and d from the sidebar; gaps are where its "
-        "guarantee does not hold. Hover for exact values; click the legend to show more mechanisms."
+        "guarantee does not hold. Hover for exact values; click a legend entry to hide or show its curve, or tick "
+        "“Every calibration variant” to add the sufficient Gaussian bounds."
     )
     download_csv("Chart data as CSV", lambda: figure_frame(std_figure), "gaussmech-noise-vs-epsilon.csv", key="overview_download_std")
 

@@ -40,6 +40,10 @@ __all__ = [
     "plain_text",
     "core_ids",
     "keep_in_view",
+    "LEGEND_GROUPS",
+    "legend_group",
+    "grouped_legend_below",
+    "coinciding_curves",
 ]
 
 FONT_SIZE = 16
@@ -263,3 +267,64 @@ def keep_in_view(
             bordercolor=TEXT_COLOR, borderwidth=1,
         )
     return marked
+
+
+# The legend's groups, in order: what a reader compares first, then the rest, then what is not proven.
+LEGEND_GROUPS = {
+    "gaussian": "Gaussian calibrations",
+    "other": "Other families",
+    "claimed": "Claimed only, not proven",
+}
+
+
+def legend_group(mechanism) -> str:
+    """The legend group of a mechanism, from registry facts: its guarantee kind, then its family."""
+    if mechanism.guarantee == "claimed":
+        return "claimed"
+    return "gaussian" if getattr(mechanism, "family", "") == "gaussian" else "other"
+
+
+def grouped_legend_below(figure: go.Figure, *, height: int | None = None) -> go.Figure:
+    """A legend under the plot in titled groups (:data:`LEGEND_GROUPS`), so the plot keeps its full width.
+
+    Traces are placed in groups with ``legendgroup=legend_group(m)`` and
+    ``legendgrouptitle_text=LEGEND_GROUPS[...]``; a click hides one curve, not its group.
+    """
+    figure.update_layout(
+        legend=dict(
+            orientation="h", yanchor="top", y=-0.17, x=0.0, xanchor="left", traceorder="grouped",
+            groupclick="toggleitem", title_text="", font=dict(size=FONT_SIZE - 2),
+            grouptitlefont=dict(size=FONT_SIZE - 2, color=TEXT_COLOR),
+        ),
+        margin=dict(b=40),
+    )
+    if height is not None:
+        figure.update_layout(height=height)
+    return figure
+
+
+def coinciding_curves(curves: Mapping[str, np.ndarray], mechanisms: Mapping, rel_tol: float = 1e-9) -> dict[str, str]:
+    """Curves that lie exactly on another (GG with p = 2 on the analytic Gaussian): ``{hidden id: visible id}``.
+
+    Two curves coincide when they are finite at the same points and equal there to a relative
+    ``rel_tol``. Of two coinciding curves the one a reader knows stays visible (the registry's
+    default, then a featured one, then registry order), as in :func:`gaussmech_ui.ranking.rank`.
+    """
+    from ..ranking import rank
+
+    keys = [key for key in curves if np.isfinite(np.asarray(curves[key], dtype=float)).any()]
+    order = [key for place in rank({key: 0.0 for key in keys}, mechanisms).places for key in place]
+    result: dict[str, str] = {}
+    for index, key in enumerate(order):
+        if key in result:
+            continue
+        base = np.asarray(curves[key], dtype=float)
+        for other in order[index + 1:]:
+            if other in result:
+                continue
+            values = np.asarray(curves[other], dtype=float)
+            same_points = np.array_equal(np.isfinite(base), np.isfinite(values))
+            finite = np.isfinite(base)
+            if same_points and np.allclose(values[finite], base[finite], rtol=rel_tol, atol=0.0):
+                result[other] = key
+    return result

@@ -21,6 +21,10 @@ import plotly.graph_objects as go
 from ..format import format_number, format_percent, format_ratio
 from ..ranking import are_tied, assumption_sentence, rank, reader_name, winner_phrase
 from .common import (
+    LEGEND_GROUPS,
+    coinciding_curves,
+    grouped_legend_below,
+    legend_group,
     CURRENT_COLOR,
     FONT_SIZE,
     LINE_WIDTH,
@@ -72,69 +76,77 @@ def std_vs_epsilon_figure(
     mechanisms: Mapping,
     setting,
     current_stds: Mapping[str, float],
+    *,
+    every_variant: bool = True,
 ) -> go.Figure:
     """Per-coordinate noise std against ε for every mechanism, log-log, the current ε marked.
 
     ``sweep`` has an ``epsilon`` column and one column per mechanism id (NaN where the
-    guarantee does not hold: those stretches are left out). Mechanisms that are not
-    ``featured`` start hidden (click the legend to show them). ``current_stds`` gives each
-    mechanism's std at the current setting (NaN when not valid), drawn as a marker.
+    guarantee does not hold: those stretches are left out). Without ``every_variant`` only the
+    ``featured`` mechanisms are drawn. ``current_stds`` gives each mechanism's std at the current
+    setting (NaN when not valid), drawn as a marker on its curve (one trace, so hiding the curve
+    hides its marker). The legend sits under the plot in groups (Gaussian calibrations, other
+    families, claimed only); a curve that lies on another (GG with p = 2 on the analytic Gaussian)
+    is drawn as a wide pale band under it and says so in the legend.
     """
     figure = go.Figure()
     epsilons = sweep["epsilon"].to_numpy(dtype=float)
     x_label, y_label = "ε", "std per coordinate"
+    shown = [key for key in mechanisms if key in sweep and (every_variant or mechanisms[key].featured)]
+    same = coinciding_curves({key: sweep[key].to_numpy(dtype=float) for key in shown}, mechanisms)
     # The default mechanism (the analytic Gaussian) is drawn last, on top, and a little thicker, so a
     # mechanism that coincides with it (GG with p = 2) cannot hide it; the legend keeps registry order.
     ranks = {mechanism_id: rank for rank, mechanism_id in enumerate(mechanisms)}
-    drawing_order = sorted(mechanisms, key=lambda i: (bool(getattr(mechanisms[i], "is_default", False)), ranks[i]))
+    group_ranks = {group: index for index, group in enumerate(LEGEND_GROUPS)}
+    drawing_order = sorted(shown, key=lambda i: (i not in same, bool(getattr(mechanisms[i], "is_default", False)), ranks[i]))
     for mechanism_id in drawing_order:
         mechanism = mechanisms[mechanism_id]
-        if mechanism_id not in sweep:
-            continue
         is_default = bool(getattr(mechanism, "is_default", False))
+        x, y = epsilons, sweep[mechanism_id].to_numpy(dtype=float)
+        sizes = np.zeros(x.shape)
+        current = float(current_stds.get(mechanism_id, np.nan))
+        if math.isfinite(current):  # the current point, exact, as the one visible marker of the curve
+            at = int(np.searchsorted(x, setting.epsilon))
+            x, y = np.insert(x, at, setting.epsilon), np.insert(y, at, current)
+            sizes = np.insert(sizes, at, 12.0)
+        line = mechanism_line(mechanism, width=LINE_WIDTH + 1 if is_default else LINE_WIDTH)
+        name = mechanism.name
+        opacity = 1.0
+        if mechanism_id in same:
+            line.update(width=LINE_WIDTH + 7)
+            opacity = 0.45
+            name += f" (on {reader_name(mechanisms[same[mechanism_id]])}'s curve)"
+        group = legend_group(mechanism)
         figure.add_trace(
             go.Scatter(
-                x=epsilons,
-                y=sweep[mechanism_id].to_numpy(dtype=float),
-                name=mechanism.name,
-                legendgroup=mechanism_id,
-                legendrank=1000 + ranks[mechanism_id],
-                mode="lines",
-                line=mechanism_line(mechanism, width=LINE_WIDTH + 1 if is_default else LINE_WIDTH),
-                visible=True if mechanism.featured else "legendonly",
+                x=x,
+                y=y,
+                name=name,
+                legendgroup=group,
+                legendgrouptitle_text=LEGEND_GROUPS[group],
+                legendrank=1000 * (1 + group_ranks[group]) + ranks[mechanism_id],
+                mode="lines+markers",
+                line=line,
+                opacity=opacity,
+                marker=dict(color=mechanism.color, size=sizes, line=dict(color="white", width=1.5)),
                 hovertemplate=exact_hover(x_label, y_label),
                 connectgaps=False,
             )
         )
-        current = float(current_stds.get(mechanism_id, np.nan))
-        if math.isfinite(current):
-            figure.add_trace(
-                go.Scatter(
-                    x=[setting.epsilon],
-                    y=[current],
-                    name=f"{mechanism.name} at the current ε",
-                    legendgroup=mechanism_id,
-                    legendrank=1000 + ranks[mechanism_id],
-                    showlegend=False,
-                    mode="markers",
-                    marker=dict(color=mechanism.color, size=12, line=dict(color="white", width=1.5)),
-                    visible=True if mechanism.featured else "legendonly",
-                    hovertemplate=exact_hover(x_label, y_label),
-                )
-            )
     apply_layout(
         figure,
         title=(
             "How much noise each mechanism adds, against ε"
             f"<br><sup>{setting_summary(setting, with_epsilon=False)}; "
-            "dashed: claimed, not proven; dotted: probabilistic DP</sup>"
+            "dashed: claimed, not proven; dotted: probabilistic DP; dots: the current ε</sup>"
         ),
         x_title="ε (privacy loss bound; smaller is more private)",
         y_title="noise std per coordinate",
         log_x=True,
         log_y=True,
+        height=620,
     )
-    figure.update_layout(legend=dict(title_text="click to show or hide"))
+    grouped_legend_below(figure)
     return mark_current_x(figure, setting.epsilon, f"current ε = {format_number(setting.epsilon)}")
 
 

@@ -181,3 +181,15 @@ def test_mvg_does_not_stretch_the_mean_error_axis_and_is_marked_at_the_edge():
     mvg = next(t for t in spec["data"] if t["name"].startswith(MECHANISMS["mvg_iid"].short_name) or t["name"].startswith(MECHANISMS["mvg_iid"].name))
     assert float(np.nanmax(np.asarray(mvg["y"], dtype=float))) > 1e20 > top
     assert any(a["text"].startswith("Off the top: ") and mvg["name"] in a["text"] for a in spec["layout"]["annotations"])
+
+
+def test_the_overview_legend_is_grouped_under_the_plot_and_marks_gg_on_the_gaussian():
+    spec = _charts(_overview())[0]
+    legend = spec["layout"]["legend"]
+    assert legend["orientation"] == "h" and legend["y"] < 0, "under the plot, not beside it"
+    titles = {trace["legendgrouptitle"]["text"] for trace in spec["data"]}
+    assert titles == {"Gaussian calibrations", "Other families", "Claimed only, not proven"}
+    assert not [trace["name"] for trace in spec["data"] if trace.get("visible") == "legendonly"]
+    names = [trace["name"] for trace in spec["data"]]
+    assert "Generalized Gaussian GG(p) (on the analytic Gaussian's curve)" in names
+    assert len(names) <= 7, "the variants come only with the checkbox"
