@@ -19,9 +19,9 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..format import format_number, format_percent
-from ..ranking import assumption_sentence, rank, winner_phrase
+from ..ranking import assumption_sentence, rank, reader_name, winner_phrase
 from .common import CURRENT_COLOR, FONT_SIZE, LINE_WIDTH, apply_layout, exact_hover, mechanism_line, vertical_marker
-from .common import core_ids, keep_in_view
+from .common import coinciding_curves, core_ids, keep_in_view
 from .distributions import trace_name
 
 __all__ = [
@@ -128,17 +128,27 @@ def expected_loss_figure(
     mechanism with ``mechanism, valid, mean`` at the current d.
     """
     figure = go.Figure()
-    x_label, y_label = "M", "E‖n‖₂²"
-    for mechanism_id, curve in curves.groupby("mechanism", sort=False):
+    x_label, y_label = "d", "E‖n‖₂²"
+    groups = dict(tuple(curves.groupby("mechanism", sort=False)))
+    # A curve lying on another (GG with p = 2 on the analytic Gaussian) is drawn first, as a wide pale band.
+    same = coinciding_curves({key: curve["expected_loss"].to_numpy(dtype=float) for key, curve in groups.items()
+                              if len(curve) == len(next(iter(groups.values())))}, mechanisms)
+    for mechanism_id in sorted(groups, key=lambda key: key not in same):
+        curve = groups[mechanism_id]
         mechanism = mechanisms[mechanism_id]
+        line, name = mechanism_line(mechanism), _curve_name(mechanism)
+        if mechanism_id in same:
+            line.update(width=LINE_WIDTH + 7)
+            name += f" (on {reader_name(mechanisms[same[mechanism_id]])}'s curve)"
         figure.add_trace(
             go.Scatter(
                 x=curve["dim"].to_numpy(dtype=float),
                 y=curve["expected_loss"].to_numpy(dtype=float),
-                name=_curve_name(mechanism),
+                name=name,
                 legendgroup=mechanism_id,
                 mode="lines",
-                line=mechanism_line(mechanism),
+                opacity=0.45 if mechanism_id in same else 1.0,
+                line=line,
                 hovertemplate=exact_hover(x_label, y_label),
             )
         )
