@@ -21,7 +21,7 @@ import plotly.graph_objects as go
 from ..format import format_number, format_percent
 from ..ranking import assumption_sentence, rank, reader_name, winner_phrase
 from .common import CURRENT_COLOR, FONT_SIZE, LINE_WIDTH, apply_layout, exact_hover, mechanism_line, vertical_marker
-from .common import coinciding_curves, core_ids, keep_in_view
+from .common import coinciding_curves, core_ids, keep_in_view, mechanism_marker
 from .distributions import trace_name
 
 __all__ = [
@@ -146,7 +146,8 @@ def expected_loss_figure(
                 y=curve["expected_loss"].to_numpy(dtype=float),
                 name=name,
                 legendgroup=mechanism_id,
-                mode="lines",
+                mode="lines+markers",
+                marker=mechanism_marker(mechanism),
                 opacity=0.45 if mechanism_id in same else 1.0,
                 line=line,
                 hovertemplate=exact_hover(x_label, y_label),

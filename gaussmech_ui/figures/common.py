@@ -29,9 +29,13 @@ __all__ = [
     "TEXT_COLOR",
     "GRID_COLOR",
     "CURRENT_COLOR",
+    "DELTA_COLORS",
+    "contrast_ratio",
     "DASH_BY_GUARANTEE",
     "apply_layout",
     "mechanism_line",
+    "mechanism_marker",
+    "MARKER_SYMBOLS",
     "exact_hover",
     "mark_current_x",
     "vertical_marker",
@@ -54,8 +58,50 @@ GRID_COLOR = "#D9D9D9"
 CURRENT_COLOR = "#111111"
 FONT_FAMILY = "Source Sans, Source Sans Pro, Helvetica, Arial, sans-serif"
 
+# Paul Tol's colour-blind-safe "muted" scheme, for curves of different δ; cyan, teal and sand are
+# darkened to at least 3:1 against white (#88CCEE was 1.8:1, #DDCC77 1.6:1).
+DELTA_COLORS = ("#332288", "#117733", "#2A8878", "#3C8DBF", "#938500", "#CC6677", "#AA4499", "#882255")
+
 # Solid for proven (ε, δ)- and ε-DP, dotted for probabilistic DP, dashed for claims not proven.
 DASH_BY_GUARANTEE = {"pure": "solid", "approximate": "solid", "probabilistic": "dot", "claimed": "dash"}
+
+
+def contrast_ratio(color: str, background: str = "#FFFFFF") -> float:
+    """WCAG 2.1 contrast ratio of two ``#RRGGBB`` colours, (L1 + 0.05) / (L2 + 0.05) of relative luminances.
+
+    Lines and markers need at least 3:1 against the background (WCAG 2.1, 1.4.11 non-text contrast).
+
+    Examples
+    --------
+    >>> round(contrast_ratio("#000000"), 2), round(contrast_ratio("#E69F00"), 2)
+    (21.0, 2.25)
+    """
+
+    def luminance(text: str) -> float:
+        text = text.lstrip("#")
+        channels = [int(text[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+        linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    high, low = sorted((luminance(color), luminance(background)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+SETTING_LINE_SIZE = FONT_SIZE - 1
+
+
+def readable_setting_line(title: str) -> str:
+    """A title whose second line (the setting: ε, δ, Δ, d) is drawn at 15 px in the text colour.
+
+    Builders write the setting as ``<br><sup>…</sup>``; Plotly draws ``<sup>`` at 70 % of the title
+    size, raised (13 px), too small to read from the back of a room. It becomes a plain line.
+
+    Examples
+    --------
+    >>> readable_setting_line("Noise<br><sup>ε = 1, δ = 1e-5</sup>")
+    'Noise<br><span style="font-size:15px">ε = 1, δ = 1e-5</span>'
+    """
+    return title.replace("<sup>", f'<span style="font-size:{SETTING_LINE_SIZE}px">').replace("</sup>", "</span>")
 
 
 def apply_layout(
@@ -85,7 +131,7 @@ def apply_layout(
     )
     figure.update_layout(
         template="none",
-        title=dict(text=title, font=dict(size=TITLE_SIZE), x=0.0, xanchor="left", y=0.97),
+        title=dict(text=readable_setting_line(title), font=dict(size=TITLE_SIZE), x=0.0, xanchor="left", y=0.97),
         font=dict(family=FONT_FAMILY, size=FONT_SIZE, color=TEXT_COLOR),
         paper_bgcolor="white",
         plot_bgcolor="white",
@@ -107,6 +153,29 @@ def apply_layout(
 def mechanism_line(mechanism, width: float = LINE_WIDTH) -> dict:
     """The line style of a mechanism: its registry colour and the dash of its kind of guarantee."""
     return dict(color=mechanism.color, width=width, dash=DASH_BY_GUARANTEE.get(mechanism.guarantee, "solid"))
+
+
+# One marker symbol per mechanism (by registry position), so two solid lines differ by more than colour.
+MARKER_SYMBOLS = (
+    "circle", "square", "diamond", "triangle-up", "x", "cross", "star", "triangle-down", "pentagon",
+    "hexagon", "hourglass", "bowtie", "star-triangle-up", "asterisk-open", "circle-open", "square-open",
+)
+
+
+def mechanism_marker(mechanism, *, size: float = 8, maxdisplayed: int = 10) -> dict:
+    """The marker of a mechanism's curve: its colour and its own symbol, a few along the line.
+
+    The symbol follows the mechanism's position in the registry (the same on every page); Plotly
+    draws at most ``maxdisplayed`` markers on the line, so the curve stays a line.
+    """
+    from gaussmech_core.mechanisms import MECHANISMS
+
+    ids = list(MECHANISMS)
+    position = ids.index(mechanism.id) if getattr(mechanism, "id", None) in ids else len(ids)
+    return dict(
+        color=mechanism.color, symbol=MARKER_SYMBOLS[position % len(MARKER_SYMBOLS)], size=size,
+        maxdisplayed=maxdisplayed, line=dict(color=mechanism.color, width=1),
+    )
 
 
 def exact_hover(x_label: str, y_label: str) -> str:

@@ -28,6 +28,7 @@ from .common import (
     apply_layout,
     exact_hover,
     mechanism_line,
+    mechanism_marker,
 )
 from .overview import setting_summary
 
@@ -111,8 +112,9 @@ def density_figure(curves: pd.DataFrame, mechanisms: Mapping, setting, *, log_de
                 y=density,
                 name=trace_name(mechanism),
                 legendrank=rank + 1,
-                mode="lines",
+                mode="lines+markers",
                 line=mechanism_line(mechanism),
+                marker=mechanism_marker(mechanism),
                 hovertemplate=exact_hover("x", "f(x)"),
             )
         )

@@ -21,6 +21,7 @@ import plotly.graph_objects as go
 from ..format import format_number, format_percent, format_ratio
 from ..ranking import are_tied, assumption_sentence, rank, reader_name, winner_phrase
 from .common import (
+    DELTA_COLORS,
     LEGEND_GROUPS,
     coinciding_curves,
     grouped_legend_below,
@@ -32,6 +33,7 @@ from .common import (
     exact_hover,
     mark_current_x,
     mechanism_line,
+    mechanism_marker,
 )
 
 __all__ = [
@@ -53,8 +55,6 @@ __all__ = [
 
 PROVEN_GUARANTEES = ("pure", "approximate", "probabilistic")
 
-# Paul Tol's colour-blind-safe "muted" scheme, for the curves of different δ.
-_DELTA_COLORS = ("#332288", "#117733", "#44AA99", "#88CCEE", "#DDCC77", "#CC6677", "#AA4499", "#882255")
 
 
 def setting_summary(setting, *, with_epsilon: bool = True) -> str:
@@ -103,12 +103,13 @@ def std_vs_epsilon_figure(
         mechanism = mechanisms[mechanism_id]
         is_default = bool(getattr(mechanism, "is_default", False))
         x, y = epsilons, sweep[mechanism_id].to_numpy(dtype=float)
-        sizes = np.zeros(x.shape)
+        # A small marker of the mechanism's own symbol every 8 points (offset per mechanism, so they do not stack).
+        sizes = np.where((np.arange(x.size) + ranks[mechanism_id]) % 8 == 0, 7.0, 0.0)
         current = float(current_stds.get(mechanism_id, np.nan))
         if math.isfinite(current):  # the current point, exact, as the one visible marker of the curve
             at = int(np.searchsorted(x, setting.epsilon))
             x, y = np.insert(x, at, setting.epsilon), np.insert(y, at, current)
-            sizes = np.insert(sizes, at, 12.0)
+            sizes = np.insert(sizes, at, 13.0)
         line = mechanism_line(mechanism, width=LINE_WIDTH + 1 if is_default else LINE_WIDTH)
         name = mechanism.name
         opacity = 1.0
@@ -128,7 +129,8 @@ def std_vs_epsilon_figure(
                 mode="lines+markers",
                 line=line,
                 opacity=opacity,
-                marker=dict(color=mechanism.color, size=sizes, line=dict(color="white", width=1.5)),
+                marker=dict(color=mechanism.color, size=sizes, symbol=mechanism_marker(mechanism)["symbol"],
+                            line=dict(color="white", width=1)),
                 hovertemplate=exact_hover(x_label, y_label),
                 connectgaps=False,
             )
@@ -175,7 +177,7 @@ def variance_ratio_figure(
                 name=f"δ = {format_number(delta)}" + (" (current)" if is_current else ""),
                 mode="lines",
                 line=dict(
-                    color=CURRENT_COLOR if is_current else _DELTA_COLORS[index % len(_DELTA_COLORS)],
+                    color=CURRENT_COLOR if is_current else DELTA_COLORS[index % len(DELTA_COLORS)],
                     width=LINE_WIDTH + 2 if is_current else LINE_WIDTH,
                 ),
                 hovertemplate=exact_hover(x_label, y_label),

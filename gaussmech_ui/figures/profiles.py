@@ -15,7 +15,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..format import format_number, format_percent, format_ratio
-from .common import CURRENT_COLOR, LINE_WIDTH, apply_layout, exact_hover, mechanism_line
+from .common import CURRENT_COLOR, LINE_WIDTH, apply_layout, exact_hover, mechanism_line, mechanism_marker
 from .common import vertical_marker
 from .distributions import legend_below, log_dtick, trace_name
 from .overview import setting_summary
@@ -72,8 +72,9 @@ def profile_figure(curves: pd.DataFrame, mechanisms: Mapping, setting, *, claime
                 name=name,
                 legendgroup=mechanism_id,
                 legendrank=rank + 1,
-                mode="lines",
+                mode="lines+markers",
                 line=mechanism_line(mechanism),
+                marker=mechanism_marker(mechanism),
                 hovertemplate=exact_hover("ε", "δ(ε)"),
             )
         )
@@ -421,7 +422,7 @@ def tradeoff_figure(frame: pd.DataFrame, setting, *, mu: float, alpha: float, ga
         go.Scatter(
             x=alphas, y=frame["region"].to_numpy(dtype=float),
             name=f"(ε, δ)-DP boundary, ε = {format_number(setting.epsilon)}, δ = {format_number(setting.delta)}",
-            mode="lines", line=dict(color="#E69F00", width=LINE_WIDTH, dash="dash"),
+            mode="lines", line=dict(color="#B36B00", width=LINE_WIDTH, dash="dash"),
             fill="tozeroy", fillcolor="rgba(230,159,0,0.15)",
             hovertemplate=exact_hover("α", "β"),
         )
@@ -445,7 +446,7 @@ def tradeoff_figure(frame: pd.DataFrame, setting, *, mu: float, alpha: float, ga
         go.Scatter(
             x=[alpha, alpha], y=[gaussian_beta, region_beta],
             name=f"at α = {format_percent(alpha)}: best attacker's misses β",
-            mode="markers", marker=dict(color=[("#0072B2"), ("#E69F00")], size=14, symbol="diamond", line=dict(color=CURRENT_COLOR, width=1.5)),
+            mode="markers", marker=dict(color=[("#0072B2"), ("#B36B00")], size=14, symbol="diamond", line=dict(color=CURRENT_COLOR, width=1.5)),
             hovertemplate=exact_hover("α", "β"),
         )
     )
@@ -476,8 +477,8 @@ def tradeoff_caption(alpha: float, gaussian_power: float, region_power: float) -
 
 ROUTE_STYLES = {
     "exact": dict(name="exact Gaussian composition (GDP, μ = √k Δ/σ)", color="#0072B2", dash="solid"),
-    "zcdp_cks": dict(name="zCDP, Canonne–Kamath–Steinke conversion", color="#44AA99", dash="dash"),
-    "zcdp_bun_steinke": dict(name="zCDP, Bun–Steinke conversion", color="#999933", dash="dash"),
+    "zcdp_cks": dict(name="zCDP, Canonne–Kamath–Steinke conversion", color="#2A8878", dash="dash"),
+    "zcdp_bun_steinke": dict(name="zCDP, Bun–Steinke conversion", color="#7A7A1A", dash="dash"),
     "advanced": dict(name="advanced composition of (ε, δ)", color="#AA4499", dash="dashdot"),
     "naive": dict(name="naive summation (kε, kδ)", color="#D55E00", dash="dot"),
 }

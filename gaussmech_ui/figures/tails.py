@@ -15,8 +15,8 @@ import plotly.graph_objects as go
 
 from ..format import format_number, format_percent, format_ratio
 from ..ranking import assumption_sentence, rank, reader_name, share_exact_values, winner_phrase
-from .common import CURRENT_COLOR, LINE_WIDTH, apply_layout, exact_hover, mechanism_line
-from .common import horizontal_marker, vertical_marker
+from .common import CURRENT_COLOR, LINE_WIDTH, apply_layout, exact_hover, mechanism_line, mechanism_marker
+from .common import DELTA_COLORS, horizontal_marker, vertical_marker
 from .distributions import legend_below, log_dtick, trace_name
 from .overview import setting_summary
 
@@ -34,7 +34,6 @@ __all__ = [
 ]
 
 # Paul Tol's colour-blind-safe "muted" scheme, for curves of different δ or ε.
-DELTA_COLORS = ("#332288", "#117733", "#44AA99", "#88CCEE", "#DDCC77", "#CC6677", "#AA4499", "#882255")
 
 
 def tail_figure(
@@ -71,8 +70,9 @@ def tail_figure(
                 name=trace_name(mechanism),
                 legendgroup=mechanism_id,
                 legendrank=rank + 1,
-                mode="lines",
+                mode="lines+markers",
                 line=mechanism_line(mechanism),
+                marker=mechanism_marker(mechanism),
                 hovertemplate=exact_hover("t", y_label),
             )
         )

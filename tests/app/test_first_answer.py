@@ -193,3 +193,29 @@ def test_the_overview_legend_is_grouped_under_the_plot_and_marks_gg_on_the_gauss
     names = [trace["name"] for trace in spec["data"]]
     assert "Generalized Gaussian GG(p) (on the analytic Gaussian's curve)" in names
     assert len(names) <= 7, "the variants come only with the checkbox"
+
+
+def _trace_colors(spec: dict) -> set[str]:
+    colors = set()
+    for trace in spec["data"]:
+        for part in ("line", "marker"):
+            value = (trace.get(part) or {}).get("color")
+            values = value if isinstance(value, list) else [value]
+            colors |= {v for v in values if isinstance(v, str) and v.startswith("#") and len(v) == 7}
+    return colors
+
+
+def test_every_trace_colour_on_every_page_has_3_to_1_contrast():
+    from gaussmech_ui.figures.common import contrast_ratio
+    from tests.app.page_helpers import open_page
+
+    pages = [None, "pages/1_Noise_distributions.py", "pages/2_Tail_probabilities.py", "pages/3_Privacy_profiles.py",
+             "pages/4_Accuracy_vs_dimension.py"]
+    seen = set()
+    for page in pages:
+        at = _overview() if page is None else open_page(page)
+        for spec in _charts(at):
+            for color in _trace_colors(spec):
+                seen.add(color)
+                assert contrast_ratio(color) >= 3.0, (page, color, round(contrast_ratio(color), 2))
+    assert len(seen) >= 8

@@ -140,8 +140,8 @@ def test_std_chart_marks_the_current_epsilon_and_states_the_parameters():
     marked = {}
     for trace in figure.data:
         sizes = np.asarray(trace.marker.size, dtype=float)
-        if (sizes > 0).any():
-            (index,) = np.flatnonzero(sizes > 0)
+        if (sizes > 10).any():
+            (index,) = np.flatnonzero(sizes > 10)
             marked[trace.name] = (float(trace.x[index]), float(trace.y[index]))
     assert set(marked) == {"Analytic Gaussian", "Laplace", "Gaussian pDP", "R1SMG (claimed)"}
     assert all(x == 1.0 for x, _ in marked.values())
