@@ -7,7 +7,7 @@ ratio, and the formulas with their sources. Start it with ``python3 dev.py run``
 
 import streamlit as st
 
-from gaussmech_ui.sidebar import guarded, render_sidebar
+from gaussmech_ui.sidebar import finish_page, guarded, render_sidebar
 
 setting = render_sidebar()
 
@@ -195,3 +195,5 @@ with st.expander("The math", icon=":material/function:"):
     )
     st.markdown("**Sources of every mechanism in the table:**")
     st.markdown("\n".join(f"- {mechanism.name}: {mechanism.source}" for mechanism in MECHANISMS.values()))
+
+finish_page()  # warns about this page's own link values that could not be used

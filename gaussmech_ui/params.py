@@ -58,6 +58,10 @@ __all__ = [
     "entry_problems",
     "slider_options",
     "pending_warnings",
+    "page_link_values",
+    "link_problem",
+    "note_page_links",
+    "check_page_links",
 ]
 
 
@@ -543,3 +547,92 @@ def pending_warnings() -> list[str]:
     warnings = state.get(_PENDING_WARNINGS, [])
     state[_PENDING_WARNINGS] = []
     return warnings
+
+
+# --- Page-specific link values: one checker for every page ---------------------------------------
+#
+# A page's own settings travel in the URL through Streamlit's bind="query-params", keyed by the
+# widget key (``tails_alpha``). Streamlit drops or corrects a value its widget cannot take, without
+# a word; these functions notice it and say so, as the sidebar does for the shared parameters.
+# render_sidebar() calls note_page_links() before the page draws; the page's last line,
+# finish_page(), calls check_page_links() after every widget has read the URL.
+
+_PENDING_LINKS = "_gaussmech_pending_page_links"
+_SEEN_LINKS = "_gaussmech_seen_page_links"
+
+
+def page_link_values(query) -> dict[str, str]:
+    """The URL's values that are not shared parameters (a page's own settings), as text (last value of a key)."""
+    shared = set(URL_KEYS.values())
+    values = {}
+    for key in query:
+        if key in shared:
+            continue
+        raw = query.get_all(key) if hasattr(query, "get_all") else query[key]
+        if isinstance(raw, (list, tuple)):
+            if not raw:
+                continue
+            raw = raw[-1]
+        values[key] = str(raw)
+    return values
+
+
+def link_problem(key: str, raw: str, used: Any, *, dropped: bool = True) -> str:
+    """The warning for a page setting of a link that its control could not take.
+
+    ``used`` is the control's value now; ``dropped`` says the control went back to its default
+    (rather than correcting the value).
+
+    Examples
+    --------
+    >>> print(link_problem("tails_alpha", "abc", 0.05))
+    The link sets `tails_alpha=abc`, but this page cannot use that value. Using the default, 0.05, instead.
+    >>> print(link_problem("accuracy_view", "Nope", None))
+    The link sets `accuracy_view=Nope`, but this page cannot use that value. Using the default instead.
+    """
+    if used is None:
+        shown = ""
+    elif isinstance(used, bool) or not isinstance(used, (int, float)):
+        shown = quote_untrusted(used)
+    else:
+        shown = format_number(used, 6)
+    if dropped:
+        shown = f"the default, {shown}," if shown else "the default"
+    return f"The link sets {quote_untrusted(f'{key}={raw}')}, but this page cannot use that value. Using {shown} instead."
+
+
+def note_page_links() -> None:
+    """Before the page draws: remember the page-specific URL values that came from outside (a link, the back button).
+
+    A value counts as from outside when it differs from what the URL held at the end of the last run.
+    """
+    import streamlit as st
+
+    state = _state()
+    incoming = page_link_values(st.query_params)
+    seen = state.get(_SEEN_LINKS, {})
+    pending = dict(state.get(_PENDING_LINKS, {}))
+    pending.update({key: value for key, value in incoming.items() if seen.get(key) != value})
+    state[_PENDING_LINKS] = pending
+
+
+def check_page_links() -> list[str]:
+    """After the page drew: one warning per outside value that its control dropped or changed.
+
+    A value whose control has not been drawn yet (a tab not yet opened) waits for the run that
+    draws it; a value the control kept is fine and forgotten.
+    """
+    import streamlit as st
+
+    state = _state()
+    after = page_link_values(st.query_params)
+    messages, waiting = [], {}
+    for key, raw in state.get(_PENDING_LINKS, {}).items():
+        if after.get(key) == raw and key not in state:
+            waiting[key] = raw  # its widget has not read it yet
+        elif after.get(key) != raw:
+            used = state[key] if key in state else None
+            messages.append(link_problem(key, raw, used, dropped=key not in after))
+    state[_PENDING_LINKS] = waiting
+    state[_SEEN_LINKS] = after
+    return messages

@@ -25,7 +25,9 @@ from . import menu, params
 from .format import format_number
 from .params import PARAMETERS, Parameter, exact_key, widget_key
 
-__all__ = ["render_sidebar", "guarded"]
+__all__ = ["render_sidebar", "finish_page", "guarded"]
+
+_LINK_SLOT = "_gaussmech_link_slot"
 
 _LOG = logging.getLogger(__name__)
 
@@ -78,9 +80,24 @@ def render_sidebar() -> Setting:
                 if parameter.note:
                     st.caption(parameter.note)
     params.write_url()
+    params.note_page_links()
     for message in params.pending_warnings():
         st.warning(message, icon=":material/warning:")
+    # finish_page() puts warnings about the page's own link values here, at the top (per session, never shared).
+    st.session_state[_LINK_SLOT] = st.container()
     return params.current_setting()
+
+
+def finish_page() -> None:
+    """The last line of every page: warn, at the top of the page, about its own link values that could not be used.
+
+    A link such as ``?tails_alpha=abc`` sets a page control (Streamlit's bind="query-params"); the
+    control drops a value it cannot take, and this says so (:func:`gaussmech_ui.params.check_page_links`).
+    """
+    messages = params.check_page_links()
+    slot = st.session_state.pop(_LINK_SLOT, None)
+    for message in messages:
+        (slot if slot is not None else st).warning(message, icon=":material/warning:")
 
 
 def _draw_menu(app_root: Path) -> None:

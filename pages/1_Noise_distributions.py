@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import streamlit as st
 
-from gaussmech_ui.sidebar import guarded, render_sidebar
+from gaussmech_ui.sidebar import finish_page, guarded, render_sidebar
 
 setting = render_sidebar()
 
@@ -284,3 +284,5 @@ with vector_tab:
                 "value along v (Ji & Li 2024, as published; MATH.md 6.1). Over fresh draws of v the noise is spherically "
                 "symmetric with a half-normal radius (MATH.md 6.2)."
             )
+
+finish_page()  # warns about this page's own link values that could not be used

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import streamlit as st
 
-from gaussmech_ui.sidebar import guarded, render_sidebar
+from gaussmech_ui.sidebar import finish_page, guarded, render_sidebar
 
 setting = render_sidebar()
 
@@ -274,3 +274,5 @@ with lemma_tab:
             st.latex(r"\frac{\operatorname{Var}_G}{\operatorname{Var}_L} = \frac{\big(z + \sqrt{z^2 + 2\varepsilon}\big)^2}{8} \;\ge\; \frac{z^2}{2},"
                      r"\qquad z = -\Phi^{-1}(\delta/2)")
             st.markdown("So $\\operatorname{Var}_G > \\operatorname{Var}_L$ whenever $z > \\sqrt2$, i.e. $\\delta < 2\\Phi(-\\sqrt2) \\approx 0.1573$, for every ε > 0. A sufficient condition; the comparison uses probabilistic DP.")
+
+finish_page()  # warns about this page's own link values that could not be used

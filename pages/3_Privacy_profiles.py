@@ -8,7 +8,7 @@ the classical formula holds, with Balle & Wang's low-privacy bound; the hypothes
 
 import streamlit as st
 
-from gaussmech_ui.sidebar import guarded, render_sidebar
+from gaussmech_ui.sidebar import finish_page, guarded, render_sidebar
 
 setting = render_sidebar()
 
@@ -246,3 +246,5 @@ with composition_tab:
                 "Naive summation: (kε, kδ). For the per-release σ, the advanced route gives half of δ to δ′ and splits the rest "
                 "as δ/(2k) per release; naive uses σ_aGM(ε/k, δ/k)."
             )
+
+finish_page()  # warns about this page's own link values that could not be used

@@ -9,7 +9,7 @@ mechanism needs for a target error.
 
 import streamlit as st
 
-from gaussmech_ui.sidebar import guarded, render_sidebar
+from gaussmech_ui.sidebar import finish_page, guarded, render_sidebar
 
 setting = render_sidebar()
 
@@ -25,27 +25,12 @@ PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png",
 SEED_KEY = "accuracy_seed"
 
 
-# The page's own settings travel in the link (bind="query-params"). Streamlit drops or corrects a
-# value its widget cannot take, silently; comparing the link before and after the widget lets the
-# page say so in plain words instead (DESIGN.md section 3: a bad value becomes a warning).
-LINK = {key: st.query_params.get(key) for key in st.query_params if key.startswith("accuracy_")}
-
-
-def explain_link(key: str) -> None:
-    """Warn when the link's value for ``key`` was not used by its widget (call right after the widget)."""
-    if key in LINK and st.query_params.get(key) != LINK[key]:
-        used = st.query_params.get(key)
-        st.warning(
-            f"The link sets {key}={LINK[key]}, which this control cannot take; "
-            + (f"it uses {used} instead." if used is not None else "it uses its default instead."),
-            icon=":material/warning:",
-        )
-        LINK.pop(key)
-
-
 def draw_again() -> None:
-    """New random draws for every simulation on the page (Monte Carlo points and the distinguishing test)."""
-    st.session_state[SEED_KEY] = st.session_state.get(SEED_KEY, 0) + 1
+    """New random draws for every simulation on the page (Monte Carlo points and the distinguishing test).
+
+    The next seed goes into the seed box, which is bound to the URL, so the new draws can be shared.
+    """
+    st.session_state[SEED_KEY] = min(int(st.session_state.get(SEED_KEY, 0)) + 1, 10**9)
 
 
 st.title("How does the error grow with the dimension?")
@@ -55,7 +40,7 @@ st.markdown(
     "the paper's own mechanism, R1SMG."
 )
 
-controls = st.columns([1, 1, 2])
+controls = st.columns([1, 1, 0.8, 2])
 with controls[0]:
     requested_rows = st.number_input(
         "MVG matrix rows M₁",
@@ -68,7 +53,6 @@ with controls[0]:
         help="The MVG mechanism releases a matrix: the d numbers as M₁ rows × d/M₁ columns. Its loss depends on the "
         "shape through r = min(rows, columns).",
     )
-    explain_link("accuracy_mvg_rows")
 with controls[1]:
     gamma_ratio = st.number_input(
         "MVG γ / Δ",
@@ -81,9 +65,14 @@ with controls[1]:
         help="γ bounds ‖f(X)‖_F, the size of the answer itself, which MVG's calibration needs. It cannot be below Δ/2; "
         "Ji & Li's C_M assumes exactly Δ/2.",
     )
-    explain_link("accuracy_mvg_gamma")
-rows = int(requested_rows) if setting.dim % int(requested_rows) == 0 else 1
 with controls[2]:
+    # The seed of every simulation on the page: in the link, so a shared URL shows the same draws.
+    seed = int(st.number_input(
+        "Simulation seed", min_value=0, max_value=10**9, step=1, key=SEED_KEY, bind="query-params",
+        help="Fixes the random draws of the simulated points and tests; “Draw again” moves to the next seed.",
+    ))
+rows = int(requested_rows) if setting.dim % int(requested_rows) == 0 else 1
+with controls[3]:
     if rows != int(requested_rows):
         st.info(
             f"M₁ = {int(requested_rows):,} does not divide d = {setting.dim:,}, so MVG uses a 1 × {setting.dim:,} matrix. "
@@ -107,12 +96,10 @@ SWEEP = dict(
 )
 # The same sweep under the other neighbour model, for captions that say what it would change.
 OTHER_SWEEP = dict(SWEEP, l1_model=other_neighbour_model(setting.l1_model))
-seed = int(st.session_state.setdefault(SEED_KEY, 0))
 
 mean_tab, spread_tab, audit_tab, first_tab = st.tabs(
     ["Mean error", "Spread of the error", "R1SMG audit", "Accuracy first"], key="accuracy_view", bind="query-params"
 )
-explain_link("accuracy_view")
 
 with mean_tab:
     if mean_tab.open:
@@ -195,7 +182,6 @@ with spread_tab:
                 "Divide by the mean", value=True, key="accuracy_relative", bind="query-params",
                 help="Show ‖n‖₂² / E‖n‖₂²: the shape of each distribution, whatever its size.",
             )
-            explain_link("accuracy_relative")
             bands = cached.loss_bands(**SWEEP)
             monte_carlo = cached.monte_carlo_points(**SWEEP, seed=seed)
             current = cached.current_losses(**SWEEP, dim=setting.dim)
@@ -273,7 +259,6 @@ with audit_tab:
             with settings_row[0]:
                 trials = st.selectbox("Simulated releases", options=(2_000, 20_000, 200_000), index=1,
                                       format_func=lambda n: f"{n:,}", key="accuracy_trials", bind="query-params")
-                explain_link("accuracy_trials")
             with settings_row[1]:
                 st.button("Draw again", key="accuracy_redraw_test", on_click=draw_again, icon=":material/casino:",
                           help="Simulate new releases.")
@@ -337,8 +322,6 @@ with first_tab:
                 alpha = st.selectbox("α", options=(0.1, 0.05, 0.01, 0.001), index=1, key="accuracy_alpha",
                                      bind="query-params", disabled=kind != "quantile",
                                      help="The bound may fail with probability α.")
-            for key in ("accuracy_target", "accuracy_kind", "accuracy_scope", "accuracy_alpha"):
-                explain_link(key)
             frame = cached.accuracy_first(
                 setting.delta, setting.sensitivity, setting.order, setting.dim, setting.l1_model, rows, float(gamma_ratio),
                 float(target), kind, float(alpha), scope,
@@ -376,3 +359,5 @@ with first_tab:
                 "(χ² for Gaussian noise, erfc for R1SMG); the norm of Laplace and GG noise has no closed-form tail, so its "
                 "bound is simulated (or, at large d, the Cornish–Fisher expansion) and marked approximate."
             )
+
+finish_page()  # warns about this page's own link values that could not be used

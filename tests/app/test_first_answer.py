@@ -165,7 +165,7 @@ def test_the_default_tail_floor_keeps_the_error_bounds_off_the_line_y_1():
     from tests.app.page_helpers import open_page
 
     spec = _charts(open_page("pages/2_Tail_probabilities.py"))[0]
-    lowest = min(float(np.nanmin(np.asarray(t["y"], dtype=float))) for t in spec["data"] if t.get("mode") == "lines")
+    lowest = min(float(np.nanmin(np.asarray(t["y"], dtype=float))) for t in spec["data"] if str(t.get("mode", "")).startswith("lines"))
     # α = 0.05 sits at least a fifth of the way down the axis, not on its top line.
     assert math.log10(0.05) / math.log10(lowest) > 0.2, lowest
 
@@ -219,3 +219,39 @@ def test_every_trace_colour_on_every_page_has_3_to_1_contrast():
                 seen.add(color)
                 assert contrast_ratio(color) >= 3.0, (page, color, round(contrast_ratio(color), 2))
     assert len(seen) >= 8
+
+
+BAD_PAGE_LINKS = [
+    (None, "overview_every_variant", "maybe", None, None),
+    ("pages/1_Noise_distributions.py", "distributions_density_scale", "sideways", None, None),
+    ("pages/2_Tail_probabilities.py", "tails_alpha", "abc", None, None),
+    ("pages/3_Privacy_profiles.py", "profiles_view", "Nope", None, None),
+    ("pages/4_Accuracy_vs_dimension.py", "accuracy_seed", "abc", None, None),
+    ("pages/5_Denoising_lab.py", "denoising_bins", "abc", None, None),
+]
+
+
+def test_every_page_warns_about_a_bad_value_of_its_own_in_a_link():
+    for page, key, raw, _, _ in BAD_PAGE_LINKS:
+        at = AppTest.from_file(str(APP_ROOT / "app.py"), default_timeout=60)
+        at.query_params[key] = raw
+        if page:
+            at.switch_page(page)
+        at.run()
+        assert not at.exception, (page, [e.value for e in at.exception])
+        warnings = [w.value for w in at.main.warning]
+        assert any(text.startswith(f"The link sets `{key}={raw}`, but this page cannot use that value. Using ")
+                   for text in warnings), (page, warnings)
+        at.run()
+        assert not [w for w in at.main.warning if w.value.startswith("The link sets")], "warned once"
+
+
+def test_the_accuracy_seed_and_draw_again_are_in_the_url_and_raise_no_link_warning():
+    at = AppTest.from_file(str(APP_ROOT / "app.py"), default_timeout=60)
+    at.query_params["accuracy_seed"] = "12"
+    at.switch_page("pages/4_Accuracy_vs_dimension.py")
+    at.run()
+    assert at.number_input(key="accuracy_seed").value == 12
+    at.button(key="accuracy_redraw_mean").click().run()
+    assert at.query_params["accuracy_seed"] == "13" or at.query_params["accuracy_seed"] == ["13"]
+    assert not [w for w in at.main.warning if w.value.startswith("The link sets")]
