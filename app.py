@@ -16,7 +16,7 @@ from gaussmech_ui.cached import overview as cached  # noqa: E402
 from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import overview as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
-from gaussmech_ui.format import escape_markdown  # noqa: E402
+from gaussmech_ui.format import cite_math, escape_markdown, math_reference_link  # noqa: E402
 
 ROW_HEIGHT = 38
 PLOTLY_CONFIG = {
@@ -134,7 +134,7 @@ with st.expander("The math", icon=":material/function:"):
     )
     st.markdown(
         "solving in log space with `erfcx`, so that no $e^{\\varepsilon}$ is ever formed, and checking that the "
-        "returned $\\sigma$ meets the guarantee; it is never below the exact value (MATH.md 2.3)."
+        "returned $\\sigma$ meets the guarantee; it is never below the exact value (" + math_reference_link('2.3') + ")."
     )
     st.markdown(
         "**Sufficient Gaussian bounds** (each valid, each larger than the analytic σ): the tail bound "
@@ -164,15 +164,15 @@ with st.expander("The math", icon=":material/function:"):
     st.latex(r"b = \frac{\Delta_1}{\varepsilon}, \qquad \operatorname{std} = \sqrt{2}\, b")
     st.markdown(
         "**Generalized Gaussian** of order $p$ (Liu, arXiv:1602.06028), calibrated with its exact "
-        "$(\\varepsilon, \\delta)$ profile (MATH.md 5.5), or with Liu's Corollary 7 for probabilistic DP "
-        "(reconstructed, MATH.md 5.4):"
+        "$(\\varepsilon, \\delta)$ profile (" + math_reference_link('5.5') + "), or with Liu's Corollary 7 for probabilistic DP "
+        "(reconstructed, " + math_reference_link('5.4') + "):"
     )
     st.latex(
         r"f(x) = \frac{p}{2b\,\Gamma(1/p)}\, e^{-(|x|/b)^p},"
         r"\qquad \operatorname{Var} = b^2 \frac{\Gamma(3/p)}{\Gamma(1/p)}"
     )
     st.markdown(
-        "**Matrix-variate Gaussian**, i.i.d. form (Chanyaswad et al. 2018, Theorem 2; MATH.md 7.2): "
+        "**Matrix-variate Gaussian**, i.i.d. form (Chanyaswad et al. 2018, Theorem 2; " + math_reference_link('7.2') + "): "
         "$s^2 = \\sqrt{mn} / K(\\varepsilon, \\delta)$ for an $m \\times n$ query."
     )
     st.markdown(
@@ -185,7 +185,7 @@ with st.expander("The math", icon=":material/function:"):
     )
     st.markdown(
         "The true $\\delta(\\varepsilon) = E\\big[(1 - e^{\\varepsilon - L})_+\\big]$ of this noise, from its exact "
-        "privacy loss (MATH.md 6.2), with $r_1 = \\lVert n \\rVert$, $r_2 = \\lVert n + \\Delta e \\rVert$:"
+        "privacy loss (" + math_reference_link('6.2') + "), with $r_1 = \\lVert n \\rVert$, $r_2 = \\lVert n + \\Delta e \\rVert$:"
     )
     st.latex(r"L = \frac{d-1}{2} \ln\frac{r_2^2}{r_1^2} + \frac{r_2^2 - r_1^2}{2\sigma^*}")
     st.markdown(
@@ -194,6 +194,6 @@ with st.expander("The math", icon=":material/function:"):
         "$\\sigma^*$ for R1SMG. **Variance ratio**: $\\sigma_{\\mathrm{cGM}}^2 / \\sigma_{\\mathrm{aGM}}^2$."
     )
     st.markdown("**Sources of every mechanism in the table:**")
-    st.markdown("\n".join(f"- {mechanism.name}: {mechanism.source}" for mechanism in MECHANISMS.values()))
+    st.markdown("\n".join(f"- {mechanism.name}: {cite_math(mechanism.source)}" for mechanism in MECHANISMS.values()))
 
 finish_page()  # warns about this page's own link values that could not be used

@@ -22,7 +22,7 @@ from gaussmech_ui.cached import tails as cached  # noqa: E402
 from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import tails as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
-from gaussmech_ui.format import format_number, format_percent  # noqa: E402
+from gaussmech_ui.format import format_number, format_percent, math_reference_link  # noqa: E402
 from gaussmech_ui.ranking import other_neighbour_model  # noqa: E402
 
 PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
@@ -141,7 +141,7 @@ with coordinate_tab:
             download_csv("Error bounds as CSV", lambda: bounds.assign(alpha=alpha).reset_index(),
                          "gaussmech-coordinate-error-bounds.csv", key="tails_download_coordinate_bounds")
         with st.expander("The math", icon=":material/function:"):
-            st.markdown("Tail of one noise coordinate (MATH.md 4, 5.1, 10), computed as a logarithm so that 1e-300 does not underflow:")
+            st.markdown("Tail of one noise coordinate (" + math_reference_link('4', '5.1', '10') + "), computed as a logarithm so that 1e-300 does not underflow:")
             st.latex(TAIL_MATH)
             st.markdown(
                 "The error bound at confidence $1-\\alpha$ is the $t$ with $P(|N_i| > t) = \\alpha$; gaussmech finds it by "
@@ -186,7 +186,7 @@ with vector_tab:
             download_csv("Error bounds as CSV", lambda: bounds.assign(alpha=alpha, dim=setting.dim).reset_index(),
                          "gaussmech-vector-error-bounds.csv", key="tails_download_norm_bounds")
         with st.expander("The math", icon=":material/function:"):
-            st.markdown("For i.i.d. Gaussian noise $\\lVert N\\rVert_2^2/\\sigma^2 \\sim \\chi^2_d$; R1SMG's length is $\\sqrt{\\sigma^*}\\,|z|$ (MATH.md 6.1, 10):")
+            st.markdown("For i.i.d. Gaussian noise $\\lVert N\\rVert_2^2/\\sigma^2 \\sim \\chi^2_d$; R1SMG's length is $\\sqrt{\\sigma^*}\\,|z|$ (" + math_reference_link('6.1', '10') + "):")
             st.latex(r"P(\lVert N\rVert_2 > t) = Q\Big(\frac d2, \frac{t^2}{2\sigma^2}\Big)\ \text{(Gaussian)},\qquad"
                      r"\operatorname{erfc}\Big(\frac{t}{\sqrt{2\sigma^*}}\Big)\ \text{(R1SMG, claimed)}")
             st.markdown(
@@ -226,7 +226,7 @@ with ratio_tab:
             _say(figures.tail_ratio_caption(frame, setting, float(threshold)))
             download_csv("Chart data as CSV", lambda: frame, "gaussmech-liu-tail-ratio.csv", key="tails_download_ratio")
         with st.expander("The math", icon=":material/function:"):
-            st.markdown("Liu (arXiv:1602.06028), Sec. 3; MATH.md 5.7. Laplace with $b = \\Delta/\\varepsilon$, the Gaussian with σ from Lemma 10 or the analytic calibration:")
+            st.markdown("Liu (arXiv:1602.06028), Sec. 3; " + math_reference_link('5.7') + ". Laplace with $b = \\Delta/\\varepsilon$, the Gaussian with σ from Lemma 10 or the analytic calibration:")
             st.latex(r"p_1 = e^{-\varepsilon t/\Delta}, \qquad p_2 = \operatorname{erfc}\Big(\frac{t}{\sigma\sqrt2}\Big), \qquad"
                      r"\sigma_{\text{Lemma 10}} = \frac{\Delta\,(z + \sqrt{z^2 + 2\varepsilon})}{2\varepsilon},\ z = -\Phi^{-1}(\delta/2)")
             st.markdown("Points where both tails are below $10^{-4}$ are omitted, as in Liu's figures.")
@@ -250,7 +250,7 @@ with cost_tab:
             _say(figures.privacy_cost_caption(frame, setting, float(threshold)))
             download_csv("Chart data as CSV", lambda: frame, "gaussmech-liu-privacy-cost.csv", key="tails_download_cost")
         with st.expander("The math", icon=":material/function:"):
-            st.markdown("Liu, Sec. 3; MATH.md 5.7 [derived]. For a common tail τ at t:")
+            st.markdown("Liu, Sec. 3; " + math_reference_link('5.7') + " [derived]. For a common tail τ at t:")
             st.latex(r"\varepsilon_1 = \frac{\Delta \ln(1/\tau)}{t}, \qquad \sigma = \frac{t}{-\Phi^{-1}(\tau/2)}, \qquad"
                      r"\varepsilon_2 = \frac{1 + 2 s z}{2 s^2},\ s = \sigma/\Delta,\ z = -\Phi^{-1}(\delta/2)")
 
@@ -270,7 +270,7 @@ with lemma_tab:
             _say(figures.lemma11_caption(current_ratio, setting, LEMMA11_DELTA_THRESHOLD))
             download_csv("Chart data as CSV", lambda: frame, "gaussmech-liu-lemma11.csv", key="tails_download_lemma11")
         with st.expander("The math", icon=":material/function:"):
-            st.markdown("Liu, Lemma 11 (MATH.md 5.7): scalar query, Gaussian at the Lemma-10 bound, Laplace with $b = \\Delta/\\varepsilon$:")
+            st.markdown("Liu, Lemma 11 (" + math_reference_link('5.7') + "): scalar query, Gaussian at the Lemma-10 bound, Laplace with $b = \\Delta/\\varepsilon$:")
             st.latex(r"\frac{\operatorname{Var}_G}{\operatorname{Var}_L} = \frac{\big(z + \sqrt{z^2 + 2\varepsilon}\big)^2}{8} \;\ge\; \frac{z^2}{2},"
                      r"\qquad z = -\Phi^{-1}(\delta/2)")
             st.markdown("So $\\operatorname{Var}_G > \\operatorname{Var}_L$ whenever $z > \\sqrt2$, i.e. $\\delta < 2\\Phi(-\\sqrt2) \\approx 0.1573$, for every ε > 0. A sufficient condition; the comparison uses probabilistic DP.")

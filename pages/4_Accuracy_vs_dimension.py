@@ -18,7 +18,7 @@ from gaussmech_ui.cached import accuracy as cached  # noqa: E402
 from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import accuracy as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
-from gaussmech_ui.format import format_number  # noqa: E402
+from gaussmech_ui.format import format_number, math_reference_link  # noqa: E402
 from gaussmech_ui.ranking import other_neighbour_model  # noqa: E402
 
 PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
@@ -155,19 +155,19 @@ with mean_tab:
                 else:
                     st.caption("Ji & Li's constants need ε > 0.")
         with st.expander("The math", icon=":material/function:"):
-            st.markdown("Expected squared error of d-dimensional noise (MATH.md section 10):")
+            st.markdown("Expected squared error of d-dimensional noise (" + math_reference_link('10') + "):")
             st.latex(r"E\|n\|_2^2 = d\,\sigma^2 \ \text{(Gaussian)},\quad 2d\,b^2 \ \text{(Laplace, } b = \Delta_1/\varepsilon),"
                      r"\quad d\,b^2\,\frac{\Gamma(3/p)}{\Gamma(1/p)} \ \text{(GG}(p))")
             st.latex(r"E\|Z\|_F^2 = \frac{(M_1 M_2)^{3/2}}{K(\varepsilon, \delta)} \ \text{(MVG, i.i.d.)},\qquad"
                      r"E\|n\|_2^2 = \sigma^* = \frac{2\Delta^2}{\varepsilon\,\psi} \ \text{(R1SMG, as published)}")
-            st.markdown("Ji & Li's stated constants (the paper's abstract; MATH.md 6.1), with r = min(M₁, M₂):")
+            st.markdown("Ji & Li's stated constants (the paper's abstract; " + math_reference_link('6.1') + "), with r = min(M₁, M₂):")
             st.latex(r"C_C = \frac{2\ln(1.25/\delta)\,M}{\varepsilon^2},\quad C_A = \frac{(\Phi^{-1}(\delta))^2 + \varepsilon}{\varepsilon^2}\,M,"
                      r"\quad C_M = \frac{\tfrac54 H_r + \tfrac14 H_{r,1/2}}{2\varepsilon}\,M_1M_2,\quad"
                      r"C_R = \frac{2}{\varepsilon\psi},\ \psi = \Big(\frac{\delta\,\Gamma(\frac{M-1}{2})}{\sqrt{\pi}\,\Gamma(\frac M2)}\Big)^{\frac{2}{M-2}}")
             for constant, text in figures.paper_explanations().items():
                 st.markdown(f"- **{constant}**: {text}")
             st.markdown(
-                "The MVG condition is Chanyaswad et al. 2018, Theorem 2 (MATH.md 7.1; whether β uses ζ(δ) or √ζ(δ) is "
+                "The MVG condition is Chanyaswad et al. 2018, Theorem 2 (" + math_reference_link('7.1') + "; whether β uses ζ(δ) or √ζ(δ) is "
                 "unconfirmed [U], we follow the public implementation). Why no (ε, δ)-DP mechanism can keep E‖n‖² bounded "
                 "as M grows: fingerprinting lower bounds force Ω(MΔ²/ε²) up to logarithms (Bun, Ullman & Vadhan; Steinke & Ullman)."
             )
@@ -211,7 +211,7 @@ with spread_tab:
             download_csv("Table as CSV", lambda: figures.loss_csv_frame(current, MECHANISMS, page_setting),
                          "gaussmech-error-distribution.csv", key="accuracy_download_loss_table")
         with st.expander("The math", icon=":material/function:"):
-            st.markdown("For i.i.d. Gaussian noise (and MVG, with M = M₁M₂ entries) and for R1SMG (MATH.md 6.1):")
+            st.markdown("For i.i.d. Gaussian noise (and MVG, with M = M₁M₂ entries) and for R1SMG (" + math_reference_link('6.1') + "):")
             st.latex(r"\|n\|_2^2 \sim \sigma^2 \chi^2_M:\ \text{skewness } \sqrt{8/M},\ \text{excess kurtosis } 12/M;\qquad"
                      r"\|n\|_2^2 = \sigma^* z^2 \sim \sigma^* \chi^2_1:\ 2\sqrt2,\ 12")
             st.markdown(
@@ -224,7 +224,7 @@ with audit_tab:
     if audit_tab.open:
         st.warning(
             "**R1SMG is shown here to check a published claim, not as a mechanism to use.** Ji & Li (2024) claim "
-            "(ε, δ)-DP for it; our analysis (MATH.md 6.2) computes what its noise actually guarantees. Every number below "
+            "(ε, δ)-DP for it; our analysis (" + math_reference_link('6.2') + ") computes what its noise actually guarantees. Every number below "
             "can be checked: the formula is in “The math”, and a Monte Carlo estimate sits next to the quadrature.",
             icon=":material/policy:",
         )
@@ -283,7 +283,7 @@ with audit_tab:
         with st.expander("The math", icon=":material/function:"):
             st.markdown(
                 "R1SMG releases f(x) + n with n = √σ* z v, z ~ N(0, 1) and v uniform on the unit sphere, fresh and secret. "
-                "So n is spherically symmetric; with r₁ = ‖n‖, r₂ = ‖n + d‖ and ‖d‖ = Δ, its exact privacy loss is (MATH.md 6.2)"
+                "So n is spherically symmetric; with r₁ = ‖n‖, r₂ = ‖n + d‖ and ‖d‖ = Δ, its exact privacy loss is (" + math_reference_link('6.2') + ")"
             )
             st.latex(r"L = \frac{M-1}{2}\ln\frac{r_2^2}{r_1^2} + \frac{r_2^2 - r_1^2}{2\sigma^*},\qquad"
                      r"\delta(\varepsilon) = E\big[(1 - e^{\varepsilon - L})_+\big]")

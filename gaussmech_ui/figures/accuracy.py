@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..format import format_number, format_percent
+from ..format import format_number, format_percent, math_reference_link
 from ..ranking import assumption_sentence, rank, reader_name, winner_phrase
 from .common import CURRENT_COLOR, FONT_SIZE, LINE_WIDTH, apply_layout, exact_hover, mechanism_line, vertical_marker
 from .common import coinciding_curves, core_ids, keep_in_view, mechanism_marker
@@ -277,9 +277,9 @@ def expected_loss_caption(current: pd.DataFrame, mechanisms: Mapping, setting, a
 
 _EXPLANATIONS = {
     "C_C": "Exact: C_C·Δ² is the classical Gaussian's E‖n‖² = M·σ², so the two curves coincide (drawn only for ε < 1, where the classical bound is a theorem).",
-    "C_A": "Not a lower bound for the exact analytic Gaussian: C_A/M is the σ² of the older sufficient condition P[L ≥ ε] ≤ δ, 1.2 to 1.9 times the exact σ² of Balle & Wang's calibration (MATH.md 6.3). The solid blue curve is the exact one.",
-    "C_M": "Far below the calibrated MVG loss: C_M drops the β term of the MVG condition and uses γ = Δ/2 (MATH.md 6.4, 7.3); the calibrated i.i.d. MVG loss is at least √(MN)·C_M·Δ², and the β term makes it much larger still.",
-    "C_R": "By construction the R1SMG curve itself (σ* = C_R·Δ²): the small number is real, the privacy claim behind it is not (MATH.md 6.2; the R1SMG audit tab).",
+    "C_A": "Not a lower bound for the exact analytic Gaussian: C_A/M is the σ² of the older sufficient condition P[L ≥ ε] ≤ δ, 1.2 to 1.9 times the exact σ² of Balle & Wang's calibration (" + math_reference_link('6.3') + "). The solid blue curve is the exact one.",
+    "C_M": "Far below the calibrated MVG loss: C_M drops the β term of the MVG condition and uses γ = Δ/2 (" + math_reference_link('6.4', '7.3') + "); the calibrated i.i.d. MVG loss is at least √(MN)·C_M·Δ², and the β term makes it much larger still.",
+    "C_R": "By construction the R1SMG curve itself (σ* = C_R·Δ²): the small number is real, the privacy claim behind it is not (" + math_reference_link('6.2') + "; the R1SMG audit tab).",
 }
 
 
@@ -702,7 +702,7 @@ def accuracy_first_notes(frame: pd.DataFrame, mechanisms: Mapping, setting) -> t
             warnings.append(
                 f"{_curve_name(mechanism)} would meet the target at ε = {format_number(row['epsilon'])} only by its claim: "
                 f"the true δ of its noise at that ε is {format_number(row['true_delta'])}, not the claimed "
-                f"{format_number(setting.delta)} (MATH.md 6.2). It is listed for comparison, not for use."
+                f"{format_number(setting.delta)} ({math_reference_link('6.2')}). It is listed for comparison, not for use."
             )
     return reasons, warnings
 

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..format import format_number, format_percent, format_ratio
+from ..format import cite_math, format_number, format_percent, format_ratio, math_reference_link, math_reference_name
 from ..ranking import are_tied, assumption_sentence, rank, reader_name, winner_phrase
 from .common import (
     DELTA_COLORS,
@@ -252,7 +252,7 @@ def _validity_text(mechanism, row, setting) -> str:
         return f"✗ {row['reason']}"
     if mechanism.guarantee == "claimed":
         if _claim_fails(row, setting.delta):
-            return "⚠ the claim does not hold: true δ is larger than claimed (MATH.md 6.2)"
+            return f"⚠ the claim does not hold: true δ is larger than claimed ({math_reference_name('6.2')})"
         return "⚠ not proven; the computed true δ is within the claim here"
     return "✓ holds"
 
@@ -308,7 +308,7 @@ def overview_table(frame: pd.DataFrame, mechanisms: Mapping, setting):
                 "Error vs analytic Gaussian": format_ratio(ratio) if math.isfinite(ratio) else "—",
                 "Guarantee": _guarantee_text(mechanism, row, setting),
                 "Validity": _validity_text(mechanism, row, setting),
-                "Source": mechanism.source,
+                "Source": cite_math(mechanism.source, links=False),
             }
         )
     table = pd.DataFrame(rows)
@@ -359,7 +359,7 @@ def overview_csv_frame(frame: pd.DataFrame, mechanisms: Mapping, setting) -> pd.
                 "sensitivity_l1": setting.l1_sensitivity,
                 "order": setting.order,
                 "dim": setting.dim,
-                "source": mechanism.source,
+                "source": cite_math(mechanism.source, links=False),
             }
         )
     return pd.DataFrame(rows)
@@ -492,7 +492,8 @@ def claim_warnings(frame: pd.DataFrame, mechanisms: Mapping, setting) -> list[st
             f"({format_number(setting.epsilon)}, {format_number(setting.delta)})-DP, but the noise it adds has "
             f"true δ = {format_number(row['true_delta'])} at ε = {format_number(setting.epsilon)}, "
             f"{format_ratio(row['true_delta'] / setting.delta)} the claimed δ. "
-            "The true δ comes from the exact privacy loss of its noise (MATH.md 6.2; formula in \"The math\" below). "
+            f"The true δ comes from the exact privacy loss of its noise ({math_reference_link('6.2')}; formula in "
+            "\"The math\" below). "
             "Do not use it to protect data."
         )
     return messages

@@ -255,3 +255,30 @@ def test_the_accuracy_seed_and_draw_again_are_in_the_url_and_raise_no_link_warni
     at.button(key="accuracy_redraw_mean").click().run()
     assert at.query_params["accuracy_seed"] == "13" or at.query_params["accuracy_seed"] == ["13"]
     assert not [w for w in at.main.warning if w.value.startswith("The link sets")]
+
+
+def _all_text(at) -> str:
+    kinds = ("markdown", "caption", "info", "warning", "error", "success")
+    return "\n".join(str(element.value) for kind in kinds for element in at.get(kind))
+
+
+def test_no_page_cites_a_file_the_user_cannot_open_and_citations_link_to_the_math_reference():
+    from gaussmech_ui.format import MATH_REFERENCE_PAGE
+    from tests.app.page_helpers import open_page
+
+    views = [
+        (None, None, None),
+        ("pages/1_Noise_distributions.py", None, None),
+        ("pages/2_Tail_probabilities.py", None, None),
+        ("pages/2_Tail_probabilities.py", "tails_view", "Laplace vs Gaussian: tails"),
+        ("pages/3_Privacy_profiles.py", None, None),
+        ("pages/4_Accuracy_vs_dimension.py", None, None),
+        ("pages/4_Accuracy_vs_dimension.py", "accuracy_view", "R1SMG audit"),
+    ]
+    for page, view_key, view in views:
+        at = _overview() if page is None else open_page(page, view_key=view_key, view=view)
+        text = _all_text(at)
+        assert "MATH.md" not in text, (page, view, text[text.find("MATH.md") - 80:text.find("MATH.md") + 20])
+        assert f"]({MATH_REFERENCE_PAGE}#section-" in text, (page, view)
+    table = _overview().dataframe[0].value
+    assert not table["Source"].str.contains("MATH.md").any()
