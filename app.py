@@ -15,7 +15,8 @@ from gaussmech_core.mechanisms import MECHANISMS  # noqa: E402  (after the frame
 from gaussmech_ui.cached import overview as cached  # noqa: E402
 from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import overview as figures  # noqa: E402
-from gaussmech_ui.figures.common import figure_frame  # noqa: E402
+from gaussmech_ui.figures.common import figure_frame, trace_name  # noqa: E402
+from gaussmech_ui.params import EVERY_VARIANT_HELP  # noqa: E402
 from gaussmech_ui.format import cite_math, escape_markdown, math_reference_link  # noqa: E402
 
 ROW_HEIGHT = 38
@@ -60,7 +61,10 @@ with guarded("the table of mechanisms"):
     st.caption(
         "Scale is the parameter each mechanism calibrates (σ, b, s or σ*); the noise std per coordinate makes "
         "them comparable, and the error column compares E‖noise‖₂² with the analytic Gaussian's. Greyed rows: "
-        "the guarantee does not hold at this setting. The CSV has the exact values."
+        "the guarantee does not hold at this setting. The CSV has the exact values. Kinds of guarantee: "
+        "(ε, δ)-DP bounds every event's probability ratio by e^ε up to δ; probabilistic DP (pDP) only asks that the "
+        "privacy loss exceed ε with probability at most δ, a weaker promise; zCDP (zero-concentrated DP) bounds the "
+        "Rényi divergences by ρα and is converted to (ε, δ) here; ε-DP (pure) has δ = 0."
     )
     invalid = figures.not_valid_here(frame, MECHANISMS)
     if invalid:
@@ -81,7 +85,7 @@ with guarded("the chart of noise against ε"):
         "Every calibration variant",
         key="overview_every_variant",
         bind="query-params",
-        help="Also the sufficient Gaussian bounds (tail bound, pDP, zCDP, Vinterbo) and GG with probabilistic DP.",
+        help=EVERY_VARIANT_HELP,
     )
     std_figure = figures.std_vs_epsilon_figure(sweep, MECHANISMS, setting, current_stds, every_variant=every_variant)
     st.plotly_chart(
@@ -147,7 +151,7 @@ with st.expander("The math", icon=":material/function:"):
         r"\rho = \left(\sqrt{\ln(1/\delta) + \varepsilon} - \sqrt{\ln(1/\delta)}\right)^2,"
         r"\qquad \sigma = \frac{\Delta}{\sqrt{2\rho}}"
     )
-    st.markdown("and its sharper conversion (Canonne, Kamath & Steinke 2020, Cor. 13):")
+    st.markdown("and its sharper conversion (Canonne, Kamath & Steinke 2020, Cor. 13), where $\\alpha$ is the order of a Rényi divergence:")
     st.latex(
         r"\delta = \inf_{\alpha > 1} \frac{\exp\big((\alpha - 1)(\alpha\rho - \varepsilon)"
         r" + \alpha \ln(1 - 1/\alpha)\big)}{\alpha - 1}"
@@ -194,6 +198,6 @@ with st.expander("The math", icon=":material/function:"):
         "$\\sigma^*$ for R1SMG. **Variance ratio**: $\\sigma_{\\mathrm{cGM}}^2 / \\sigma_{\\mathrm{aGM}}^2$."
     )
     st.markdown("**Sources of every mechanism in the table:**")
-    st.markdown("\n".join(f"- {mechanism.name}: {cite_math(mechanism.source)}" for mechanism in MECHANISMS.values()))
+    st.markdown("\n".join(f"- {trace_name(mechanism)}: {cite_math(mechanism.source)}" for mechanism in MECHANISMS.values()))
 
 finish_page()  # warns about this page's own link values that could not be used

@@ -37,6 +37,7 @@ __all__ = [
     "URL_KEYS",
     "L1_MODEL_LABELS",
     "L1_MODEL_MEANINGS",
+    "EVERY_VARIANT_HELP",
     "parse_value",
     "quote_untrusted",
     "parse_query",
@@ -120,13 +121,20 @@ L1_MODEL_MEANINGS = {
     "all_coordinates": "A person may change all d numbers: the safe choice if unsure.",
 }
 
+# The help of every page's "Every calibration variant" box: what the extra mechanisms are, in one clause each.
+EVERY_VARIANT_HELP = (
+    "Also the sufficient Gaussian bounds: the tail bound P[L ≥ ε] ≤ δ, probabilistic DP (pDP: the privacy "
+    "loss L exceeds ε with probability at most δ, a weaker promise than (ε, δ)-DP), zCDP (zero-concentrated "
+    "DP, converted to (ε, δ)) and Vinterbo's closed form; and GG with pDP."
+)
+
 PARAMETERS: dict[str, Parameter] = {
     parameter.name: parameter
     for parameter in (
         Parameter(
             name="epsilon",
             symbol="ε",
-            label="Privacy loss ε",
+            label="Privacy parameter ε",
             url_key="epsilon",
             default=1.0,
             kind="float",
@@ -137,8 +145,9 @@ PARAMETERS: dict[str, Parameter] = {
             stops=_decade_stops((1, 1.5, 2, 3, 5, 7), -6, 1e3),
             help=(
                 "ε (epsilon) bounds how much one person's data can change what is released: any "
-                "outcome becomes at most e^ε times more or less likely. **Smaller ε is more private** "
-                "and needs more noise; values from 0.1 to 10 are common."
+                "outcome becomes at most e^ε times more or less likely (ε bounds the privacy loss L, "
+                "the log of that ratio, which the Privacy profiles page shows). **Smaller ε is more "
+                "private** and needs more noise; values from 0.1 to 10 are common."
             ),
         ),
         Parameter(

@@ -143,6 +143,10 @@ def reader_name(mechanism) -> str:
     >>> reader_name(M(name="Gaussian via zCDP (Bun–Steinke)"))
     'the Gaussian via zCDP (Bun–Steinke)'
     """
+    if getattr(mechanism, "guarantee", "") == "claimed":  # one name everywhere: "R1SMG, claimed (Ji & Li 2024)"
+        from .figures.common import trace_name
+
+        return trace_name(mechanism)
     name = str(mechanism.name)
     first, _, rest = name.partition(" ")
     if not rest:

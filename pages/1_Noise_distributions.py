@@ -19,6 +19,7 @@ from gaussmech_ui.cached import distributions as cached  # noqa: E402
 from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import distributions as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
+from gaussmech_ui.params import EVERY_VARIANT_HELP  # noqa: E402
 from gaussmech_ui.format import format_number, math_reference_link  # noqa: E402
 from gaussmech_ui.ranking import other_neighbour_model  # noqa: E402
 
@@ -97,7 +98,7 @@ with density_tab:
                     "Every calibration variant",
                     key="distributions_every_variant",
                     bind="query-params",
-                    help="Also the Gaussian variants (tail bound, pDP, zCDP, Vinterbo) and GG with probabilistic DP.",
+                    help=EVERY_VARIANT_HELP,
                 )
             with right:
                 reference = st.selectbox(

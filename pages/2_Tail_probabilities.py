@@ -22,6 +22,7 @@ from gaussmech_ui.cached import tails as cached  # noqa: E402
 from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import tails as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
+from gaussmech_ui.params import EVERY_VARIANT_HELP  # noqa: E402
 from gaussmech_ui.format import format_number, format_percent, math_reference_link  # noqa: E402
 from gaussmech_ui.ranking import other_neighbour_model  # noqa: E402
 
@@ -69,7 +70,7 @@ def _tail_controls() -> tuple[float, float, bool]:
             "Every calibration variant",
             key="tails_every_variant",
             bind="query-params",
-            help="Also the Gaussian variants (tail bound, pDP, zCDP, Vinterbo) and GG with probabilistic DP.",
+            help=EVERY_VARIANT_HELP,
         )
     # The floor reaches below α, so the diamonds at α are never under it (and, at the default, not squeezed onto y = 1).
     return float(alpha), min(float(floor), float(alpha) / 100), bool(every_variant)
@@ -104,7 +105,7 @@ TAB_LABELS = [
     "Whole vector",
     "Laplace vs Gaussian: tails",
     "Laplace vs Gaussian: privacy cost",
-    "Lemma 11: variance",
+    "Laplace vs Gaussian: variance",
 ]
 coordinate_tab, vector_tab, ratio_tab, cost_tab, lemma_tab = st.tabs(TAB_LABELS, key="tails_view", bind="query-params")
 
@@ -211,7 +212,7 @@ with ratio_tab:
                 gaussian_kind = st.segmented_control(
                     "Gaussian calibrated by",
                     ["pdp", "analytic"],
-                    format_func={"pdp": "Liu's Lemma 10 (pDP)", "analytic": "analytic (exact (ε, δ))"}.get,
+                    format_func={"pdp": "Liu's Lemma 10 (probabilistic DP)", "analytic": "analytic (exact (ε, δ))"}.get,
                     default="pdp",
                     required=True,
                     key="tails_gaussian",
@@ -219,7 +220,7 @@ with ratio_tab:
                 )
             deltas = cached.comparison_deltas(setting.delta)
             frame = cached.tail_ratio_frame(float(threshold), deltas, gaussian_kind, setting.epsilon)
-            label = "Liu's Lemma 10 (pDP)" if gaussian_kind == "pdp" else "the analytic Gaussian (exact)"
+            label = "Liu's Lemma 10 (probabilistic DP)" if gaussian_kind == "pdp" else "the analytic Gaussian (exact)"
             figure = figures.tail_ratio_figure(frame, setting, threshold=float(threshold), gaussian_label=label)
             st.plotly_chart(figure, key="tails_ratio_chart", theme=None, config=PLOTLY_CONFIG,
                             alt="Ratio of Laplace to Gaussian tail probability against epsilon, one curve per delta.")

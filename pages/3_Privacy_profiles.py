@@ -20,6 +20,7 @@ from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import profiles as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
 from gaussmech_ui.figures.distributions import trace_name  # noqa: E402
+from gaussmech_ui.params import EVERY_VARIANT_HELP  # noqa: E402
 from gaussmech_ui.format import format_number, format_percent, math_reference_link  # noqa: E402
 
 PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
@@ -56,7 +57,7 @@ with profile_tab:
                 "Every calibration variant",
                 key="profiles_every_variant",
                 bind="query-params",
-                help="Also the Gaussian variants (tail bound, pDP, zCDP, Vinterbo) and GG with probabilistic DP.",
+                help=EVERY_VARIANT_HELP,
             )
             curves, claimed, invalid, comparison = cached.profile_curves(**ARGS, every_variant=every_variant)
             figure = figures.profile_figure(curves, MECHANISMS, setting, claimed=claimed)

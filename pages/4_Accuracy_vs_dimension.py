@@ -105,7 +105,7 @@ with mean_tab:
     if mean_tab.open:
         st.markdown(
             "**Expected squared error against the dimension.** Each mechanism is calibrated to the sidebar's (ε, δ, Δ) "
-            "at every M; solid lines are exact, dotted lines are the constants Ji & Li state for them."
+            "at every d; solid lines are exact, dotted lines are the constants Ji & Li state for them."
         )
         current = None
         with guarded("the chart of expected error against dimension"):
@@ -161,15 +161,15 @@ with mean_tab:
             st.latex(r"E\|Z\|_F^2 = \frac{(M_1 M_2)^{3/2}}{K(\varepsilon, \delta)} \ \text{(MVG, i.i.d.)},\qquad"
                      r"E\|n\|_2^2 = \sigma^* = \frac{2\Delta^2}{\varepsilon\,\psi} \ \text{(R1SMG, as published)}")
             st.markdown("Ji & Li's stated constants (the paper's abstract; " + math_reference_link('6.1') + "), with r = min(M₁, M₂):")
-            st.latex(r"C_C = \frac{2\ln(1.25/\delta)\,M}{\varepsilon^2},\quad C_A = \frac{(\Phi^{-1}(\delta))^2 + \varepsilon}{\varepsilon^2}\,M,"
+            st.latex(r"C_C = \frac{2\ln(1.25/\delta)\,d}{\varepsilon^2},\quad C_A = \frac{(\Phi^{-1}(\delta))^2 + \varepsilon}{\varepsilon^2}\,d,"
                      r"\quad C_M = \frac{\tfrac54 H_r + \tfrac14 H_{r,1/2}}{2\varepsilon}\,M_1M_2,\quad"
-                     r"C_R = \frac{2}{\varepsilon\psi},\ \psi = \Big(\frac{\delta\,\Gamma(\frac{M-1}{2})}{\sqrt{\pi}\,\Gamma(\frac M2)}\Big)^{\frac{2}{M-2}}")
+                     r"C_R = \frac{2}{\varepsilon\psi},\ \psi = \Big(\frac{\delta\,\Gamma(\frac{d-1}{2})}{\sqrt{\pi}\,\Gamma(\frac d2)}\Big)^{\frac{2}{M-2}}")
             for constant, text in figures.paper_explanations().items():
                 st.markdown(f"- **{constant}**: {text}")
             st.markdown(
                 "The MVG condition is Chanyaswad et al. 2018, Theorem 2 (" + math_reference_link('7.1') + "; whether β uses ζ(δ) or √ζ(δ) is "
                 "unconfirmed [U], we follow the public implementation). Why no (ε, δ)-DP mechanism can keep E‖n‖² bounded "
-                "as M grows: fingerprinting lower bounds force Ω(MΔ²/ε²) up to logarithms (Bun, Ullman & Vadhan; Steinke & Ullman)."
+                "as d grows: fingerprinting lower bounds force Ω(dΔ²/ε²) up to logarithms (Bun, Ullman & Vadhan; Steinke & Ullman)."
             )
 
 with spread_tab:
@@ -192,8 +192,8 @@ with spread_tab:
             if caption:
                 st.info(caption, icon=":material/campaign:")
             st.caption(
-                "Gaussian, MVG and R1SMG quantiles are exact (σ²·χ²_M and σ*·χ²₁); Laplace and GG quantiles are simulated "
-                "(20,000 sums, seed 0) up to M = 100 and use the Cornish–Fisher expansion with exact cumulants beyond. "
+                "Gaussian, MVG and R1SMG quantiles are exact (σ²·χ²_d and σ*·χ²₁); Laplace and GG quantiles are simulated "
+                "(20,000 sums, seed 0) up to d = 100 and use the Cornish–Fisher expansion with exact cumulants beyond. "
                 "Circles: quantiles of the simulated losses with distribution-free 95% intervals."
             )
             buttons = st.columns([1, 1, 3])
@@ -211,8 +211,8 @@ with spread_tab:
             download_csv("Table as CSV", lambda: figures.loss_csv_frame(current, MECHANISMS, page_setting),
                          "gaussmech-error-distribution.csv", key="accuracy_download_loss_table")
         with st.expander("The math", icon=":material/function:"):
-            st.markdown("For i.i.d. Gaussian noise (and MVG, with M = M₁M₂ entries) and for R1SMG (" + math_reference_link('6.1') + "):")
-            st.latex(r"\|n\|_2^2 \sim \sigma^2 \chi^2_M:\ \text{skewness } \sqrt{8/M},\ \text{excess kurtosis } 12/M;\qquad"
+            st.markdown("For i.i.d. Gaussian noise (and MVG, with d = M₁M₂ entries) and for R1SMG (" + math_reference_link('6.1') + "):")
+            st.latex(r"\|n\|_2^2 \sim \sigma^2 \chi^2_d:\ \text{skewness } \sqrt{8/d},\ \text{excess kurtosis } 12/d;\qquad"
                      r"\|n\|_2^2 = \sigma^* z^2 \sim \sigma^* \chi^2_1:\ 2\sqrt2,\ 12")
             st.markdown(
                 "For Laplace and GG(p) coordinates X, the moments of Σ X² are exact from the cumulants of X² "
@@ -285,7 +285,7 @@ with audit_tab:
                 "R1SMG releases f(x) + n with n = √σ* z v, z ~ N(0, 1) and v uniform on the unit sphere, fresh and secret. "
                 "So n is spherically symmetric; with r₁ = ‖n‖, r₂ = ‖n + d‖ and ‖d‖ = Δ, its exact privacy loss is (" + math_reference_link('6.2') + ")"
             )
-            st.latex(r"L = \frac{M-1}{2}\ln\frac{r_2^2}{r_1^2} + \frac{r_2^2 - r_1^2}{2\sigma^*},\qquad"
+            st.latex(r"L = \frac{d-1}{2}\ln\frac{r_2^2}{r_1^2} + \frac{r_2^2 - r_1^2}{2\sigma^*},\qquad"
                      r"\delta(\varepsilon) = E\big[(1 - e^{\varepsilon - L})_+\big]")
             st.markdown("The test: with u = d/Δ, since ‖n + d‖² − ‖n‖² = 2⟨n, d⟩ + Δ², the output is closer to f(x) exactly when")
             st.latex(r"\langle n, u\rangle > -\Delta/2,\qquad \langle n, u\rangle = \sigma Z \ \text{(Gaussian)},\quad"
@@ -293,12 +293,16 @@ with audit_tab:
             st.markdown(
                 "so only this projection is simulated (no d-dimensional vectors, even at d = 10⁶). For both noises the density "
                 "falls with the distance, so this test is the likelihood-ratio test: the best test with equal priors, with "
-                "success (1 + δ(0))/2. Gaussian: Φ(Δ/(2σ)). The ceiling: let α and β be the test's two error "
-                "probabilities; (ε, δ)-DP applied to the test's decision gives 1 − α ≤ e^ε β + δ and 1 − β ≤ e^ε α + δ "
+                "success (1 + δ(0))/2. Gaussian: Φ(Δ/(2σ)). The ceiling: let e₁ and e₂ be the test's two error "
+                "probabilities (α on this page is only the accuracy target's failure probability); (ε, δ)-DP applied to the "
+                "test's decision gives 1 − e₁ ≤ e^ε e₂ + δ and 1 − e₂ ≤ e^ε e₁ + δ "
                 "(Kairouz, Oh & Viswanath 2015, Theorem 2.1), so"
             )
-            st.latex(r"P(\text{right}) = 1 - \frac{\alpha + \beta}{2} \le \frac{e^\varepsilon + \delta}{1 + e^\varepsilon}.")
-            st.markdown("The interval around each simulated rate is Wilson's score interval (95%).")
+            st.latex(r"P(\text{right}) = 1 - \frac{e_1 + e_2}{2} \le \frac{e^\varepsilon + \delta}{1 + e^\varepsilon}.")
+            st.markdown(
+                "The interval around each simulated rate is Wilson's score interval (95%): a confidence interval for a "
+                "proportion that, unlike ± 1.96 standard errors, stays inside [0, 1] and is reliable near 0 and 1."
+            )
 
 with first_tab:
     if first_tab.open:
@@ -319,7 +323,7 @@ with first_tab:
                 scope = st.radio("Error of", options=("coordinate", "norm"), key="accuracy_scope", bind="query-params",
                                  format_func={"coordinate": "each coordinate |nᵢ|", "norm": "the whole vector ‖n‖₂"}.get)
             with inputs[3]:
-                alpha = st.selectbox("α", options=(0.1, 0.05, 0.01, 0.001), index=1, key="accuracy_alpha",
+                alpha = st.selectbox("α (chance the bound fails)", options=(0.1, 0.05, 0.01, 0.001), index=1, key="accuracy_alpha",
                                      bind="query-params", disabled=kind != "quantile",
                                      help="The bound may fail with probability α.")
             frame = cached.accuracy_first(

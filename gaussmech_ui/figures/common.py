@@ -34,6 +34,7 @@ __all__ = [
     "DASH_BY_GUARANTEE",
     "apply_layout",
     "mechanism_line",
+    "trace_name",
     "mechanism_marker",
     "MARKER_SYMBOLS",
     "exact_hover",
@@ -148,6 +149,23 @@ def apply_layout(
         title_text=y_title, type="log" if log_y else "linear", exponentformat="power" if log_y else "B", **axis
     )
     return figure
+
+
+def trace_name(mechanism) -> str:
+    """The one name of a mechanism in legends, tables and warnings; a "claimed" one always says so, and whose claim it is.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> r1smg = SimpleNamespace(name="Rank-1 singular multivariate Gaussian (claimed)", short_name="R1SMG",
+    ...                         guarantee="claimed", source="Ji & Li 2024 (USENIX Security), as published")
+    >>> trace_name(r1smg)
+    'R1SMG, claimed (Ji & Li 2024)'
+    """
+    if mechanism.guarantee == "claimed":
+        authors = mechanism.source.split(" (")[0].split(",")[0].strip()
+        return f"{mechanism.short_name}, claimed ({authors})"
+    return mechanism.name
 
 
 def mechanism_line(mechanism, width: float = LINE_WIDTH) -> dict:

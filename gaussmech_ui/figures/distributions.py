@@ -17,6 +17,7 @@ import plotly.graph_objects as go
 from ..format import format_number, format_ratio
 from ..ranking import assumption_sentence, rank, reader_name, winner_phrase
 from .common import (
+    trace_name,
     core_ids,
     keep_in_view,
     CURRENT_COLOR,
@@ -46,23 +47,6 @@ __all__ = [
     "vector_caption",
     "scatter_frame",
 ]
-
-
-def trace_name(mechanism) -> str:
-    """The legend name of a mechanism; a "claimed" one always says so, and whose claim it is.
-
-    Examples
-    --------
-    >>> from types import SimpleNamespace
-    >>> r1smg = SimpleNamespace(name="Rank-1 singular multivariate Gaussian (claimed)", short_name="R1SMG",
-    ...                         guarantee="claimed", source="Ji & Li 2024 (USENIX Security), as published")
-    >>> trace_name(r1smg)
-    'R1SMG, claimed (Ji & Li 2024)'
-    """
-    if mechanism.guarantee == "claimed":
-        authors = mechanism.source.split(" (")[0].split(",")[0].strip()
-        return f"{mechanism.short_name}, claimed ({authors})"
-    return mechanism.name
 
 
 def legend_below(figure: go.Figure, height: int = 640) -> go.Figure:

@@ -34,6 +34,7 @@ from .common import (
     mark_current_x,
     mechanism_line,
     mechanism_marker,
+    trace_name,
 )
 
 __all__ = [
@@ -111,7 +112,7 @@ def std_vs_epsilon_figure(
             x, y = np.insert(x, at, setting.epsilon), np.insert(y, at, current)
             sizes = np.insert(sizes, at, 13.0)
         line = mechanism_line(mechanism, width=LINE_WIDTH + 1 if is_default else LINE_WIDTH)
-        name = mechanism.name
+        name = trace_name(mechanism)
         opacity = 1.0
         if mechanism_id in same:
             line.update(width=LINE_WIDTH + 7)
@@ -300,7 +301,7 @@ def overview_table(frame: pd.DataFrame, mechanisms: Mapping, setting):
         ratio = row["expected_loss"] / reference if valid and math.isfinite(reference) else np.nan
         rows.append(
             {
-                "Mechanism": mechanism.name,
+                "Mechanism": trace_name(mechanism),
                 "Holds here?": _holds_text(mechanism, row, setting),
                 "Scale": _scale_text(mechanism, row),
                 "Noise std per coordinate": format_number(row["coordinate_std"]) if valid else "—",
@@ -488,7 +489,7 @@ def claim_warnings(frame: pd.DataFrame, mechanisms: Mapping, setting) -> list[st
         if mechanism.guarantee != "claimed" or not _claim_fails(row, setting.delta):
             continue
         messages.append(
-            f"**{mechanism.name}: the published guarantee does not hold here.** Its authors claim "
+            f"**{trace_name(mechanism)}: the published guarantee does not hold here.** Its authors claim "
             f"({format_number(setting.epsilon)}, {format_number(setting.delta)})-DP, but the noise it adds has "
             f"true δ = {format_number(row['true_delta'])} at ε = {format_number(setting.epsilon)}, "
             f"{format_ratio(row['true_delta'] / setting.delta)} the claimed δ. "
@@ -501,7 +502,7 @@ def claim_warnings(frame: pd.DataFrame, mechanisms: Mapping, setting) -> list[st
 
 def not_valid_here(frame: pd.DataFrame, mechanisms: Mapping) -> list[str]:
     """"Name: reason" for each mechanism whose guarantee does not hold (or could not be computed) here."""
-    return [f"{mechanisms[i].name}: {row['reason']}" for i, row in frame.iterrows() if not row["valid"]]
+    return [f"{trace_name(mechanisms[i])}: {row['reason']}" for i, row in frame.iterrows() if not row["valid"]]
 
 
 def failures(frame: pd.DataFrame, mechanisms: Mapping) -> list[str]:

@@ -476,7 +476,7 @@ def tradeoff_caption(alpha: float, gaussian_power: float, region_power: float) -
 
 
 ROUTE_STYLES = {
-    "exact": dict(name="exact Gaussian composition (GDP, μ = √k Δ/σ)", color="#0072B2", dash="solid"),
+    "exact": dict(name="exact Gaussian composition (Gaussian DP: μ-GDP, μ = √k Δ/σ)", color="#0072B2", dash="solid"),
     "zcdp_cks": dict(name="zCDP, Canonne–Kamath–Steinke conversion", color="#2A8878", dash="dash"),
     "zcdp_bun_steinke": dict(name="zCDP, Bun–Steinke conversion", color="#7A7A1A", dash="dash"),
     "advanced": dict(name="advanced composition of (ε, δ)", color="#AA4499", dash="dashdot"),

@@ -78,7 +78,7 @@ def test_the_table_shows_whether_each_guarantee_holds_in_its_second_column():
     holds = table.set_index("Mechanism")["Holds here?"]
     from gaussmech_core.mechanisms import MECHANISMS
 
-    assert holds[MECHANISMS["r1smg"].name] == "✗ no: true δ = 0.181"
+    assert holds["R1SMG, claimed (Ji & Li 2024)"] == "✗ no: true δ = 0.181", "one name for R1SMG on every page"
     assert holds[MECHANISMS["classical_gaussian"].name].startswith("✗ no")
     assert holds[MECHANISMS["analytic_gaussian"].name] == "✓ yes"
 
@@ -282,3 +282,19 @@ def test_no_page_cites_a_file_the_user_cannot_open_and_citations_link_to_the_mat
         assert f"]({MATH_REFERENCE_PAGE}#section-" in text, (page, view)
     table = _overview().dataframe[0].value
     assert not table["Source"].str.contains("MATH.md").any()
+
+
+def test_one_name_per_thing_across_pages():
+    from tests.app.page_helpers import open_page
+
+    accuracy = _all_text(open_page("pages/4_Accuracy_vs_dimension.py"))
+    spec = _charts(open_page("pages/4_Accuracy_vs_dimension.py"))[0]
+    assert spec["layout"]["xaxis"]["title"]["text"].startswith("dimension d"), "the dimension is d, not M"
+    assert " M grows" not in accuracy and "every M" not in accuracy
+    overview = _overview()
+    assert "Rank-1 singular" not in _all_text(overview), "R1SMG has one name"
+    tails = open_page("pages/2_Tail_probabilities.py")
+    assert not [tab.label for tab in tails.tabs if tab.label.startswith("Lemma")], "no tab named by a lemma alone"
+    from gaussmech_ui.params import PARAMETERS
+
+    assert "loss" not in PARAMETERS["epsilon"].label, "ε is the privacy parameter; the privacy loss is L"

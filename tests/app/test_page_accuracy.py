@@ -240,7 +240,7 @@ def test_audit_tab_shows_the_true_delta_and_the_live_test(chart_specs):
 def test_audit_tab_at_the_default_dimension_says_one_release_is_not_enough():
     at = _open("R1SMG audit")
     text = _text(at)
-    assert "one release is not enough" in text and "M = 17" in text
+    assert "one release is not enough" in text and "d = 17" in text
     assert "0.181" in text
 
 

@@ -118,7 +118,7 @@ def test_composition_routes_side_by_side(chart_specs):
     assert len(specs) == 2 and all(len(spec["data"]) == 5 for spec in specs)
     table = at.dataframe[0].value.set_index("Route")
     exact = accounting.composed_gaussian_epsilon(2 * 10 * 1e-5, SIGMA, 1.0, 10)
-    assert table.loc["exact Gaussian composition (GDP, μ = √k Δ/σ)", "Total ε"] == f"{exact:.3g}"
+    assert table.loc["exact Gaussian composition (Gaussian DP: μ-GDP, μ = √k Δ/σ)", "Total ε"] == f"{exact:.3g}"
     assert table.loc["naive summation (kε, kδ)", "Total ε"] == "10"
     exact_sigma = specs[1]["data"][0]
     ks, sigmas = np.asarray(exact_sigma["x"], dtype=float), np.asarray(exact_sigma["y"], dtype=float)

@@ -101,20 +101,20 @@ def test_std_chart_has_a_line_per_mechanism_in_its_registry_colour_on_log_axes()
     lines = list(figure.data)
     legend_order = sorted(lines, key=lambda trace: trace.legendrank)
     assert [trace.name for trace in legend_order] == [
-        "Analytic Gaussian", "Classical Gaussian", "Gaussian pDP", "Laplace", "R1SMG (claimed)"
+        "Analytic Gaussian", "Classical Gaussian", "Gaussian pDP", "Laplace", "R1SMG, claimed (source of R1SMG)"
     ], "grouped: Gaussian calibrations, other families, claimed only"
     assert [trace.legendgrouptitle.text for trace in legend_order] == [
         "Gaussian calibrations", "Gaussian calibrations", "Gaussian calibrations", "Other families", "Claimed only, not proven"
     ]
     for trace in legend_order:
-        mechanism = next(m for m in MECHANISMS.values() if m.name == trace.name)
+        mechanism = next(m for m in MECHANISMS.values() if trace.name.startswith(m.name.split(" (")[0]))
         assert trace.line.color == mechanism.color
     assert lines[-1].name == "Analytic Gaussian", "the default mechanism is drawn on top"
     assert lines[-1].line.width > lines[0].line.width
     assert figure.layout.xaxis.type == "log" and figure.layout.yaxis.type == "log"
     assert figure.layout.legend.orientation == "h" and figure.layout.legend.y < 0, "the legend is under the plot"
     by_name = {trace.name: trace for trace in lines}
-    assert by_name["R1SMG (claimed)"].line.dash == "dash"
+    assert by_name["R1SMG, claimed (source of R1SMG)"].line.dash == "dash"
     assert by_name["Gaussian pDP"].line.dash == "dot"
     assert all(trace.visible in (None, True) for trace in lines), "nothing drawn starts hidden"
     hidden = std_vs_epsilon_figure(_sweep(), MECHANISMS, SETTING, current, every_variant=False)
@@ -143,7 +143,7 @@ def test_std_chart_marks_the_current_epsilon_and_states_the_parameters():
         if (sizes > 10).any():
             (index,) = np.flatnonzero(sizes > 10)
             marked[trace.name] = (float(trace.x[index]), float(trace.y[index]))
-    assert set(marked) == {"Analytic Gaussian", "Laplace", "Gaussian pDP", "R1SMG (claimed)"}
+    assert set(marked) == {"Analytic Gaussian", "Laplace", "Gaussian pDP", "R1SMG, claimed (source of R1SMG)"}
     assert all(x == 1.0 for x, _ in marked.values())
     assert marked["Analytic Gaussian"][1] == current["analytic_gaussian"], "the marker is the exact value"
     title = figure.layout.title.text
@@ -209,7 +209,9 @@ def test_table_shows_numbers_to_three_digits_and_the_loss_ratio():
 def test_r1smg_shows_its_claim_next_to_its_true_delta_with_a_warning():
     frame = _frame(classical_valid=False)
     table, styler = overview_table(frame, MECHANISMS, SETTING)
-    row = table.set_index("Mechanism").loc["R1SMG (claimed)"]
+    from gaussmech_ui.figures.common import trace_name
+
+    row = table.set_index("Mechanism").loc[trace_name(MECHANISMS["r1smg"])]
     assert "claimed (1, 1e-5)-DP" in row["Guarantee"] and "true δ = 0.181" in row["Guarantee"]
     assert row["Validity"].startswith("⚠")
     warnings = claim_warnings(frame, MECHANISMS, SETTING)
