@@ -531,15 +531,19 @@ def on_exact_change(name: str) -> None:
         problems[name] = entry_problem(name, raw, problem, state[name])
 
 
-def entry_problem(name: str, raw: Any, problem: Exception | str, kept: Any) -> str:
+def entry_problem(name: str | Parameter, raw: Any, problem: Exception | str, kept: Any) -> str:
     """The message shown beside an entry box whose text could not be used: what was wrong, which value is kept.
+
+    ``name`` is a shared parameter's name or any :class:`Parameter` (a page's own entry box).
 
     Examples
     --------
     >>> print(entry_problem("dim", "1.5", "not a whole number", 10))
     Could not use `1.5` for d: that is not a whole number. Keeping d = 10.
     """
-    return f"Could not use {quote_untrusted(raw)} for {PARAMETERS[name].symbol}: that is {problem}. Keeping {display_value(name, kept)}."
+    parameter = PARAMETERS[name] if isinstance(name, str) else name
+    kept_text = f"{parameter.symbol} = {format_number(kept, 6)}" if parameter.kind != "choice" else str(kept)
+    return f"Could not use {quote_untrusted(raw)} for {parameter.symbol}: that is {problem}. Keeping {kept_text}."
 
 
 def entry_problems() -> dict[str, str]:

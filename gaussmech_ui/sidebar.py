@@ -22,10 +22,10 @@ import streamlit as st
 from gaussmech_core.registry_types import Setting
 
 from . import menu, params
-from .format import format_number
+from .format import format_exact, format_number
 from .params import PARAMETERS, Parameter, exact_key, widget_key
 
-__all__ = ["render_sidebar", "finish_page", "guarded"]
+__all__ = ["render_sidebar", "finish_page", "entry_box", "guarded"]
 
 _LINK_SLOT = "_gaussmech_link_slot"
 
@@ -174,6 +174,42 @@ _CONTROLS = {
     "choice": _choice,
     "slider": _linear_slider,
 }
+
+
+def entry_box(parameter: Parameter, key: str) -> float:
+    """A page's own number box, read by the shared parser like the sidebar's: bad text keeps the last value.
+
+    The text is bound to the URL (``key`` is its query key). Text that is not a value of
+    ``parameter`` (``abc``, empty, out of range), typed or from a link, leaves the last good value
+    in use and shows, right under the box, what was wrong and which value is kept
+    (:func:`gaussmech_ui.params.entry_problem`). Returns the value in use.
+    """
+    state = st.session_state
+    kept_key, problem_key = f"_kept_{key}", f"_problem_{key}"
+    state.setdefault(kept_key, parameter.default)
+
+    def on_change() -> None:
+        raw = state[key]
+        try:
+            state[kept_key] = params.parse_value(parameter, raw)
+        except ValueError as problem:
+            state[problem_key] = params.entry_problem(parameter, raw, problem, state[kept_key])
+            state[key] = format_exact(state[kept_key])  # the box shows the value in use again
+
+    if key not in state:
+        state[key] = format_exact(state[kept_key])
+    raw = st.text_input(
+        parameter.label, key=key, bind="query-params", on_change=on_change,
+        help=f"{parameter.help} Allowed: {parameter.allowed()}.",
+    )
+    message = state.pop(problem_key, None)
+    try:
+        state[kept_key] = params.parse_value(parameter, raw)
+    except ValueError as problem:  # a link's text (no on_change for it)
+        message = params.entry_problem(parameter, raw, problem, state[kept_key])
+    if message:
+        st.warning(message, icon=":material/warning:")
+    return state[kept_key]
 
 
 @contextmanager

@@ -9,7 +9,7 @@ mechanism needs for a target error.
 
 import streamlit as st
 
-from gaussmech_ui.sidebar import finish_page, guarded, render_sidebar
+from gaussmech_ui.sidebar import entry_box, finish_page, guarded, render_sidebar
 
 setting = render_sidebar()
 
@@ -19,10 +19,16 @@ from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import accuracy as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
 from gaussmech_ui.format import format_number, math_reference_link  # noqa: E402
+from gaussmech_ui.params import Parameter  # noqa: E402
 from gaussmech_ui.ranking import other_neighbour_model  # noqa: E402
 
 PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
 SEED_KEY = "accuracy_seed"
+# The target error of "Accuracy first", read by the shared entry parser (bad text keeps the last value, and says so).
+TARGET = Parameter(
+    name="accuracy_target", symbol="t", label="Target error t", url_key="accuracy_target", default=10.0, kind="float",
+    control="entry", lower=1e-12, upper=1e300, help="In the units of the answer (the same units as Δ).",
+)
 
 
 def draw_again() -> None:
@@ -313,9 +319,7 @@ with first_tab:
         with guarded("the accuracy-first table"):
             inputs = st.columns([1, 1.3, 1.3, 1])
             with inputs[0]:
-                target = st.number_input("Target error t", min_value=1e-12, max_value=1e300, value=10.0, format="%g",
-                                         key="accuracy_target", bind="query-params",
-                                         help="In the units of the answer (the same units as Δ).")
+                target = entry_box(TARGET, "accuracy_target")
             with inputs[1]:
                 kind = st.radio("Kind of target", options=("quantile", "rms"), key="accuracy_kind", bind="query-params",
                                 format_func={"quantile": "Bound t with probability 1 − α", "rms": "Root-mean-square error"}.get)

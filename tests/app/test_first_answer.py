@@ -298,3 +298,13 @@ def test_one_name_per_thing_across_pages():
     from gaussmech_ui.params import PARAMETERS
 
     assert "loss" not in PARAMETERS["epsilon"].label, "ε is the privacy parameter; the privacy loss is L"
+
+
+def test_a_page_entry_box_uses_the_same_parser_and_says_what_it_kept():
+    from tests.app.page_helpers import open_page
+
+    at = open_page("pages/4_Accuracy_vs_dimension.py", view_key="accuracy_view", view="Accuracy first")
+    at.text_input(key="accuracy_target").input("abc").run()
+    assert "Could not use `abc` for t: that is not a number. Keeping t = 10." in [w.value for w in at.main.warning]
+    assert at.text_input(key="accuracy_target").value == "10"
+    assert "|nᵢ| ≤ 10 " in at.info[0].value
