@@ -33,6 +33,7 @@ __all__ = [
     "share_exact_values",
     "reader_name",
     "winner_phrase",
+    "place_phrase",
     "other_neighbour_model",
     "neighbour_model_phrase",
     "assumption_sentence",
@@ -215,11 +216,16 @@ def share_exact_values(
     return shared
 
 
+def place_phrase(place: tuple[str, ...], mechanisms: Mapping, setting) -> str:
+    """One place of a ranking in words, its best-known mechanism first: "the analytic Gaussian (GG with p = 2 is the same noise)"."""
+    return reader_name(mechanisms[place[0]]) + _tie_note(place, mechanisms, setting)
+
+
 def winner_phrase(ranking: Ranking, mechanisms: Mapping, setting) -> str:
     """The first place in words: "the analytic Gaussian (GG with p = 2 is the same noise)"; "" if none."""
     if not ranking.best:
         return ""
-    return reader_name(mechanisms[ranking.best[0]]) + _tie_note(ranking.best, mechanisms, setting)
+    return place_phrase(ranking.best, mechanisms, setting)
 
 
 def other_neighbour_model(l1_model: str) -> str:

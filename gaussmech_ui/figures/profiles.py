@@ -16,7 +16,8 @@ import plotly.graph_objects as go
 
 from ..format import format_number, format_percent, format_ratio
 from .common import CURRENT_COLOR, LINE_WIDTH, apply_layout, exact_hover, mechanism_line, mechanism_marker
-from .common import vertical_marker
+from .common import coinciding_curves, vertical_marker
+from ..ranking import place_phrase, rank, reader_name
 from .distributions import legend_below, log_dtick, trace_name
 from .overview import setting_summary
 
@@ -59,21 +60,28 @@ def profile_figure(curves: pd.DataFrame, mechanisms: Mapping, setting, *, claime
     figure = go.Figure()
     epsilons = curves["epsilon"].to_numpy(dtype=float)
     ids = [key for key in curves.columns if key != "epsilon"]
-    # Last-to-first, so the reference mechanism is drawn on top where curves coincide; legend in order.
-    for rank, mechanism_id in reversed(list(enumerate(ids))):
+    # Last-to-first, so the reference mechanism is drawn on top where curves coincide; legend in order. A curve
+    # lying on another (GG with p = 2 on the analytic Gaussian) is a wide pale band under it, and says so.
+    same = coinciding_curves({key: curves[key].to_numpy(dtype=float) for key in ids}, mechanisms)
+    for position, mechanism_id in sorted(enumerate(ids), key=lambda item: (item[1] not in same, -item[0])):
         mechanism = mechanisms[mechanism_id]
         name = trace_name(mechanism)
+        line = mechanism_line(mechanism)
         if mechanism.guarantee == "claimed":
             name += ": true δ(ε) of its noise"
+        if mechanism_id in same:
+            line.update(width=LINE_WIDTH + 7)
+            name += f" (on {reader_name(mechanisms[same[mechanism_id]])}'s curve)"
         figure.add_trace(
             go.Scatter(
                 x=epsilons,
                 y=curves[mechanism_id].to_numpy(dtype=float),
                 name=name,
                 legendgroup=mechanism_id,
-                legendrank=rank + 1,
+                legendrank=position + 1,
                 mode="lines+markers",
-                line=mechanism_line(mechanism),
+                line=line,
+                opacity=0.45 if mechanism_id in same else 1.0,
                 marker=mechanism_marker(mechanism),
                 hovertemplate=exact_hover("ε", "δ(ε)"),
             )
@@ -131,8 +139,13 @@ def profile_caption(comparison: pd.DataFrame, mechanisms: Mapping, setting, clai
     sentences = []
     if len(comparison):
         def listing(column: str) -> str:
-            ordered = comparison.sort_values(column, ascending=False)
-            return "; ".join(f"{mechanisms[key].name} {format_number(row[column])}" for key, row in ordered.iterrows())
+            # Largest δ first; equal values (a relative 1e-9) share one entry, named by the mechanism a reader knows.
+            values = comparison[column].to_dict()
+            ranking = rank(values, mechanisms, smaller_is_better=False)
+            parts = [f"{place_phrase(place, mechanisms, setting)} {format_number(values[place[0]])}" for place in ranking.places]
+            parts += [f"{reader_name(mechanisms[key])} {format_number(value)}" for key, value in values.items()
+                      if ranking.place_of(key) is None]
+            return "; ".join(parts)
 
         sentences.append(
             f"All these curves pass through or below the chosen point, yet at ε/2 = {format_number(setting.epsilon / 2)} "

@@ -308,3 +308,11 @@ def test_a_page_entry_box_uses_the_same_parser_and_says_what_it_kept():
     assert "Could not use `abc` for t: that is not a number. Keeping t = 10." in [w.value for w in at.main.warning]
     assert at.text_input(key="accuracy_target").value == "10"
     assert "|nᵢ| ≤ 10 " in at.info[0].value
+
+
+def test_the_profile_listing_names_the_gaussian_first_where_gg_ties_with_it():
+    from tests.app.page_helpers import open_page
+
+    text = open_page("pages/3_Privacy_profiles.py").info[0].value
+    assert f"{TIE} 0.00413" in text
+    assert "Generalized Gaussian GG(p) 0.00413" not in text
