@@ -8,7 +8,7 @@ ratio, and the formulas with their sources. Start it with ``python3 dev.py run``
 import streamlit as st
 
 from gaussmech_ui.page_tools import render_page_tools
-from gaussmech_ui.sidebar import guarded, render_sidebar
+from gaussmech_ui.sidebar import finish_page, guarded, render_sidebar
 
 setting = render_sidebar()
 
@@ -16,8 +16,9 @@ from gaussmech_core.mechanisms import MECHANISMS  # noqa: E402  (after the frame
 from gaussmech_ui.cached import overview as cached  # noqa: E402
 from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import overview as figures  # noqa: E402
-from gaussmech_ui.figures.common import figure_frame  # noqa: E402
-from gaussmech_ui.format import escape_markdown  # noqa: E402
+from gaussmech_ui.figures.common import figure_frame, trace_name  # noqa: E402
+from gaussmech_ui.params import EVERY_VARIANT_HELP  # noqa: E402
+from gaussmech_ui.format import cite_math, escape_markdown, math_reference_link  # noqa: E402
 
 ROW_HEIGHT = 38
 PLOTLY_CONFIG = {
@@ -36,7 +37,8 @@ st.markdown(
 frame = None
 with guarded("the table of mechanisms"):
     frame = cached.calibration_table(setting.epsilon, **cached.setting_arguments(setting))
-    st.info(figures.overview_caption(frame, MECHANISMS, setting), icon=":material/campaign:")
+    other_model = cached.calibration_table(setting.epsilon, **cached.setting_arguments(setting, other_neighbour_model=True))
+    st.info(figures.overview_caption(frame, MECHANISMS, setting, other_model), icon=":material/campaign:")
     for message in figures.claim_warnings(frame, MECHANISMS, setting):
         st.warning(message, icon=":material/warning:")
     failed = figures.failures(frame, MECHANISMS)
@@ -49,11 +51,21 @@ with guarded("the table of mechanisms"):
     table, styled_table = figures.overview_table(frame, MECHANISMS, setting)
     with st.container(key="overview_table"):
         # Tall enough for every row: on a projector nothing should hide behind a scroll bar.
-        st.dataframe(styled_table, hide_index=True, row_height=ROW_HEIGHT, height=(len(table) + 1) * ROW_HEIGHT + 3)
+        st.dataframe(
+            styled_table,
+            hide_index=True,
+            row_height=ROW_HEIGHT,
+            height=(len(table) + 1) * ROW_HEIGHT + 3,
+            # The verdict column is wide enough for "✗ no: true δ = 0.181" (it must never be cut).
+            column_config={"Holds here?": st.column_config.TextColumn(width=175)},
+        )
     st.caption(
         "Scale is the parameter each mechanism calibrates (σ, b, s or σ*); the noise std per coordinate makes "
         "them comparable, and the error column compares E‖noise‖₂² with the analytic Gaussian's. Greyed rows: "
-        "the guarantee does not hold at this setting. The CSV has the exact values."
+        "the guarantee does not hold at this setting. The CSV has the exact values. Kinds of guarantee: "
+        "(ε, δ)-DP bounds every event's probability ratio by e^ε up to δ; probabilistic DP (pDP) only asks that the "
+        "privacy loss exceed ε with probability at most δ, a weaker promise; zCDP (zero-concentrated DP) bounds the "
+        "Rényi divergences by ρα and is converted to (ε, δ) here; ε-DP (pure) has δ = 0."
     )
     invalid = figures.not_valid_here(frame, MECHANISMS)
     if invalid:
@@ -70,7 +82,13 @@ with guarded("the chart of noise against ε"):
     low, high = cached.epsilon_grid_exponents(setting.epsilon)
     sweep = cached.std_sweep(**cached.setting_arguments(setting), low_exponent=low, high_exponent=high)
     current_stds = {} if frame is None else frame["coordinate_std"].where(frame["valid"]).to_dict()
-    std_figure = figures.std_vs_epsilon_figure(sweep, MECHANISMS, setting, current_stds)
+    every_variant = st.checkbox(
+        "Every calibration variant",
+        key="overview_every_variant",
+        bind="query-params",
+        help=EVERY_VARIANT_HELP,
+    )
+    std_figure = figures.std_vs_epsilon_figure(sweep, MECHANISMS, setting, current_stds, every_variant=every_variant)
     st.plotly_chart(
         std_figure,
         key="overview_std_chart",
@@ -80,7 +98,8 @@ with guarded("the chart of noise against ε"):
     )
     st.caption(
         "Each line is one mechanism's noise at every ε, with δ, Δ and d from the sidebar; gaps are where its "
-        "guarantee does not hold. Hover for exact values; click the legend to show more mechanisms."
+        "guarantee does not hold. Hover for exact values; click a legend entry to hide or show its curve, or tick "
+        "“Every calibration variant” to add the sufficient Gaussian bounds."
     )
     download_csv("Chart data as CSV", lambda: figure_frame(std_figure), "gaussmech-noise-vs-epsilon.csv", key="overview_download_std")
 
@@ -120,7 +139,7 @@ with st.expander("The math", icon=":material/function:"):
     )
     st.markdown(
         "solving in log space with `erfcx`, so that no $e^{\\varepsilon}$ is ever formed, and checking that the "
-        "returned $\\sigma$ meets the guarantee; it is never below the exact value (MATH.md 2.3)."
+        "returned $\\sigma$ meets the guarantee; it is never below the exact value (" + math_reference_link('2.3') + ")."
     )
     st.markdown(
         "**Sufficient Gaussian bounds** (each valid, each larger than the analytic σ): the tail bound "
@@ -133,7 +152,7 @@ with st.expander("The math", icon=":material/function:"):
         r"\rho = \left(\sqrt{\ln(1/\delta) + \varepsilon} - \sqrt{\ln(1/\delta)}\right)^2,"
         r"\qquad \sigma = \frac{\Delta}{\sqrt{2\rho}}"
     )
-    st.markdown("and its sharper conversion (Canonne, Kamath & Steinke 2020, Cor. 13):")
+    st.markdown("and its sharper conversion (Canonne, Kamath & Steinke 2020, Cor. 13), where $\\alpha$ is the order of a Rényi divergence:")
     st.latex(
         r"\delta = \inf_{\alpha > 1} \frac{\exp\big((\alpha - 1)(\alpha\rho - \varepsilon)"
         r" + \alpha \ln(1 - 1/\alpha)\big)}{\alpha - 1}"
@@ -150,15 +169,15 @@ with st.expander("The math", icon=":material/function:"):
     st.latex(r"b = \frac{\Delta_1}{\varepsilon}, \qquad \operatorname{std} = \sqrt{2}\, b")
     st.markdown(
         "**Generalized Gaussian** of order $p$ (Liu, arXiv:1602.06028), calibrated with its exact "
-        "$(\\varepsilon, \\delta)$ profile (MATH.md 5.5), or with Liu's Corollary 7 for probabilistic DP "
-        "(reconstructed, MATH.md 5.4):"
+        "$(\\varepsilon, \\delta)$ profile (" + math_reference_link('5.5') + "), or with Liu's Corollary 7 for probabilistic DP "
+        "(reconstructed, " + math_reference_link('5.4') + "):"
     )
     st.latex(
         r"f(x) = \frac{p}{2b\,\Gamma(1/p)}\, e^{-(|x|/b)^p},"
         r"\qquad \operatorname{Var} = b^2 \frac{\Gamma(3/p)}{\Gamma(1/p)}"
     )
     st.markdown(
-        "**Matrix-variate Gaussian**, i.i.d. form (Chanyaswad et al. 2018, Theorem 2; MATH.md 7.2): "
+        "**Matrix-variate Gaussian**, i.i.d. form (Chanyaswad et al. 2018, Theorem 2; " + math_reference_link('7.2') + "): "
         "$s^2 = \\sqrt{mn} / K(\\varepsilon, \\delta)$ for an $m \\times n$ query."
     )
     st.markdown(
@@ -171,7 +190,7 @@ with st.expander("The math", icon=":material/function:"):
     )
     st.markdown(
         "The true $\\delta(\\varepsilon) = E\\big[(1 - e^{\\varepsilon - L})_+\\big]$ of this noise, from its exact "
-        "privacy loss (MATH.md 6.2), with $r_1 = \\lVert n \\rVert$, $r_2 = \\lVert n + \\Delta e \\rVert$:"
+        "privacy loss (" + math_reference_link('6.2') + "), with $r_1 = \\lVert n \\rVert$, $r_2 = \\lVert n + \\Delta e \\rVert$:"
     )
     st.latex(r"L = \frac{d-1}{2} \ln\frac{r_2^2}{r_1^2} + \frac{r_2^2 - r_1^2}{2\sigma^*}")
     st.markdown(
@@ -180,6 +199,8 @@ with st.expander("The math", icon=":material/function:"):
         "$\\sigma^*$ for R1SMG. **Variance ratio**: $\\sigma_{\\mathrm{cGM}}^2 / \\sigma_{\\mathrm{aGM}}^2$."
     )
     st.markdown("**Sources of every mechanism in the table:**")
-    st.markdown("\n".join(f"- {mechanism.name}: {mechanism.source}" for mechanism in MECHANISMS.values()))
+    st.markdown("\n".join(f"- {trace_name(mechanism)}: {cite_math(mechanism.source)}" for mechanism in MECHANISMS.values()))
 
 render_page_tools(setting, "app.py")
+
+finish_page()  # warns about this page's own link values that could not be used

@@ -8,8 +8,20 @@ CSV download carry the exact value. One module does the rounding so that every p
 from __future__ import annotations
 
 import math
+import re
 
-__all__ = ["format_number", "format_exact", "format_percent", "format_ratio", "format_interval", "escape_markdown"]
+__all__ = [
+    "format_number",
+    "format_exact",
+    "format_percent",
+    "format_ratio",
+    "format_interval",
+    "escape_markdown",
+    "MATH_REFERENCE_PAGE",
+    "math_reference_link",
+    "math_reference_name",
+    "cite_math",
+]
 
 _DASH = "—"
 
@@ -117,13 +129,70 @@ def format_interval(lower, upper, *, lower_open: bool = False, upper_open: bool 
 
 
 def escape_markdown(text: str) -> str:
-    """Text shown through ``st.markdown`` as written: no italics from ``_``, no LaTeX from ``$``.
+    """Text shown through ``st.markdown`` as written: no italics from ``_``, no LaTeX from ``$``, no
+    link from ``[text](target)`` (user text, e.g. from a link or an upload, must never become one).
 
     Examples
     --------
     >>> print(escape_markdown("γ bounds ‖f(X)‖_F, costs $2 * 3"))
     γ bounds ‖f(X)‖\\_F, costs \\$2 \\* 3
+    >>> print(escape_markdown("[click](http://evil.example)"))
+    \\[click\\](http://evil.example)
     """
-    for special in ("\\", "_", "*", "$", "`"):
+    for special in ("\\", "_", "*", "$", "`", "[", "]"):
         text = text.replace(special, "\\" + special)
     return text
+
+
+# The page that renders docs/math.md (pages/9_Math_reference.py), one anchor per section. Every
+# citation in the interface goes through math_reference_link(), so the target changes here only.
+MATH_REFERENCE_PAGE = "Math_reference"
+
+
+def _anchor(section: str) -> str:
+    return "section-" + str(section).strip().replace(".", "-")
+
+
+def math_reference_link(*sections: str) -> str:
+    """Markdown links to sections of the project's math reference, reachable from the app.
+
+    Examples
+    --------
+    >>> math_reference_link("6.2")
+    '[math reference §6.2](Math_reference#section-6-2)'
+    >>> math_reference_link("4", "5.1")
+    '[math reference §4](Math_reference#section-4), [§5.1](Math_reference#section-5-1)'
+    """
+    links = [
+        f"[{'math reference ' if index == 0 else ''}§{section}]({MATH_REFERENCE_PAGE}#{_anchor(section)})"
+        for index, section in enumerate(sections)
+    ]
+    return ", ".join(links)
+
+
+def math_reference_name(*sections: str) -> str:
+    """The same citation as plain text, where a link cannot be drawn (a table cell, a chart).
+
+    Examples
+    --------
+    >>> math_reference_name("6.3", "6.4")
+    'math reference §6.3, §6.4'
+    """
+    return "math reference " + ", ".join(f"§{section}" for section in sections)
+
+
+_CITATION = re.compile(r"MATH\.md(?: section)? (\d+(?:\.\d+)?(?:, \d+(?:\.\d+)?)*)")
+
+
+def cite_math(text: str, *, links: bool = True) -> str:
+    """Text with every "MATH.md 6.2" citation (e.g. from a registry entry) turned into the math reference's.
+
+    Examples
+    --------
+    >>> cite_math("Liu, Lemma 10 (MATH.md 5.3)")
+    'Liu, Lemma 10 ([math reference §5.3](Math_reference#section-5-3))'
+    >>> cite_math("see MATH.md 6.2, 7.1 here", links=False)
+    'see math reference §6.2, §7.1 here'
+    """
+    cite = math_reference_link if links else math_reference_name
+    return _CITATION.sub(lambda match: cite(*match.group(1).split(", ")), str(text))

@@ -36,6 +36,8 @@ __all__ = [
     "DEFAULTS",
     "URL_KEYS",
     "L1_MODEL_LABELS",
+    "L1_MODEL_MEANINGS",
+    "EVERY_VARIANT_HELP",
     "parse_value",
     "quote_untrusted",
     "parse_query",
@@ -53,7 +55,14 @@ __all__ = [
     "prepare_widgets",
     "on_stop_change",
     "on_exact_change",
+    "entry_problem",
+    "entry_problems",
+    "slider_options",
     "pending_warnings",
+    "page_link_values",
+    "link_problem",
+    "note_page_links",
+    "check_page_links",
 ]
 
 
@@ -106,6 +115,18 @@ L1_MODEL_LABELS = {
     "one_coordinate": "One coordinate changes: Δ₁ = Δ",
     "all_coordinates": "Every coordinate may change: Δ₁ = √d·Δ",
 }
+# One line of meaning under each option of the neighbour-model choice (the sidebar shows them).
+L1_MODEL_MEANINGS = {
+    "one_coordinate": "A person changes one of the d numbers (one histogram count).",
+    "all_coordinates": "A person may change all d numbers: the safe choice if unsure.",
+}
+
+# The help of every page's "Every calibration variant" box: what the extra mechanisms are, in one clause each.
+EVERY_VARIANT_HELP = (
+    "Also the sufficient Gaussian bounds: the tail bound P[L ≥ ε] ≤ δ, probabilistic DP (pDP: the privacy "
+    "loss L exceeds ε with probability at most δ, a weaker promise than (ε, δ)-DP), zCDP (zero-concentrated "
+    "DP, converted to (ε, δ)) and Vinterbo's closed form; and GG with pDP."
+)
 
 PARAMETERS: dict[str, Parameter] = {
     parameter.name: parameter
@@ -113,7 +134,7 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter(
             name="epsilon",
             symbol="ε",
-            label="Privacy loss ε",
+            label="Privacy parameter ε",
             url_key="epsilon",
             default=1.0,
             kind="float",
@@ -124,8 +145,9 @@ PARAMETERS: dict[str, Parameter] = {
             stops=_decade_stops((1, 1.5, 2, 3, 5, 7), -6, 1e3),
             help=(
                 "ε (epsilon) bounds how much one person's data can change what is released: any "
-                "outcome becomes at most e^ε times more or less likely. **Smaller ε is more private** "
-                "and needs more noise; values from 0.1 to 10 are common."
+                "outcome becomes at most e^ε times more or less likely (ε bounds the privacy loss L, "
+                "the log of that ratio, which the Privacy profiles page shows). **Smaller ε is more "
+                "private** and needs more noise; values from 0.1 to 10 are common."
             ),
         ),
         Parameter(
@@ -199,16 +221,18 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter(
             name="l1_model",
             symbol="Δ₁",
-            label="How Laplace's l1 sensitivity follows from Δ",
+            label="Neighbour model: what one person can change",
             url_key="l1",
             default="one_coordinate",
             kind="choice",
             control="choice",
             choices=("one_coordinate", "all_coordinates"),
             help=(
-                "Laplace noise is calibrated to the l1 sensitivity Δ₁. If one person can change "
-                "only one coordinate of the answer, Δ₁ = Δ; if they may change every coordinate, "
-                "the best bound that follows from Δ alone is Δ₁ = √d·Δ."
+                "Which datasets count as neighbours decides how Laplace's l1 sensitivity Δ₁ follows from "
+                "Δ, and so which mechanism adds the least noise. If one person can change only one "
+                "coordinate of the answer, Δ₁ = Δ; if they may change every coordinate, the best bound "
+                "that follows from Δ alone is Δ₁ = √d·Δ. Every caption that ranks mechanisms says which "
+                "model it assumes and what the other would change."
             ),
         ),
     )
@@ -369,6 +393,7 @@ def make_setting(values: Mapping[str, Any]) -> Setting:
 _INITIALISED = "_gaussmech_initialised"
 _LAST_WRITTEN_QUERY = "_gaussmech_last_written_query"
 _PENDING_WARNINGS = "_gaussmech_pending_warnings"
+_ENTRY_PROBLEMS = "_gaussmech_entry_problems"
 
 
 def widget_key(name: str) -> str:
@@ -451,17 +476,35 @@ def current_setting() -> Setting:
     return make_setting(current_values())
 
 
+def slider_options(parameter: Parameter | str, value) -> tuple:
+    """The stops of a log slider with ``value`` among them, so the slider shows the exact value the box holds.
+
+    Examples
+    --------
+    >>> options = slider_options("epsilon", 0.37)
+    >>> 0.37 in options and options.index(0.37) == options.index(0.3) + 1
+    True
+    >>> slider_options("epsilon", 0.3) == PARAMETERS["epsilon"].stops
+    True
+    """
+    if isinstance(parameter, str):
+        parameter = PARAMETERS[parameter]
+    if value in parameter.stops:
+        return parameter.stops
+    return tuple(sorted(set(parameter.stops) | {value}))
+
+
 def prepare_widgets(name: str) -> None:
     """Load a parameter's widgets from its stored value (before they are drawn)."""
     state = _state()
     parameter = PARAMETERS[name]
     value = state[name]
     if parameter.control == "log_slider":
-        state[widget_key(name)] = nearest_stop(parameter, value)
+        state[widget_key(name)] = value
     elif parameter.control in ("slider", "choice"):
         state[widget_key(name)] = value
     if parameter.control in ("log_slider", "entry"):
-        state[exact_key(name)] = int(value) if parameter.kind == "int" else format_exact(value)
+        state[exact_key(name)] = format_exact(value)
 
 
 def on_stop_change(name: str) -> None:
@@ -472,17 +515,43 @@ def on_stop_change(name: str) -> None:
 
 
 def on_exact_change(name: str) -> None:
-    """Callback of an exact-entry box: parse it; a bad entry keeps the value and leaves a warning."""
+    """Callback of an exact-entry box: parse it with :func:`parse_value`; a bad entry keeps the value.
+
+    The problem (what was wrong, which value is kept) waits in :func:`entry_problems` for the
+    sidebar, which shows it beside the box.
+    """
     state = _state()
     parameter = PARAMETERS[name]
     raw = state[exact_key(name)]
+    problems = state.setdefault(_ENTRY_PROBLEMS, {})
     try:
         state[name] = parse_value(parameter, raw)
+        problems.pop(name, None)
     except ValueError as problem:
-        state[_PENDING_WARNINGS] = state.get(_PENDING_WARNINGS, []) + [
-            f"Could not use {quote_untrusted(raw)} for {parameter.symbol}: that is {problem}. "
-            f"Keeping {display_value(name, state[name])}."
-        ]
+        problems[name] = entry_problem(name, raw, problem, state[name])
+
+
+def entry_problem(name: str | Parameter, raw: Any, problem: Exception | str, kept: Any) -> str:
+    """The message shown beside an entry box whose text could not be used: what was wrong, which value is kept.
+
+    ``name`` is a shared parameter's name or any :class:`Parameter` (a page's own entry box).
+
+    Examples
+    --------
+    >>> print(entry_problem("dim", "1.5", "not a whole number", 10))
+    Could not use `1.5` for d: that is not a whole number. Keeping d = 10.
+    """
+    parameter = PARAMETERS[name] if isinstance(name, str) else name
+    kept_text = f"{parameter.symbol} = {format_number(kept, 6)}" if parameter.kind != "choice" else str(kept)
+    return f"Could not use {quote_untrusted(raw)} for {parameter.symbol}: that is {problem}. Keeping {kept_text}."
+
+
+def entry_problems() -> dict[str, str]:
+    """The problem of each entry box whose last text could not be used, emptied as it is read."""
+    state = _state()
+    problems = dict(state.get(_ENTRY_PROBLEMS, {}))
+    state[_ENTRY_PROBLEMS] = {}
+    return problems
 
 
 def pending_warnings() -> list[str]:
@@ -491,3 +560,92 @@ def pending_warnings() -> list[str]:
     warnings = state.get(_PENDING_WARNINGS, [])
     state[_PENDING_WARNINGS] = []
     return warnings
+
+
+# --- Page-specific link values: one checker for every page ---------------------------------------
+#
+# A page's own settings travel in the URL through Streamlit's bind="query-params", keyed by the
+# widget key (``tails_alpha``). Streamlit drops or corrects a value its widget cannot take, without
+# a word; these functions notice it and say so, as the sidebar does for the shared parameters.
+# render_sidebar() calls note_page_links() before the page draws; the page's last line,
+# finish_page(), calls check_page_links() after every widget has read the URL.
+
+_PENDING_LINKS = "_gaussmech_pending_page_links"
+_SEEN_LINKS = "_gaussmech_seen_page_links"
+
+
+def page_link_values(query) -> dict[str, str]:
+    """The URL's values that are not shared parameters (a page's own settings), as text (last value of a key)."""
+    shared = set(URL_KEYS.values())
+    values = {}
+    for key in query:
+        if key in shared:
+            continue
+        raw = query.get_all(key) if hasattr(query, "get_all") else query[key]
+        if isinstance(raw, (list, tuple)):
+            if not raw:
+                continue
+            raw = raw[-1]
+        values[key] = str(raw)
+    return values
+
+
+def link_problem(key: str, raw: str, used: Any, *, dropped: bool = True) -> str:
+    """The warning for a page setting of a link that its control could not take.
+
+    ``used`` is the control's value now; ``dropped`` says the control went back to its default
+    (rather than correcting the value).
+
+    Examples
+    --------
+    >>> print(link_problem("tails_alpha", "abc", 0.05))
+    The link sets `tails_alpha=abc`, but this page cannot use that value. Using the default, 0.05, instead.
+    >>> print(link_problem("accuracy_view", "Nope", None))
+    The link sets `accuracy_view=Nope`, but this page cannot use that value. Using the default instead.
+    """
+    if used is None:
+        shown = ""
+    elif isinstance(used, bool) or not isinstance(used, (int, float)):
+        shown = quote_untrusted(used)
+    else:
+        shown = format_number(used, 6)
+    if dropped:
+        shown = f"the default, {shown}," if shown else "the default"
+    return f"The link sets {quote_untrusted(f'{key}={raw}')}, but this page cannot use that value. Using {shown} instead."
+
+
+def note_page_links() -> None:
+    """Before the page draws: remember the page-specific URL values that came from outside (a link, the back button).
+
+    A value counts as from outside when it differs from what the URL held at the end of the last run.
+    """
+    import streamlit as st
+
+    state = _state()
+    incoming = page_link_values(st.query_params)
+    seen = state.get(_SEEN_LINKS, {})
+    pending = dict(state.get(_PENDING_LINKS, {}))
+    pending.update({key: value for key, value in incoming.items() if seen.get(key) != value})
+    state[_PENDING_LINKS] = pending
+
+
+def check_page_links() -> list[str]:
+    """After the page drew: one warning per outside value that its control dropped or changed.
+
+    A value whose control has not been drawn yet (a tab not yet opened) waits for the run that
+    draws it; a value the control kept is fine and forgotten.
+    """
+    import streamlit as st
+
+    state = _state()
+    after = page_link_values(st.query_params)
+    messages, waiting = [], {}
+    for key, raw in state.get(_PENDING_LINKS, {}).items():
+        if after.get(key) == raw and key not in state:
+            waiting[key] = raw  # its widget has not read it yet
+        elif after.get(key) != raw:
+            used = state[key] if key in state else None
+            messages.append(link_problem(key, raw, used, dropped=key not in after))
+    state[_PENDING_LINKS] = waiting
+    state[_SEEN_LINKS] = after
+    return messages

@@ -22,10 +22,12 @@ import streamlit as st
 from gaussmech_core.registry_types import Setting
 
 from . import menu, params
-from .format import format_number
+from .format import format_exact, format_number
 from .params import PARAMETERS, Parameter, exact_key, widget_key
 
-__all__ = ["render_sidebar", "guarded"]
+__all__ = ["render_sidebar", "finish_page", "entry_box", "guarded"]
+
+_LINK_SLOT = "_gaussmech_link_slot"
 
 _LOG = logging.getLogger(__name__)
 
@@ -56,20 +58,46 @@ def render_sidebar() -> Setting:
     )
     params.init_state()
     params.sync_from_url()
+    problems = params.entry_problems()
     with st.sidebar:
         st.markdown("### gaussmech")
         _draw_menu(app_root)
         st.divider()
-        st.markdown("#### Privacy parameters")
-        for name, parameter in PARAMETERS.items():
-            params.prepare_widgets(name)
-            _CONTROLS[parameter.control](parameter)
-            if parameter.note:
-                st.caption(parameter.note)
+        # The neighbour model first: which mechanism wins depends on it (issue 10), so it is never below the fold.
+        choices = [name for name, parameter in PARAMETERS.items() if parameter.control == "choice"]
+        for group, names in (
+            ("Neighbouring datasets", choices),
+            ("Privacy parameters", [name for name in PARAMETERS if name not in choices]),
+        ):
+            st.markdown(f"#### {group}")
+            for name in names:
+                parameter = PARAMETERS[name]
+                params.prepare_widgets(name)
+                _CONTROLS[parameter.control](parameter)
+                if name in problems:  # beside the box that was typed into, and as a toast if it has scrolled away
+                    st.warning(problems[name], icon=":material/warning:")
+                    st.toast(problems[name], icon=":material/warning:")
+                if parameter.note:
+                    st.caption(parameter.note)
     params.write_url()
+    params.note_page_links()
     for message in params.pending_warnings():
         st.warning(message, icon=":material/warning:")
+    # finish_page() puts warnings about the page's own link values here, at the top (per session, never shared).
+    st.session_state[_LINK_SLOT] = st.container()
     return params.current_setting()
+
+
+def finish_page() -> None:
+    """The last line of every page: warn, at the top of the page, about its own link values that could not be used.
+
+    A link such as ``?tails_alpha=abc`` sets a page control (Streamlit's bind="query-params"); the
+    control drops a value it cannot take, and this says so (:func:`gaussmech_ui.params.check_page_links`).
+    """
+    messages = params.check_page_links()
+    slot = st.session_state.pop(_LINK_SLOT, None)
+    for message in messages:
+        (slot if slot is not None else st).warning(message, icon=":material/warning:")
 
 
 def _draw_menu(app_root: Path) -> None:
@@ -87,28 +115,20 @@ def _log_slider_with_entry(parameter: Parameter) -> None:
     is_int = parameter.kind == "int"
     st.select_slider(
         parameter.label,
-        options=parameter.stops,
+        # The exact value is one of the options, so after typing ε = 0.37 the slider shows 0.37 too.
+        options=params.slider_options(parameter, st.session_state[name]),
         format_func=(lambda v: f"{v:,}") if is_int else format_number,
         key=widget_key(name),
         help=parameter.help,
         on_change=params.on_stop_change,
         args=(name,),
     )
-    entry_label = f"Exact {parameter.symbol}"
-    entry_help = f"Any value {parameter.allowed()}; the slider shows the nearest stop."
-    if is_int:
-        st.number_input(
-            entry_label,
-            min_value=int(parameter.lower),
-            max_value=int(parameter.upper),
-            step=1,
-            key=exact_key(name),
-            help=entry_help,
-            on_change=params.on_exact_change,
-            args=(name,),
-        )
-    else:
-        st.text_input(entry_label, key=exact_key(name), help=entry_help, on_change=params.on_exact_change, args=(name,))
+    entry_help = f"Any value {parameter.allowed()}; the slider moves to it."
+    # A text box for every kind, read by the one shared parser (params.parse_value): a number box would
+    # turn "abc" or "1.5" into a value without a word.
+    st.text_input(
+        f"Exact {parameter.symbol}", key=exact_key(name), help=entry_help, on_change=params.on_exact_change, args=(name,)
+    )
 
 
 def _entry(parameter: Parameter) -> None:
@@ -126,6 +146,7 @@ def _choice(parameter: Parameter) -> None:
         parameter.label,
         options=parameter.choices,
         format_func=params.L1_MODEL_LABELS.get,
+        captions=[params.L1_MODEL_MEANINGS[choice] for choice in parameter.choices],
         key=widget_key(parameter.name),
         help=parameter.help,
         on_change=params.on_stop_change,
@@ -153,6 +174,42 @@ _CONTROLS = {
     "choice": _choice,
     "slider": _linear_slider,
 }
+
+
+def entry_box(parameter: Parameter, key: str) -> float:
+    """A page's own number box, read by the shared parser like the sidebar's: bad text keeps the last value.
+
+    The text is bound to the URL (``key`` is its query key). Text that is not a value of
+    ``parameter`` (``abc``, empty, out of range), typed or from a link, leaves the last good value
+    in use and shows, right under the box, what was wrong and which value is kept
+    (:func:`gaussmech_ui.params.entry_problem`). Returns the value in use.
+    """
+    state = st.session_state
+    kept_key, problem_key = f"_kept_{key}", f"_problem_{key}"
+    state.setdefault(kept_key, parameter.default)
+
+    def on_change() -> None:
+        raw = state[key]
+        try:
+            state[kept_key] = params.parse_value(parameter, raw)
+        except ValueError as problem:
+            state[problem_key] = params.entry_problem(parameter, raw, problem, state[kept_key])
+            state[key] = format_exact(state[kept_key])  # the box shows the value in use again
+
+    if key not in state:
+        state[key] = format_exact(state[kept_key])
+    raw = st.text_input(
+        parameter.label, key=key, bind="query-params", on_change=on_change,
+        help=f"{parameter.help} Allowed: {parameter.allowed()}.",
+    )
+    message = state.pop(problem_key, None)
+    try:
+        state[kept_key] = params.parse_value(parameter, raw)
+    except ValueError as problem:  # a link's text (no on_change for it)
+        message = params.entry_problem(parameter, raw, problem, state[kept_key])
+    if message:
+        st.warning(message, icon=":material/warning:")
+    return state[kept_key]
 
 
 @contextmanager

@@ -8,7 +8,7 @@ is compact so that on a 1280×720 projector the step's chart starts on the first
 import streamlit as st
 
 from gaussmech_ui.page_tools import render_page_tools
-from gaussmech_ui.sidebar import guarded, render_sidebar
+from gaussmech_ui.sidebar import finish_page, guarded, render_sidebar
 
 setting = render_sidebar()
 
@@ -42,3 +42,5 @@ with st.expander("The plan of the class", icon=":material/school:"):
     st.dataframe(tour.step_frame(), hide_index=True, key="tour_plan")
 
 render_page_tools(setting, "pages/0_Class_tour.py")
+
+finish_page()  # warns about this page's own link values that could not be used

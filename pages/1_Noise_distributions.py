@@ -6,10 +6,12 @@ Gaussian family between Laplace and the Gaussian; a seeded Monte Carlo histogram
 density; and noise vectors in 2-D and 3-D (isotropic Gaussian against rank-1 R1SMG noise).
 """
 
+from dataclasses import replace
+
 import streamlit as st
 
 from gaussmech_ui.page_tools import render_page_tools
-from gaussmech_ui.sidebar import guarded, render_sidebar
+from gaussmech_ui.sidebar import finish_page, guarded, render_sidebar
 
 setting = render_sidebar()
 
@@ -18,7 +20,9 @@ from gaussmech_ui.cached import distributions as cached  # noqa: E402
 from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import distributions as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
-from gaussmech_ui.format import format_number  # noqa: E402
+from gaussmech_ui.params import EVERY_VARIANT_HELP  # noqa: E402
+from gaussmech_ui.format import format_number, math_reference_link  # noqa: E402
+from gaussmech_ui.ranking import other_neighbour_model  # noqa: E402
 
 PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
 SAMPLE_SIZES = (100, 1_000, 10_000, 100_000, 1_000_000)
@@ -95,7 +99,7 @@ with density_tab:
                     "Every calibration variant",
                     key="distributions_every_variant",
                     bind="query-params",
-                    help="Also the Gaussian variants (tail bound, pDP, zCDP, Vinterbo) and GG with probabilistic DP.",
+                    help=EVERY_VARIANT_HELP,
                 )
             with right:
                 reference = st.selectbox(
@@ -112,11 +116,13 @@ with density_tab:
             figure = figures.density_figure(curves, MECHANISMS, setting, log_density=scale_view == "log")
             st.plotly_chart(figure, key="distributions_density_chart", theme=None, config=PLOTLY_CONFIG,
                             alt="Densities of each mechanism's per-coordinate noise at its calibrated scale.")
-            _say(figures.density_caption(stds, MECHANISMS, invalid))
+            other_model = cached.setting_arguments(replace(setting, l1_model=other_neighbour_model(setting.l1_model)))
+            _, other_stds, _ = cached.density_curves(**other_model, every_variant=every_variant, reference=reference)
+            _say(figures.density_caption(stds, MECHANISMS, invalid, setting, other_stds))
             download_csv("Chart data as CSV", lambda: figure_frame(figure), "gaussmech-noise-densities.csv",
                          key="distributions_download_density")
         with st.expander("The math", icon=":material/function:"):
-            st.markdown("Per-coordinate densities at the calibrated scale (MATH.md 4, 5.1, 6.1, 10):")
+            st.markdown("Per-coordinate densities at the calibrated scale (" + math_reference_link('4', '5.1', '6.1', '10') + "):")
             st.latex(r"\text{Gaussian: } \frac{1}{\sigma\sqrt{2\pi}} e^{-x^2/(2\sigma^2)}, \qquad"
                      r"\text{Laplace: } \frac{1}{2b} e^{-|x|/b}, \qquad"
                      r"\text{GG}(p)\text{: } \frac{p}{2b\,\Gamma(1/p)} e^{-(|x|/b)^p}")
@@ -163,12 +169,12 @@ with family_tab:
             download_csv("Chart data as CSV", lambda: figure_frame(figure), "gaussmech-generalized-gaussian.csv",
                          key="distributions_download_family")
         with st.expander("The math", icon=":material/function:"):
-            st.markdown("The generalized Gaussian GG(0, b, p) (Liu, arXiv:1602.06028; MATH.md 5.1): p = 1 is Laplace, p = 2 the Gaussian with σ² = b²/2.")
+            st.markdown("The generalized Gaussian GG(0, b, p) (Liu, arXiv:1602.06028; " + math_reference_link('5.1') + "): p = 1 is Laplace, p = 2 the Gaussian with σ² = b²/2.")
             st.latex(r"f(x) = \frac{p}{2b\,\Gamma(1/p)}\, e^{-(|x|/b)^p}, \qquad \operatorname{Var} = b^2\, \frac{\Gamma(3/p)}{\Gamma(1/p)}")
             st.markdown("At equal variance σ², the density at the mean (Liu's remark: 0.707/σ for Laplace, 0.399/σ for the Gaussian):")
             st.latex(r"f(0) = \frac{p\, \sqrt{\Gamma(3/p)}}{2\sigma\, \Gamma(1/p)^{3/2}}")
             st.markdown(
-                "Calibrated: GG(p) by its exact (ε, δ) privacy profile in one dimension (MATH.md 5.5, cf. Rinberg et al. 2025), "
+                "Calibrated: GG(p) by its exact (ε, δ) privacy profile in one dimension (" + math_reference_link('5.5') + ", cf. Rinberg et al. 2025), "
                 "Laplace $b = \\Delta_1/\\varepsilon$ (pure ε-DP), the Gaussian by Balle & Wang's Theorem 8."
             )
 
@@ -222,7 +228,7 @@ with sample_tab:
                 download_csv("Histogram and density as CSV", lambda: figure_frame(figure), "gaussmech-noise-draws.csv",
                              key="distributions_download_sample")
         with st.expander("The math", icon=":material/function:"):
-            st.markdown("Each bar is (draws in the bin) / (n × bin width), so it estimates the density. The samplers (MATH.md 4, 5.1, 6.1):")
+            st.markdown("Each bar is (draws in the bin) / (n × bin width), so it estimates the density. The samplers (" + math_reference_link('4', '5.1', '6.1') + "):")
             st.latex(r"\text{Laplace: } b\,(E_1 - E_2),\quad \text{GG}(p)\text{: } S\, b\, G^{1/p},\ G \sim \Gamma(1/p, 1),\quad"
                      r"\text{R1SMG, one coordinate: } \sqrt{\sigma^*}\, z\, \frac{g_1}{\sqrt{g_1^2 + \chi^2_{d-1}}}")
             st.markdown(
@@ -268,7 +274,7 @@ with vector_tab:
             _say(figures.vector_caption(points, fixed, expected_loss))
             st.warning(
                 "R1SMG is shown as published (Ji & Li 2024): its privacy claim is not proven and fails from d = 4 on "
-                "(MATH.md 6.2). The picture shows its noise's shape, not a recommendation.",
+                "(" + math_reference_link('6.2') + "). The picture shows its noise's shape, not a recommendation.",
                 icon=":material/warning:",
             )
         with st.expander("The math", icon=":material/function:"):
@@ -277,9 +283,10 @@ with vector_tab:
                      r"z \sim N(0,1),\ v = g/\lVert g\rVert,\ g \sim N(0, I_D),\ \sigma^* = D\sigma^2")
             st.markdown(
                 "Given v, R1SMG's covariance is $\\sigma^* v v^\\top$ (rank 1): all its noise lies on the line through the true "
-                "value along v (Ji & Li 2024, as published; MATH.md 6.1). Over fresh draws of v the noise is spherically "
-                "symmetric with a half-normal radius (MATH.md 6.2)."
+                "value along v (Ji & Li 2024, as published; " + math_reference_link('6.1') + "). Over fresh draws of v the noise is spherically "
+                "symmetric with a half-normal radius (" + math_reference_link('6.2') + ")."
             )
 
 
 render_page_tools(setting, "pages/1_Noise_distributions.py")
+finish_page()  # warns about this page's own link values that could not be used

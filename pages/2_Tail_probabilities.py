@@ -7,11 +7,12 @@ privacy cost of the same tail, Lemma 11's variance).
 """
 
 import math
+from dataclasses import replace
 
 import streamlit as st
 
 from gaussmech_ui.page_tools import render_page_tools
-from gaussmech_ui.sidebar import guarded, render_sidebar
+from gaussmech_ui.sidebar import finish_page, guarded, render_sidebar
 
 setting = render_sidebar()
 
@@ -21,7 +22,9 @@ from gaussmech_ui.cached import distributions as cached_setting, tails as cached
 from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import tails as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
-from gaussmech_ui.format import format_number, format_percent  # noqa: E402
+from gaussmech_ui.params import EVERY_VARIANT_HELP  # noqa: E402
+from gaussmech_ui.format import format_number, format_percent, math_reference_link  # noqa: E402
+from gaussmech_ui.ranking import other_neighbour_model  # noqa: E402
 
 PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
 
@@ -33,6 +36,8 @@ def _say(text: str) -> None:
 
 
 ARGS = cached_setting.setting_arguments(setting)
+# The same setting under the other neighbour model, for captions that say what it would change.
+OTHER_MODEL = cached_setting.setting_arguments(replace(setting, l1_model=other_neighbour_model(setting.l1_model)))
 
 
 def _tail_controls() -> tuple[float, float, bool]:
@@ -53,19 +58,22 @@ def _tail_controls() -> tuple[float, float, bool]:
             "Show tails down to",
             cached.FLOORS,
             format_func=format_number,
-            default=1e-300,
+            default=1e-6,
             required=True,
             key="tails_floor",
             bind="query-params",
+            help="How far down the probability axis goes. It always reaches a hundredth of α, so the error bounds "
+            "(diamonds) are in view; 1e-300 shows the far tails, where the mechanisms differ most.",
         )
     with right:
         every_variant = st.checkbox(
             "Every calibration variant",
             key="tails_every_variant",
             bind="query-params",
-            help="Also the Gaussian variants (tail bound, pDP, zCDP, Vinterbo) and GG with probabilistic DP.",
+            help=EVERY_VARIANT_HELP,
         )
-    return float(alpha), float(floor), bool(every_variant)
+    # The floor reaches below α, so the diamonds at α are never under it (and, at the default, not squeezed onto y = 1).
+    return float(alpha), min(float(floor), float(alpha) / 100), bool(every_variant)
 
 
 def _invalid_note(invalid: dict) -> None:
@@ -97,7 +105,7 @@ TAB_LABELS = [
     "Whole vector",
     "Laplace vs Gaussian: tails",
     "Laplace vs Gaussian: privacy cost",
-    "Lemma 11: variance",
+    "Laplace vs Gaussian: variance",
 ]
 coordinate_tab, vector_tab, ratio_tab, cost_tab, lemma_tab = st.tabs(TAB_LABELS, key="tails_view", bind="query-params")
 
@@ -120,7 +128,9 @@ with coordinate_tab:
             figure.update_xaxes(type="log", exponentformat="power")
             st.plotly_chart(figure, key="tails_coordinate_chart", theme=None, config=PLOTLY_CONFIG,
                             alt="Per-coordinate tail probability of each mechanism's noise against the error size, log-log.")
-            _say(figures.tail_caption(bounds["bound"].to_dict(), MECHANISMS, alpha, vector=False))
+            other_bounds = cached.coordinate_bounds(**OTHER_MODEL, every_variant=every_variant, alpha=alpha)
+            _say(figures.tail_caption(bounds["bound"].to_dict(), MECHANISMS, alpha, vector=False, setting=setting,
+                                      alternative=other_bounds["bound"].to_dict(), frames=(bounds, other_bounds)))
             _claimed_note(bounds)
             _invalid_note(invalid)
             download_csv("Chart data as CSV", lambda: figure_frame(figure), "gaussmech-coordinate-tails.csv",
@@ -132,7 +142,7 @@ with coordinate_tab:
             download_csv("Error bounds as CSV", lambda: bounds.assign(alpha=alpha).reset_index(),
                          "gaussmech-coordinate-error-bounds.csv", key="tails_download_coordinate_bounds")
         with st.expander("The math", icon=":material/function:"):
-            st.markdown("Tail of one noise coordinate (MATH.md 4, 5.1, 10), computed as a logarithm so that 1e-300 does not underflow:")
+            st.markdown("Tail of one noise coordinate (" + math_reference_link('4', '5.1', '10') + "), computed as a logarithm so that 1e-300 does not underflow:")
             st.latex(TAIL_MATH)
             st.markdown(
                 "The error bound at confidence $1-\\alpha$ is the $t$ with $P(|N_i| > t) = \\alpha$; gaussmech finds it by "
@@ -158,7 +168,9 @@ with vector_tab:
             figure.update_xaxes(type="log", exponentformat="power")
             st.plotly_chart(figure, key="tails_vector_chart", theme=None, config=PLOTLY_CONFIG,
                             alt="Tail probability of the l2 norm of each mechanism's noise vector, log-log.")
-            _say(figures.tail_caption(bounds["bound"].to_dict(), MECHANISMS, alpha, vector=True))
+            other_bounds = cached.norm_bounds(**OTHER_MODEL, every_variant=every_variant, alpha=alpha)
+            _say(figures.tail_caption(bounds["bound"].to_dict(), MECHANISMS, alpha, vector=True, setting=setting,
+                                      alternative=other_bounds["bound"].to_dict(), frames=(bounds, other_bounds)))
             if monte_carlo is not None:
                 st.caption(
                     f"Monte Carlo curves use {vectors:,} seeded noise vectors, so they stop near 1/{vectors:,} "
@@ -175,7 +187,7 @@ with vector_tab:
             download_csv("Error bounds as CSV", lambda: bounds.assign(alpha=alpha, dim=setting.dim).reset_index(),
                          "gaussmech-vector-error-bounds.csv", key="tails_download_norm_bounds")
         with st.expander("The math", icon=":material/function:"):
-            st.markdown("For i.i.d. Gaussian noise $\\lVert N\\rVert_2^2/\\sigma^2 \\sim \\chi^2_d$; R1SMG's length is $\\sqrt{\\sigma^*}\\,|z|$ (MATH.md 6.1, 10):")
+            st.markdown("For i.i.d. Gaussian noise $\\lVert N\\rVert_2^2/\\sigma^2 \\sim \\chi^2_d$; R1SMG's length is $\\sqrt{\\sigma^*}\\,|z|$ (" + math_reference_link('6.1', '10') + "):")
             st.latex(r"P(\lVert N\rVert_2 > t) = Q\Big(\frac d2, \frac{t^2}{2\sigma^2}\Big)\ \text{(Gaussian)},\qquad"
                      r"\operatorname{erfc}\Big(\frac{t}{\sqrt{2\sigma^*}}\Big)\ \text{(R1SMG, claimed)}")
             st.markdown(
@@ -200,7 +212,7 @@ with ratio_tab:
                 gaussian_kind = st.segmented_control(
                     "Gaussian calibrated by",
                     ["pdp", "analytic"],
-                    format_func={"pdp": "Liu's Lemma 10 (pDP)", "analytic": "analytic (exact (ε, δ))"}.get,
+                    format_func={"pdp": "Liu's Lemma 10 (probabilistic DP)", "analytic": "analytic (exact (ε, δ))"}.get,
                     default="pdp",
                     required=True,
                     key="tails_gaussian",
@@ -208,14 +220,14 @@ with ratio_tab:
                 )
             deltas = cached.comparison_deltas(setting.delta)
             frame = cached.tail_ratio_frame(float(threshold), deltas, gaussian_kind, setting.epsilon)
-            label = "Liu's Lemma 10 (pDP)" if gaussian_kind == "pdp" else "the analytic Gaussian (exact)"
+            label = "Liu's Lemma 10 (probabilistic DP)" if gaussian_kind == "pdp" else "the analytic Gaussian (exact)"
             figure = figures.tail_ratio_figure(frame, setting, threshold=float(threshold), gaussian_label=label)
             st.plotly_chart(figure, key="tails_ratio_chart", theme=None, config=PLOTLY_CONFIG,
                             alt="Ratio of Laplace to Gaussian tail probability against epsilon, one curve per delta.")
             _say(figures.tail_ratio_caption(frame, setting, float(threshold)))
             download_csv("Chart data as CSV", lambda: frame, "gaussmech-liu-tail-ratio.csv", key="tails_download_ratio")
         with st.expander("The math", icon=":material/function:"):
-            st.markdown("Liu (arXiv:1602.06028), Sec. 3; MATH.md 5.7. Laplace with $b = \\Delta/\\varepsilon$, the Gaussian with σ from Lemma 10 or the analytic calibration:")
+            st.markdown("Liu (arXiv:1602.06028), Sec. 3; " + math_reference_link('5.7') + ". Laplace with $b = \\Delta/\\varepsilon$, the Gaussian with σ from Lemma 10 or the analytic calibration:")
             st.latex(r"p_1 = e^{-\varepsilon t/\Delta}, \qquad p_2 = \operatorname{erfc}\Big(\frac{t}{\sigma\sqrt2}\Big), \qquad"
                      r"\sigma_{\text{Lemma 10}} = \frac{\Delta\,(z + \sqrt{z^2 + 2\varepsilon})}{2\varepsilon},\ z = -\Phi^{-1}(\delta/2)")
             st.markdown("Points where both tails are below $10^{-4}$ are omitted, as in Liu's figures.")
@@ -239,7 +251,7 @@ with cost_tab:
             _say(figures.privacy_cost_caption(frame, setting, float(threshold)))
             download_csv("Chart data as CSV", lambda: frame, "gaussmech-liu-privacy-cost.csv", key="tails_download_cost")
         with st.expander("The math", icon=":material/function:"):
-            st.markdown("Liu, Sec. 3; MATH.md 5.7 [derived]. For a common tail τ at t:")
+            st.markdown("Liu, Sec. 3; " + math_reference_link('5.7') + " [derived]. For a common tail τ at t:")
             st.latex(r"\varepsilon_1 = \frac{\Delta \ln(1/\tau)}{t}, \qquad \sigma = \frac{t}{-\Phi^{-1}(\tau/2)}, \qquad"
                      r"\varepsilon_2 = \frac{1 + 2 s z}{2 s^2},\ s = \sigma/\Delta,\ z = -\Phi^{-1}(\delta/2)")
 
@@ -259,10 +271,11 @@ with lemma_tab:
             _say(figures.lemma11_caption(current_ratio, setting, LEMMA11_DELTA_THRESHOLD))
             download_csv("Chart data as CSV", lambda: frame, "gaussmech-liu-lemma11.csv", key="tails_download_lemma11")
         with st.expander("The math", icon=":material/function:"):
-            st.markdown("Liu, Lemma 11 (MATH.md 5.7): scalar query, Gaussian at the Lemma-10 bound, Laplace with $b = \\Delta/\\varepsilon$:")
+            st.markdown("Liu, Lemma 11 (" + math_reference_link('5.7') + "): scalar query, Gaussian at the Lemma-10 bound, Laplace with $b = \\Delta/\\varepsilon$:")
             st.latex(r"\frac{\operatorname{Var}_G}{\operatorname{Var}_L} = \frac{\big(z + \sqrt{z^2 + 2\varepsilon}\big)^2}{8} \;\ge\; \frac{z^2}{2},"
                      r"\qquad z = -\Phi^{-1}(\delta/2)")
             st.markdown("So $\\operatorname{Var}_G > \\operatorname{Var}_L$ whenever $z > \\sqrt2$, i.e. $\\delta < 2\\Phi(-\\sqrt2) \\approx 0.1573$, for every ε > 0. A sufficient condition; the comparison uses probabilistic DP.")
 
 
 render_page_tools(setting, "pages/2_Tail_probabilities.py")
+finish_page()  # warns about this page's own link values that could not be used

@@ -10,7 +10,7 @@ import streamlit as st
 
 from gaussmech_ui.attack_panel import render_attack_risk_section
 from gaussmech_ui.page_tools import render_page_tools
-from gaussmech_ui.sidebar import guarded, render_sidebar
+from gaussmech_ui.sidebar import finish_page, guarded, render_sidebar
 
 setting = render_sidebar()
 
@@ -21,7 +21,8 @@ from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import profiles as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
 from gaussmech_ui.figures.distributions import trace_name  # noqa: E402
-from gaussmech_ui.format import format_number, format_percent  # noqa: E402
+from gaussmech_ui.params import EVERY_VARIANT_HELP  # noqa: E402
+from gaussmech_ui.format import format_number, format_percent, math_reference_link  # noqa: E402
 
 PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
 
@@ -57,7 +58,7 @@ with profile_tab:
                 "Every calibration variant",
                 key="profiles_every_variant",
                 bind="query-params",
-                help="Also the Gaussian variants (tail bound, pDP, zCDP, Vinterbo) and GG with probabilistic DP.",
+                help=EVERY_VARIANT_HELP,
             )
             curves, claimed, invalid, comparison = cached.profile_curves(**ARGS, every_variant=every_variant)
             figure = figures.profile_figure(curves, MECHANISMS, setting, claimed=claimed)
@@ -69,7 +70,7 @@ with profile_tab:
                     st.warning(
                         f"**{trace_name(MECHANISMS[key])}: the published guarantee does not hold here.** Its noise has true "
                         f"δ = {format_number(true_delta)} at ε = {format_number(setting.epsilon)}, not the claimed "
-                        f"{format_number(claimed_delta)}. Do not use it to protect data (MATH.md 6.2).",
+                        f"{format_number(claimed_delta)}. Do not use it to protect data ({math_reference_link('6.2')}).",
                         icon=":material/warning:",
                     )
             if invalid:
@@ -82,12 +83,12 @@ with profile_tab:
             st.latex(r"\delta(\varepsilon) = \sup_{x \sim x'} E_{Y \sim M(x)}\big[(1 - e^{\varepsilon - L})_+\big]")
             st.markdown("Gaussian with μ = Δ/σ (Balle & Wang 2018, Theorem 8; Dong, Roth & Su 2022):")
             st.latex(r"\delta(\varepsilon) = \Phi\Big(\frac{\mu}{2} - \frac{\varepsilon}{\mu}\Big) - e^{\varepsilon}\, \Phi\Big(-\frac{\mu}{2} - \frac{\varepsilon}{\mu}\Big)")
-            st.markdown("Laplace with $\\varepsilon_0 = \\Delta_1/b$ (MATH.md 4), and the generalized Gaussian in one dimension (MATH.md 5.5):")
+            st.markdown("Laplace with $\\varepsilon_0 = \\Delta_1/b$ (" + math_reference_link('4') + "), and the generalized Gaussian in one dimension (" + math_reference_link('5.5') + "):")
             st.latex(r"\delta_{\text{Lap}}(\varepsilon) = \big(1 - e^{(\varepsilon - \varepsilon_0)/2}\big)_+, \qquad"
                      r"\delta_{\text{GG}}(\varepsilon) = F(y_\varepsilon) - e^{\varepsilon} F(y_\varepsilon - \Delta),\ \ \ell(y_\varepsilon) = \varepsilon")
             st.markdown(
                 "R1SMG (Ji & Li 2024) claims (ε, δ)-DP; its curve is the **true** δ(ε) of its noise, from the exact privacy loss "
-                "of rank-1 noise with a secret uniform direction (MATH.md 6.2), computed by quadrature."
+                "of rank-1 noise with a secret uniform direction (" + math_reference_link('6.2') + "), computed by quadrature."
             )
 
 with loss_tab:
@@ -115,7 +116,7 @@ with loss_tab:
             download_csv("Chart data as CSV", lambda: frame.assign(**numbers), "gaussmech-privacy-loss.csv",
                          key="profiles_download_loss")
         with st.expander("The math", icon=":material/function:"):
-            st.markdown("Balle & Wang 2018, Lemma 3 and Theorem 5 (MATH.md 2.1, 2.4): with $\\eta = \\Delta^2/(2\\sigma^2)$,")
+            st.markdown("Balle & Wang 2018, Lemma 3 and Theorem 5 (" + math_reference_link('2.1', '2.4') + "): with $\\eta = \\Delta^2/(2\\sigma^2)$,")
             st.latex(r"L = \log\frac{p_{M(x)}(Y)}{p_{M(x')}(Y)} \sim N(\eta, 2\eta), \qquad"
                      r"\delta(\varepsilon) = P[L \ge \varepsilon] - e^{\varepsilon} P[L \le -\varepsilon]")
             st.latex(r"= \Phi\Big(\frac{\eta - \varepsilon}{\sqrt{2\eta}}\Big) - e^{\varepsilon}\,\Phi\Big(\frac{-\eta - \varepsilon}{\sqrt{2\eta}}\Big)")
@@ -153,17 +154,17 @@ with classical_tab:
             _say(figures.low_privacy_caption(frame, setting))
             download_csv("Chart data as CSV", lambda: frame, "gaussmech-low-privacy-bound.csv", key="profiles_download_low_privacy")
         with st.expander("The math", icon=":material/function:"):
-            st.markdown("Classical formula (Dwork & Roth 2014, Theorem A.1; Balle & Wang Theorem 1), a theorem for 0 < ε < 1 only (MATH.md 1):")
+            st.markdown("Classical formula (Dwork & Roth 2014, Theorem A.1; Balle & Wang Theorem 1), a theorem for 0 < ε < 1 only (" + math_reference_link('1') + "):")
             st.latex(r"\sigma_{\text{cGM}} = \frac{\Delta\sqrt{2\ln(1.25/\delta)}}{\varepsilon}")
             st.markdown("Each cell compares the target δ with the exact δ of that noise at ε (Balle & Wang, Theorem 8). Δ cancels.")
             st.markdown(
-                "Low-privacy bound (Balle & Wang, Theorem 4, with the exact threshold of MATH.md 3): every (ε, δ)-DP Gaussian has "
+                "Low-privacy bound (Balle & Wang, Theorem 4, with the exact threshold of " + math_reference_link('3') + "): every (ε, δ)-DP Gaussian has "
                 "$\\sigma \\ge \\Delta/\\sqrt{2\\varepsilon}$ whenever"
             )
             st.latex(r"\delta < \delta_0(\varepsilon) = \tfrac12 - e^{\varepsilon}\,\Phi\big(-\sqrt{2\varepsilon}\big)")
             st.markdown(
                 "The paper's printed threshold $\\tfrac12 - e^{-3\\varepsilon}/\\sqrt{4\\pi\\varepsilon}$ is numerically false "
-                "(MATH.md 3); gaussmech uses δ₀(ε), at which σ = Δ/√(2ε) is exactly (ε, δ₀)-DP."
+                "(" + math_reference_link('3') + "); gaussmech uses δ₀(ε), at which σ = Δ/√(2ε) is exactly (ε, δ₀)-DP."
             )
 
 with testing_tab:
@@ -192,7 +193,7 @@ with testing_tab:
             download_csv("Chart data as CSV", lambda: frame.assign(mu=numbers["mu"]), "gaussmech-tradeoff.csv",
                          key="profiles_download_tradeoff")
         with st.expander("The math", icon=":material/function:"):
-            st.markdown("Gaussian differential privacy (Dong, Roth & Su 2022; MATH.md 9.3): the Gaussian mechanism is μ-GDP with μ = Δ/σ, and no test has type II error below")
+            st.markdown("Gaussian differential privacy (Dong, Roth & Su 2022; " + math_reference_link('9.3') + "): the Gaussian mechanism is μ-GDP with μ = Δ/σ, and no test has type II error below")
             st.latex(r"G_\mu(\alpha) = \Phi\big(\Phi^{-1}(1 - \alpha) - \mu\big)")
             st.markdown("(ε, δ)-DP alone guarantees only (Kairouz, Oh & Viswanath 2015):")
             st.latex(r"f_{\varepsilon,\delta}(\alpha) = \max\big(0,\ 1 - \delta - e^{\varepsilon}\alpha,\ e^{-\varepsilon}(1 - \delta - \alpha)\big)")
@@ -237,7 +238,7 @@ with composition_tab:
             download_csv("Chart data as CSV", lambda: per_release, "gaussmech-per-release-sigma.csv",
                          key="profiles_download_per_release")
         with st.expander("The math", icon=":material/function:"):
-            st.markdown("Exact (Dong, Roth & Su 2022, Cor. 3.3; MATH.md 9.4): k Gaussian releases are μ-GDP with")
+            st.markdown("Exact (Dong, Roth & Su 2022, Cor. 3.3; " + math_reference_link('9.4') + "): k Gaussian releases are μ-GDP with")
             st.latex(r"\mu = \sqrt{k}\,\Delta/\sigma, \qquad \sigma_{\text{each}} = \sqrt{k}\;\sigma_{\text{aGM}}(\varepsilon, \delta)")
             st.markdown("zCDP (Bun & Steinke 2016): ρ adds up, $\\rho = k\\Delta^2/(2\\sigma^2)$, then converted (Bun–Steinke Prop. 1.3, or Canonne, Kamath & Steinke 2020, Cor. 13):")
             st.latex(r"\varepsilon = \rho + 2\sqrt{\rho \ln(1/\delta)}")
@@ -253,3 +254,4 @@ with guarded("the attack-risk section"):
     render_attack_risk_section(setting, "attack", opt_in=True)
 
 render_page_tools(setting, "pages/3_Privacy_profiles.py")
+finish_page()  # warns about this page's own link values that could not be used

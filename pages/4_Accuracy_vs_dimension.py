@@ -10,7 +10,7 @@ mechanism needs for a target error.
 import streamlit as st
 
 from gaussmech_ui.page_tools import render_page_tools
-from gaussmech_ui.sidebar import guarded, render_sidebar
+from gaussmech_ui.sidebar import entry_box, finish_page, guarded, render_sidebar
 
 setting = render_sidebar()
 
@@ -19,33 +19,25 @@ from gaussmech_ui.cached import accuracy as cached  # noqa: E402
 from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import accuracy as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
-from gaussmech_ui.format import format_number  # noqa: E402
+from gaussmech_ui.format import format_number, math_reference_link  # noqa: E402
+from gaussmech_ui.params import Parameter  # noqa: E402
+from gaussmech_ui.ranking import other_neighbour_model  # noqa: E402
 
 PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
 SEED_KEY = "accuracy_seed"
-
-
-# The page's own settings travel in the link (bind="query-params"). Streamlit drops or corrects a
-# value its widget cannot take, silently; comparing the link before and after the widget lets the
-# page say so in plain words instead (DESIGN.md section 3: a bad value becomes a warning).
-LINK = {key: st.query_params.get(key) for key in st.query_params if key.startswith("accuracy_")}
-
-
-def explain_link(key: str) -> None:
-    """Warn when the link's value for ``key`` was not used by its widget (call right after the widget)."""
-    if key in LINK and st.query_params.get(key) != LINK[key]:
-        used = st.query_params.get(key)
-        st.warning(
-            f"The link sets {key}={LINK[key]}, which this control cannot take; "
-            + (f"it uses {used} instead." if used is not None else "it uses its default instead."),
-            icon=":material/warning:",
-        )
-        LINK.pop(key)
+# The target error of "Accuracy first", read by the shared entry parser (bad text keeps the last value, and says so).
+TARGET = Parameter(
+    name="accuracy_target", symbol="t", label="Target error t", url_key="accuracy_target", default=10.0, kind="float",
+    control="entry", lower=1e-12, upper=1e300, help="In the units of the answer (the same units as Δ).",
+)
 
 
 def draw_again() -> None:
-    """New random draws for every simulation on the page (Monte Carlo points and the distinguishing test)."""
-    st.session_state[SEED_KEY] = st.session_state.get(SEED_KEY, 0) + 1
+    """New random draws for every simulation on the page (Monte Carlo points and the distinguishing test).
+
+    The next seed goes into the seed box, which is bound to the URL, so the new draws can be shared.
+    """
+    st.session_state[SEED_KEY] = min(int(st.session_state.get(SEED_KEY, 0)) + 1, 10**9)
 
 
 st.title("How does the error grow with the dimension?")
@@ -55,7 +47,7 @@ st.markdown(
     "the paper's own mechanism, R1SMG."
 )
 
-controls = st.columns([1, 1, 2])
+controls = st.columns([1, 1, 0.8, 2])
 with controls[0]:
     requested_rows = st.number_input(
         "MVG matrix rows M₁",
@@ -68,7 +60,6 @@ with controls[0]:
         help="The MVG mechanism releases a matrix: the d numbers as M₁ rows × d/M₁ columns. Its loss depends on the "
         "shape through r = min(rows, columns).",
     )
-    explain_link("accuracy_mvg_rows")
 with controls[1]:
     gamma_ratio = st.number_input(
         "MVG γ / Δ",
@@ -81,9 +72,14 @@ with controls[1]:
         help="γ bounds ‖f(X)‖_F, the size of the answer itself, which MVG's calibration needs. It cannot be below Δ/2; "
         "Ji & Li's C_M assumes exactly Δ/2.",
     )
-    explain_link("accuracy_mvg_gamma")
-rows = int(requested_rows) if setting.dim % int(requested_rows) == 0 else 1
 with controls[2]:
+    # The seed of every simulation on the page: in the link, so a shared URL shows the same draws.
+    seed = int(st.number_input(
+        "Simulation seed", min_value=0, max_value=10**9, step=1, key=SEED_KEY, bind="query-params",
+        help="Fixes the random draws of the simulated points and tests; “Draw again” moves to the next seed.",
+    ))
+rows = int(requested_rows) if setting.dim % int(requested_rows) == 0 else 1
+with controls[3]:
     if rows != int(requested_rows):
         st.info(
             f"M₁ = {int(requested_rows):,} does not divide d = {setting.dim:,}, so MVG uses a 1 × {setting.dim:,} matrix. "
@@ -105,18 +101,18 @@ SWEEP = dict(
     rows=rows,
     gamma_ratio=float(gamma_ratio),
 )
-seed = int(st.session_state.setdefault(SEED_KEY, 0))
+# The same sweep under the other neighbour model, for captions that say what it would change.
+OTHER_SWEEP = dict(SWEEP, l1_model=other_neighbour_model(setting.l1_model))
 
 mean_tab, spread_tab, audit_tab, first_tab = st.tabs(
     ["Mean error", "Spread of the error", "R1SMG audit", "Accuracy first"], key="accuracy_view", bind="query-params"
 )
-explain_link("accuracy_view")
 
 with mean_tab:
     if mean_tab.open:
         st.markdown(
             "**Expected squared error against the dimension.** Each mechanism is calibrated to the sidebar's (ε, δ, Δ) "
-            "at every M; solid lines are exact, dotted lines are the constants Ji & Li state for them."
+            "at every d; solid lines are exact, dotted lines are the constants Ji & Li state for them."
         )
         current = None
         with guarded("the chart of expected error against dimension"):
@@ -127,7 +123,8 @@ with mean_tab:
             figure = figures.expected_loss_figure(curves, bounds, monte_carlo, current, MECHANISMS, page_setting, rows)
             st.plotly_chart(figure, key="accuracy_mean_chart", theme=None, config=PLOTLY_CONFIG,
                             alt="Expected squared error of each mechanism against the dimension, log-log, with Ji and Li's constants.")
-            caption = figures.expected_loss_caption(current, MECHANISMS, page_setting)
+            other_current = cached.current_losses(**OTHER_SWEEP, dim=setting.dim)
+            caption = figures.expected_loss_caption(current, MECHANISMS, page_setting, other_current)
             if caption:
                 st.info(caption, icon=":material/campaign:")
             if not_drawn:
@@ -165,21 +162,21 @@ with mean_tab:
                 else:
                     st.caption("Ji & Li's constants need ε > 0.")
         with st.expander("The math", icon=":material/function:"):
-            st.markdown("Expected squared error of d-dimensional noise (MATH.md section 10):")
+            st.markdown("Expected squared error of d-dimensional noise (" + math_reference_link('10') + "):")
             st.latex(r"E\|n\|_2^2 = d\,\sigma^2 \ \text{(Gaussian)},\quad 2d\,b^2 \ \text{(Laplace, } b = \Delta_1/\varepsilon),"
                      r"\quad d\,b^2\,\frac{\Gamma(3/p)}{\Gamma(1/p)} \ \text{(GG}(p))")
             st.latex(r"E\|Z\|_F^2 = \frac{(M_1 M_2)^{3/2}}{K(\varepsilon, \delta)} \ \text{(MVG, i.i.d.)},\qquad"
                      r"E\|n\|_2^2 = \sigma^* = \frac{2\Delta^2}{\varepsilon\,\psi} \ \text{(R1SMG, as published)}")
-            st.markdown("Ji & Li's stated constants (the paper's abstract; MATH.md 6.1), with r = min(M₁, M₂):")
-            st.latex(r"C_C = \frac{2\ln(1.25/\delta)\,M}{\varepsilon^2},\quad C_A = \frac{(\Phi^{-1}(\delta))^2 + \varepsilon}{\varepsilon^2}\,M,"
+            st.markdown("Ji & Li's stated constants (the paper's abstract; " + math_reference_link('6.1') + "), with r = min(M₁, M₂):")
+            st.latex(r"C_C = \frac{2\ln(1.25/\delta)\,d}{\varepsilon^2},\quad C_A = \frac{(\Phi^{-1}(\delta))^2 + \varepsilon}{\varepsilon^2}\,d,"
                      r"\quad C_M = \frac{\tfrac54 H_r + \tfrac14 H_{r,1/2}}{2\varepsilon}\,M_1M_2,\quad"
-                     r"C_R = \frac{2}{\varepsilon\psi},\ \psi = \Big(\frac{\delta\,\Gamma(\frac{M-1}{2})}{\sqrt{\pi}\,\Gamma(\frac M2)}\Big)^{\frac{2}{M-2}}")
+                     r"C_R = \frac{2}{\varepsilon\psi},\ \psi = \Big(\frac{\delta\,\Gamma(\frac{d-1}{2})}{\sqrt{\pi}\,\Gamma(\frac d2)}\Big)^{\frac{2}{M-2}}")
             for constant, text in figures.paper_explanations().items():
                 st.markdown(f"- **{constant}**: {text}")
             st.markdown(
-                "The MVG condition is Chanyaswad et al. 2018, Theorem 2 (MATH.md 7.1; whether β uses ζ(δ) or √ζ(δ) is "
+                "The MVG condition is Chanyaswad et al. 2018, Theorem 2 (" + math_reference_link('7.1') + "; whether β uses ζ(δ) or √ζ(δ) is "
                 "unconfirmed [U], we follow the public implementation). Why no (ε, δ)-DP mechanism can keep E‖n‖² bounded "
-                "as M grows: fingerprinting lower bounds force Ω(MΔ²/ε²) up to logarithms (Bun, Ullman & Vadhan; Steinke & Ullman)."
+                "as d grows: fingerprinting lower bounds force Ω(dΔ²/ε²) up to logarithms (Bun, Ullman & Vadhan; Steinke & Ullman)."
             )
 
 with spread_tab:
@@ -192,7 +189,6 @@ with spread_tab:
                 "Divide by the mean", value=True, key="accuracy_relative", bind="query-params",
                 help="Show ‖n‖₂² / E‖n‖₂²: the shape of each distribution, whatever its size.",
             )
-            explain_link("accuracy_relative")
             bands = cached.loss_bands(**SWEEP)
             monte_carlo = cached.monte_carlo_points(**SWEEP, seed=seed)
             current = cached.current_losses(**SWEEP, dim=setting.dim)
@@ -203,8 +199,8 @@ with spread_tab:
             if caption:
                 st.info(caption, icon=":material/campaign:")
             st.caption(
-                "Gaussian, MVG and R1SMG quantiles are exact (σ²·χ²_M and σ*·χ²₁); Laplace and GG quantiles are simulated "
-                "(20,000 sums, seed 0) up to M = 100 and use the Cornish–Fisher expansion with exact cumulants beyond. "
+                "Gaussian, MVG and R1SMG quantiles are exact (σ²·χ²_d and σ*·χ²₁); Laplace and GG quantiles are simulated "
+                "(20,000 sums, seed 0) up to d = 100 and use the Cornish–Fisher expansion with exact cumulants beyond. "
                 "Circles: quantiles of the simulated losses with distribution-free 95% intervals."
             )
             buttons = st.columns([1, 1, 3])
@@ -222,8 +218,8 @@ with spread_tab:
             download_csv("Table as CSV", lambda: figures.loss_csv_frame(current, MECHANISMS, page_setting),
                          "gaussmech-error-distribution.csv", key="accuracy_download_loss_table")
         with st.expander("The math", icon=":material/function:"):
-            st.markdown("For i.i.d. Gaussian noise (and MVG, with M = M₁M₂ entries) and for R1SMG (MATH.md 6.1):")
-            st.latex(r"\|n\|_2^2 \sim \sigma^2 \chi^2_M:\ \text{skewness } \sqrt{8/M},\ \text{excess kurtosis } 12/M;\qquad"
+            st.markdown("For i.i.d. Gaussian noise (and MVG, with d = M₁M₂ entries) and for R1SMG (" + math_reference_link('6.1') + "):")
+            st.latex(r"\|n\|_2^2 \sim \sigma^2 \chi^2_d:\ \text{skewness } \sqrt{8/d},\ \text{excess kurtosis } 12/d;\qquad"
                      r"\|n\|_2^2 = \sigma^* z^2 \sim \sigma^* \chi^2_1:\ 2\sqrt2,\ 12")
             st.markdown(
                 "For Laplace and GG(p) coordinates X, the moments of Σ X² are exact from the cumulants of X² "
@@ -235,7 +231,7 @@ with audit_tab:
     if audit_tab.open:
         st.warning(
             "**R1SMG is shown here to check a published claim, not as a mechanism to use.** Ji & Li (2024) claim "
-            "(ε, δ)-DP for it; our analysis (MATH.md 6.2) computes what its noise actually guarantees. Every number below "
+            "(ε, δ)-DP for it; our analysis (" + math_reference_link('6.2') + ") computes what its noise actually guarantees. Every number below "
             "can be checked: the formula is in “The math”, and a Monte Carlo estimate sits next to the quadrature.",
             icon=":material/policy:",
         )
@@ -270,7 +266,6 @@ with audit_tab:
             with settings_row[0]:
                 trials = st.selectbox("Simulated releases", options=(2_000, 20_000, 200_000), index=1,
                                       format_func=lambda n: f"{n:,}", key="accuracy_trials", bind="query-params")
-                explain_link("accuracy_trials")
             with settings_row[1]:
                 st.button("Draw again", key="accuracy_redraw_test", on_click=draw_again, icon=":material/casino:",
                           help="Simulate new releases.")
@@ -295,9 +290,9 @@ with audit_tab:
         with st.expander("The math", icon=":material/function:"):
             st.markdown(
                 "R1SMG releases f(x) + n with n = √σ* z v, z ~ N(0, 1) and v uniform on the unit sphere, fresh and secret. "
-                "So n is spherically symmetric; with r₁ = ‖n‖, r₂ = ‖n + d‖ and ‖d‖ = Δ, its exact privacy loss is (MATH.md 6.2)"
+                "So n is spherically symmetric; with r₁ = ‖n‖, r₂ = ‖n + d‖ and ‖d‖ = Δ, its exact privacy loss is (" + math_reference_link('6.2') + ")"
             )
-            st.latex(r"L = \frac{M-1}{2}\ln\frac{r_2^2}{r_1^2} + \frac{r_2^2 - r_1^2}{2\sigma^*},\qquad"
+            st.latex(r"L = \frac{d-1}{2}\ln\frac{r_2^2}{r_1^2} + \frac{r_2^2 - r_1^2}{2\sigma^*},\qquad"
                      r"\delta(\varepsilon) = E\big[(1 - e^{\varepsilon - L})_+\big]")
             st.markdown("The test: with u = d/Δ, since ‖n + d‖² − ‖n‖² = 2⟨n, d⟩ + Δ², the output is closer to f(x) exactly when")
             st.latex(r"\langle n, u\rangle > -\Delta/2,\qquad \langle n, u\rangle = \sigma Z \ \text{(Gaussian)},\quad"
@@ -305,12 +300,16 @@ with audit_tab:
             st.markdown(
                 "so only this projection is simulated (no d-dimensional vectors, even at d = 10⁶). For both noises the density "
                 "falls with the distance, so this test is the likelihood-ratio test: the best test with equal priors, with "
-                "success (1 + δ(0))/2. Gaussian: Φ(Δ/(2σ)). The ceiling: let α and β be the test's two error "
-                "probabilities; (ε, δ)-DP applied to the test's decision gives 1 − α ≤ e^ε β + δ and 1 − β ≤ e^ε α + δ "
+                "success (1 + δ(0))/2. Gaussian: Φ(Δ/(2σ)). The ceiling: let e₁ and e₂ be the test's two error "
+                "probabilities (α on this page is only the accuracy target's failure probability); (ε, δ)-DP applied to the "
+                "test's decision gives 1 − e₁ ≤ e^ε e₂ + δ and 1 − e₂ ≤ e^ε e₁ + δ "
                 "(Kairouz, Oh & Viswanath 2015, Theorem 2.1), so"
             )
-            st.latex(r"P(\text{right}) = 1 - \frac{\alpha + \beta}{2} \le \frac{e^\varepsilon + \delta}{1 + e^\varepsilon}.")
-            st.markdown("The interval around each simulated rate is Wilson's score interval (95%).")
+            st.latex(r"P(\text{right}) = 1 - \frac{e_1 + e_2}{2} \le \frac{e^\varepsilon + \delta}{1 + e^\varepsilon}.")
+            st.markdown(
+                "The interval around each simulated rate is Wilson's score interval (95%): a confidence interval for a "
+                "proportion that, unlike ± 1.96 standard errors, stays inside [0, 1] and is reliable near 0 and 1."
+            )
 
 with first_tab:
     if first_tab.open:
@@ -321,9 +320,7 @@ with first_tab:
         with guarded("the accuracy-first table"):
             inputs = st.columns([1, 1.3, 1.3, 1])
             with inputs[0]:
-                target = st.number_input("Target error t", min_value=1e-12, max_value=1e300, value=10.0, format="%g",
-                                         key="accuracy_target", bind="query-params",
-                                         help="In the units of the answer (the same units as Δ).")
+                target = entry_box(TARGET, "accuracy_target")
             with inputs[1]:
                 kind = st.radio("Kind of target", options=("quantile", "rms"), key="accuracy_kind", bind="query-params",
                                 format_func={"quantile": "Bound t with probability 1 − α", "rms": "Root-mean-square error"}.get)
@@ -331,17 +328,19 @@ with first_tab:
                 scope = st.radio("Error of", options=("coordinate", "norm"), key="accuracy_scope", bind="query-params",
                                  format_func={"coordinate": "each coordinate |nᵢ|", "norm": "the whole vector ‖n‖₂"}.get)
             with inputs[3]:
-                alpha = st.selectbox("α", options=(0.1, 0.05, 0.01, 0.001), index=1, key="accuracy_alpha",
+                alpha = st.selectbox("α (chance the bound fails)", options=(0.1, 0.05, 0.01, 0.001), index=1, key="accuracy_alpha",
                                      bind="query-params", disabled=kind != "quantile",
                                      help="The bound may fail with probability α.")
-            for key in ("accuracy_target", "accuracy_kind", "accuracy_scope", "accuracy_alpha"):
-                explain_link(key)
             frame = cached.accuracy_first(
                 setting.delta, setting.sensitivity, setting.order, setting.dim, setting.l1_model, rows, float(gamma_ratio),
                 float(target), kind, float(alpha), scope,
             )
-            st.info(figures.accuracy_first_caption(frame, MECHANISMS, page_setting, float(target), kind, scope, float(alpha)),
-                    icon=":material/campaign:")
+            other_frame = cached.accuracy_first(
+                setting.delta, setting.sensitivity, setting.order, setting.dim, OTHER_SWEEP["l1_model"], rows,
+                float(gamma_ratio), float(target), kind, float(alpha), scope,
+            )
+            st.info(figures.accuracy_first_caption(frame, MECHANISMS, page_setting, float(target), kind, scope, float(alpha),
+                                                   other_frame), icon=":material/campaign:")
             st.dataframe(figures.accuracy_first_table(frame, MECHANISMS, page_setting), hide_index=True,
                          key="accuracy_first_table")
             reasons, claims = figures.accuracy_first_notes(frame, MECHANISMS, page_setting)
@@ -372,3 +371,4 @@ with first_tab:
 
 
 render_page_tools(setting, "pages/4_Accuracy_vs_dimension.py")
+finish_page()  # warns about this page's own link values that could not be used

@@ -12,7 +12,7 @@ import math
 import streamlit as st
 
 from gaussmech_ui.page_tools import render_page_tools
-from gaussmech_ui.sidebar import guarded, render_sidebar
+from gaussmech_ui.sidebar import finish_page, guarded, render_sidebar
 
 setting = render_sidebar()
 
@@ -56,38 +56,13 @@ ESTIMATORS = figures.ESTIMATOR_STEPS
 SHAPE_LABELS = {None: "Detect", "1d": "One histogram", "2d": "A grid (heat map)"}
 HEADER_LABELS = {None: "Detect", True: "Yes", False: "No"}
 
-# What a shared link may hold for each bound widget (checked so a bad value gets a warning).
-LINK_RULES = {
-    "denoising_data": ("choice", tuple(SOURCES.values())),
-    "denoising_bins": ("int", EXAMPLES["sparse_dirichlet"].parameters["bins"][1:]),
-    "denoising_records": ("int", EXAMPLES["sparse_dirichlet"].parameters["records"][1:]),
-    "denoising_dim": ("int", EXAMPLES["mean_estimation"].parameters["dim"][1:]),
-    "denoising_points": ("int", EXAMPLES["mean_estimation"].parameters["records"][1:]),
-    "denoising_data_seed": ("int", EXAMPLES["sparse_dirichlet"].parameters["seed"][1:]),
-    "denoising_grid_rows": ("int", EXAMPLES["carshare"].parameters["grid"][1:]),
-    "denoising_grid_cols": ("int", EXAMPLES["carshare"].parameters["grid"][1:]),
-    "denoising_weight": ("choice", tuple(WEIGHT_LABELS.values())),
-    "denoising_mechanism": ("choice", tuple(MECHANISMS[m].name for m in RELEASE_MECHANISMS)),
-    "denoising_relation": ("choice", tuple(RELATION_LABELS.values())),
-    "denoising_draw": ("int", (0, 10**9)),
-    **{f"denoising_estimator_{kind}": ("choice", tuple(DENOISERS[step].name for step in ESTIMATORS))
-       for kind in ("histogram", "grid", "values")},
-    "denoising_projection": ("choice", tuple(PROJECTION_LABELS.values())),
-    "denoising_round": ("bool", ()),
-    "denoising_total_public": ("bool", ()),
-    "denoising_metric": ("choice", tuple(metric.name for metric in METRICS.values())),
-    "denoising_repetitions": ("choice", tuple(str(r) for r in REPETITION_STOPS)),
-    "denoising_compare_all": ("bool", ()),
-}
-
 st.title("The denoising lab")
 st.markdown(
     "**How much of the noise can post-processing remove, for free?** Release a histogram with calibrated "
     "noise, then clean it with estimators that use only the release and what is public: any such step keeps "
     "the privacy guarantee (Balle & Wang 2018, Section 4)."
 )
-for message in figures.link_problems(st.query_params.to_dict(), LINK_RULES):
-    st.warning(message, icon=":material/warning:")
+# A bad page value in a link is reported by finish_page() (the one link checker of every page).
 
 
 # --- 1. the data -----------------------------------------------------------------------------------
@@ -550,3 +525,4 @@ with st.expander("The math", icon=":material/function:"):
 
 
 render_page_tools(setting, "pages/5_Denoising_lab.py")
+finish_page()  # warns about this page's own link values that could not be used

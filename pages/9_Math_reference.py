@@ -8,10 +8,11 @@ mention a word; it is in the URL, like every page setting worth sharing.
 
 import streamlit as st
 
-from gaussmech_ui.sidebar import guarded, render_sidebar
+from gaussmech_ui.sidebar import finish_page, guarded, render_sidebar
 
 setting = render_sidebar()
 
+from gaussmech_ui.format import escape_markdown  # noqa: E402
 from gaussmech_ui.math_reference import sections  # noqa: E402  (after the frame, as on every page)
 
 # Wide formulas scroll sideways inside their own box instead of widening the page (phones).
@@ -75,7 +76,7 @@ with guarded("the math reference"):
         if all(word in f"{section.heading}\n{section.body}".lower() for word in words)
     ]
     if words and not shown:
-        st.warning(f"No section mentions “{query.strip()}”; clear the box to see them all.", icon=":material/search_off:")
+        st.warning(f"No section mentions “{escape_markdown(query.strip())}”; clear the box to see them all.", icon=":material/search_off:")
     with st.expander("Contents", expanded=not words):
         st.markdown(
             "\n".join(
@@ -88,3 +89,5 @@ with guarded("the math reference"):
         if section.body:
             st.markdown(section.body)
 st.html(SCROLL_TO_ANCHOR, unsafe_allow_javascript=True)
+
+finish_page()  # warns about this page's own link values that could not be used

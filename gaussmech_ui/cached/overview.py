@@ -35,14 +35,21 @@ POINTS_PER_DECADE = 8
 RATIO_DELTAS = (1e-2, 1e-4, 1e-6, 1e-8, 1e-10)
 
 
-def setting_arguments(setting: Setting) -> dict:
-    """The setting's fields as the plain keyword arguments the cached functions take."""
+def setting_arguments(setting: Setting, *, other_neighbour_model: bool = False) -> dict:
+    """The setting's fields as the plain keyword arguments the cached functions take.
+
+    With ``other_neighbour_model`` the l1 model is the other one, for captions that say what
+    would change under it.
+    """
+    l1_model = setting.l1_model
+    if other_neighbour_model:
+        l1_model = "all_coordinates" if l1_model == "one_coordinate" else "one_coordinate"
     return dict(
         delta=setting.delta,
         sensitivity=setting.sensitivity,
         order=setting.order,
         dim=setting.dim,
-        l1_model=setting.l1_model,
+        l1_model=l1_model,
     )
 
 
@@ -89,9 +96,11 @@ def calibration_table(
 ) -> pd.DataFrame:
     """Every registered mechanism at one setting: exact scale, per-coordinate std, E‖noise‖₂², validity.
 
-    One row per mechanism, in registry order, indexed by mechanism id. ``true_delta`` is set for
-    "claimed" mechanisms (R1SMG): the computed δ(ε) of the noise (MATH.md 6.2). ``error`` holds
-    the message when the computation itself failed (the row then counts as not valid).
+    One row per mechanism, in registry order, indexed by mechanism id. ``true_delta`` is the
+    computed δ(ε) of the calibrated noise at this ε, from the mechanism's exact privacy profile,
+    for every valid row (for "claimed" mechanisms, R1SMG, it is the number their claim is checked
+    against, MATH.md 6.2). ``error`` holds the message when the computation itself failed (the row
+    then counts as not valid).
     """
     setting = Setting(epsilon=epsilon, delta=delta, sensitivity=sensitivity, order=order, dim=dim, l1_model=l1_model)
     rows = []
@@ -116,8 +125,18 @@ def calibration_table(
                 value = getattr(calibration, field)
                 if value is not None:
                     row[field] = float(value)
+            if calibration.validity.valid and calibration.true_delta is None:
+                row["true_delta"] = _true_delta(mechanism, calibration.scale, setting)
         rows.append(row)
     return pd.DataFrame(rows).set_index("id")
+
+
+def _true_delta(mechanism, scale: float, setting: Setting) -> float:
+    """The δ(ε) of the calibrated noise at the setting's ε (its exact privacy profile), NaN if it cannot be computed."""
+    try:
+        return float(mechanism.privacy_profile(np.float64(setting.epsilon), scale, setting))
+    except Exception:  # the table keeps its row; the CSV then has no true δ for it
+        return np.nan
 
 
 def _coordinate_std_or_nan(mechanism, setting: Setting) -> float:

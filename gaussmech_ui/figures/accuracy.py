@@ -18,8 +18,10 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..format import format_number, format_percent
+from ..format import format_number, format_percent, math_reference_link
+from ..ranking import assumption_sentence, rank, reader_name, winner_phrase
 from .common import CURRENT_COLOR, FONT_SIZE, LINE_WIDTH, apply_layout, exact_hover, mechanism_line, vertical_marker
+from .common import coinciding_curves, core_ids, keep_in_view, mechanism_marker
 from .distributions import trace_name
 
 __all__ = [
@@ -64,27 +66,27 @@ def setting_title(setting, rows: int) -> str:
         f"p = {format_number(setting.order)}",
     ]
     if setting.l1_model == "all_coordinates":
-        parts.append("Δ₁ = √M·Δ")
-    parts.append(f"MVG: {rows} × M/{rows}, γ = {format_number(setting.matrix_gamma)}" if rows > 1 else
-                 f"MVG: 1 × M, γ = {format_number(setting.matrix_gamma)}")
+        parts.append("Δ₁ = √d·Δ")
+    parts.append(f"MVG: {rows} × d/{rows}, γ = {format_number(setting.matrix_gamma)}" if rows > 1 else
+                 f"MVG: 1 × d, γ = {format_number(setting.matrix_gamma)}")
     return ", ".join(parts)
 
 
 def shape_note(rows: int, dim: int) -> str:
-    """How the MVG curve chooses a matrix shape for each M, in words.
+    """How the MVG curve chooses a matrix shape for each d, in words.
 
     Examples
     --------
     >>> shape_note(1, 10)
-    'MVG treats the answer as a 1 × M matrix at every M (here 1 × 10). Its i.i.d. loss depends on the shape only through M and r = min(rows, cols) = 1.'
+    'MVG treats the answer as a 1 × d matrix at every d (here 1 × 10). Its i.i.d. loss depends on the shape only through d and r = min(rows, cols) = 1.'
     """
     return (
-        f"MVG treats the answer as a {rows} × M/{rows} matrix at every M (here {rows} × {dim // rows:,})"
+        f"MVG treats the answer as a {rows} × d/{rows} matrix at every d (here {rows} × {dim // rows:,})"
         if rows > 1
-        else f"MVG treats the answer as a 1 × M matrix at every M (here 1 × {dim:,})"
+        else f"MVG treats the answer as a 1 × d matrix at every d (here 1 × {dim:,})"
     ) + (
-        ". Its i.i.d. loss depends on the shape only through M and r = min(rows, cols)"
-        + (" = 1." if rows == 1 else f", so its curve starts at M = {rows} and has a point only where M/{rows} is whole.")
+        ". Its i.i.d. loss depends on the shape only through d and r = min(rows, cols)"
+        + (" = 1." if rows == 1 else f", so its curve starts at d = {rows} and has a point only where d/{rows} is whole.")
     )
 
 
@@ -126,17 +128,28 @@ def expected_loss_figure(
     mechanism with ``mechanism, valid, mean`` at the current d.
     """
     figure = go.Figure()
-    x_label, y_label = "M", "E‖n‖₂²"
-    for mechanism_id, curve in curves.groupby("mechanism", sort=False):
+    x_label, y_label = "d", "E‖n‖₂²"
+    groups = dict(tuple(curves.groupby("mechanism", sort=False)))
+    # A curve lying on another (GG with p = 2 on the analytic Gaussian) is drawn first, as a wide pale band.
+    same = coinciding_curves({key: curve["expected_loss"].to_numpy(dtype=float) for key, curve in groups.items()
+                              if len(curve) == len(next(iter(groups.values())))}, mechanisms)
+    for mechanism_id in sorted(groups, key=lambda key: key not in same):
+        curve = groups[mechanism_id]
         mechanism = mechanisms[mechanism_id]
+        line, name = mechanism_line(mechanism), _curve_name(mechanism)
+        if mechanism_id in same:
+            line.update(width=LINE_WIDTH + 7)
+            name += f" (on {reader_name(mechanisms[same[mechanism_id]])}'s curve)"
         figure.add_trace(
             go.Scatter(
                 x=curve["dim"].to_numpy(dtype=float),
                 y=curve["expected_loss"].to_numpy(dtype=float),
-                name=_curve_name(mechanism),
+                name=name,
                 legendgroup=mechanism_id,
-                mode="lines",
-                line=mechanism_line(mechanism),
+                mode="lines+markers",
+                marker=mechanism_marker(mechanism),
+                opacity=0.45 if mechanism_id in same else 1.0,
+                line=line,
                 hovertemplate=exact_hover(x_label, y_label),
             )
         )
@@ -206,56 +219,67 @@ def expected_loss_figure(
     apply_layout(
         figure,
         title=(
-            "Expected squared error E‖n‖₂² against the dimension M"
+            "Expected squared error E‖n‖₂² against the dimension d"
             f"<br><sup>{setting_title(setting, rows)}; dotted: Ji & Li's stated constants × Δ²</sup>"
         ),
-        x_title="dimension M (log scale)",
+        x_title="dimension d (log scale)",
         y_title="E‖n‖₂² (log scale)",
         log_x=True,
         log_y=True,
         height=760,
     )
+    # The default view is the proven mechanisms' region; MVG's 1e24 is marked at the top edge instead.
+    losses = {key: curve["expected_loss"].to_numpy(dtype=float) for key, curve in curves.groupby("mechanism", sort=False)}
+    keep_in_view(figure, losses, {key: _curve_name(mechanisms[key]) for key in losses},
+                 core_ids(losses, mechanisms, spread=1e3), log_y=True)
     return _legend_below(figure)
 
 
-def expected_loss_caption(current: pd.DataFrame, mechanisms: Mapping, setting) -> str:
+def expected_loss_caption(current: pd.DataFrame, mechanisms: Mapping, setting, alternative: pd.DataFrame | None = None) -> str:
     """The smallest proven expected error at d, and how it grows; R1SMG's number only with its caveat.
 
     The "smallest" is taken over mechanisms with a proven guarantee only: R1SMG is never named as
-    the best, whatever its (claimed) number.
+    the best, whatever its (claimed) number. Ties (a relative 1e-9) are named by the mechanism a
+    reader knows (:mod:`gaussmech_ui.ranking`); the caption states δ and the neighbour model and,
+    from ``alternative`` (the same rows under the other neighbour model), what that model changes.
     """
     valid = current[current["valid"] & current["mean"].notna()]
     proven = valid[np.array([mechanisms[m].guarantee != "claimed" for m in valid["mechanism"]], dtype=bool)]
     parts = []
-    if len(proven):
-        best = proven.loc[proven["mean"].idxmin()]
-        name = mechanisms[best["mechanism"]].name
-        if best["mechanism"] == "laplace":
-            name += " with Δ₁ = Δ, one coordinate changes" if setting.l1_model == "one_coordinate" else " with Δ₁ = √d·Δ"
+    ranking = rank(dict(zip(proven["mechanism"], proven["mean"])), mechanisms)
+    if ranking.best:
+        best = ranking.values[ranking.best[0]]
         parts.append(
             f"At d = {setting.dim:,}, the smallest expected squared error with a proven guarantee is "
-            f"{format_number(best['mean'])} ({name}), a root-mean-square error of "
-            f"{format_number(math.sqrt(best['mean']))} on the whole vector. "
-            "For every i.i.d. mechanism it grows in proportion to M (a straight line of slope 1 on these axes)"
-            + (", and faster for Laplace when every coordinate may change (Δ₁ = √M·Δ)." if setting.l1_model == "all_coordinates" else ".")
+            f"{format_number(best)} ({winner_phrase(ranking, mechanisms, setting)}), a root-mean-square error of "
+            f"{format_number(math.sqrt(best))} on the whole vector. "
+            "For every i.i.d. mechanism it grows in proportion to d (a straight line of slope 1 on these axes)"
+            + (", and faster for Laplace when every coordinate may change (Δ₁ = √d·Δ)." if setting.l1_model == "all_coordinates" else ".")
         )
-    if setting.order == 2.0 and "generalized_gaussian" in set(valid["mechanism"]):
+        other = None
+        if alternative is not None:
+            shown = alternative[alternative["valid"] & alternative["mean"].notna()]
+            shown = shown[np.array([mechanisms[m].guarantee != "claimed" for m in shown["mechanism"]], dtype=bool)]
+            other = rank(dict(zip(shown["mechanism"], shown["mean"])), mechanisms)
+        parts.append(assumption_sentence(setting, ranking, other, mechanisms, quantity="error",
+                                         verb="have the smallest error"))
+    if setting.order == 2.0 and "generalized_gaussian" in set(valid["mechanism"]) and not ranking.best[1:]:
         parts.append("GG with p = 2 is the Gaussian, so its curve lies on the analytic Gaussian's.")
     r1smg = valid[valid["mechanism"] == "r1smg"]
     if len(r1smg):
         parts.append(
-            f"R1SMG's expected error falls towards 2Δ²/ε as M grows (here {format_number(r1smg['mean'].iloc[0])}). "
-            "Lower bounds for (ε, δ)-DP rule out an error that stays bounded as M grows, and its claimed guarantee indeed "
+            f"R1SMG's expected error falls towards 2Δ²/ε as d grows (here {format_number(r1smg['mean'].iloc[0])}). "
+            "Lower bounds for (ε, δ)-DP rule out an error that stays bounded as d grows, and its claimed guarantee indeed "
             "fails at most d: see the R1SMG audit tab."
         )
     return " ".join(parts)
 
 
 _EXPLANATIONS = {
-    "C_C": "Exact: C_C·Δ² is the classical Gaussian's E‖n‖² = M·σ², so the two curves coincide (drawn only for ε < 1, where the classical bound is a theorem).",
-    "C_A": "Not a lower bound for the exact analytic Gaussian: C_A/M is the σ² of the older sufficient condition P[L ≥ ε] ≤ δ, 1.2 to 1.9 times the exact σ² of Balle & Wang's calibration (MATH.md 6.3). The solid blue curve is the exact one.",
-    "C_M": "Far below the calibrated MVG loss: C_M drops the β term of the MVG condition and uses γ = Δ/2 (MATH.md 6.4, 7.3); the calibrated i.i.d. MVG loss is at least √(MN)·C_M·Δ², and the β term makes it much larger still.",
-    "C_R": "By construction the R1SMG curve itself (σ* = C_R·Δ²): the small number is real, the privacy claim behind it is not (MATH.md 6.2; the R1SMG audit tab).",
+    "C_C": "Exact: C_C·Δ² is the classical Gaussian's E‖n‖² = d·σ², so the two curves coincide (drawn only for ε < 1, where the classical bound is a theorem).",
+    "C_A": "Not a lower bound for the exact analytic Gaussian: C_A/d is the σ² of the older sufficient condition P[L ≥ ε] ≤ δ, 1.2 to 1.9 times the exact σ² of Balle & Wang's calibration (" + math_reference_link('6.3') + "). The solid blue curve is the exact one.",
+    "C_M": "Far below the calibrated MVG loss: C_M drops the β term of the MVG condition and uses γ = Δ/2 (" + math_reference_link('6.4', '7.3') + "); the calibrated i.i.d. MVG loss is at least √(MN)·C_M·Δ², and the β term makes it much larger still.",
+    "C_R": "By construction the R1SMG curve itself (σ* = C_R·Δ²): the small number is real, the privacy claim behind it is not (" + math_reference_link('6.2') + "; the R1SMG audit tab).",
 }
 
 
@@ -302,14 +326,14 @@ def loss_bands_figure(bands: pd.DataFrame, monte_carlo: pd.DataFrame, mechanisms
         name = _curve_name(mechanism)
         figure.add_trace(go.Scatter(x=x, y=high, name=f"{name}: 95%", legendgroup=mechanism_id, showlegend=False,
                                     mode="lines", line=dict(color=mechanism.color, width=0.8),
-                                    hovertemplate=exact_hover("M", f"95% quantile of {y_label}")))
+                                    hovertemplate=exact_hover("d", f"95% quantile of {y_label}")))
         figure.add_trace(go.Scatter(x=x, y=low, name=f"{name}: 5%", legendgroup=mechanism_id, showlegend=False,
                                     mode="lines", line=dict(color=mechanism.color, width=0.8), fill="tonexty",
                                     fillcolor=_rgba(mechanism.color, 0.16),
-                                    hovertemplate=exact_hover("M", f"5% quantile of {y_label}")))
+                                    hovertemplate=exact_hover("d", f"5% quantile of {y_label}")))
         figure.add_trace(go.Scatter(x=x, y=median, name=f"{name} (median, 5-95% band)", legendgroup=mechanism_id,
                                     mode="lines", line=mechanism_line(mechanism),
-                                    hovertemplate=exact_hover("M", f"median of {y_label}")))
+                                    hovertemplate=exact_hover("d", f"median of {y_label}")))
     shown_legend = False
     for mechanism_id, points in monte_carlo.groupby("mechanism", sort=False):
         mechanism = mechanisms[mechanism_id]
@@ -336,7 +360,7 @@ def loss_bands_figure(bands: pd.DataFrame, monte_carlo: pd.DataFrame, mechanisms
                 error_y=dict(type="data", array=high - value, arrayminus=value - low, color=mechanism.color, thickness=1.5, width=4),
                 customdata=level,
                 hovertemplate=(
-                    f"<b>{_curve_name(mechanism)}, simulated %{{customdata}} quantile</b><br>M = %{{x:.10g}}"
+                    f"<b>{_curve_name(mechanism)}, simulated %{{customdata}} quantile</b><br>d = %{{x:.10g}}"
                     f"<br>{y_label} = %{{y:.10g}}<extra></extra>"
                 ),
             )
@@ -347,10 +371,10 @@ def loss_bands_figure(bands: pd.DataFrame, monte_carlo: pd.DataFrame, mechanisms
         figure,
         title=(
             ("The loss relative to its mean: 5%, 50% and 95% quantiles" if relative else
-             "How the loss ‖n‖₂² is spread: 5%, 50% and 95% quantiles against M")
+             "How the loss ‖n‖₂² is spread: 5%, 50% and 95% quantiles against d")
             + f"<br><sup>{setting_title(setting, rows)}; circles: simulated with each mechanism's sampler</sup>"
         ),
-        x_title="dimension M (log scale)",
+        x_title="dimension d (log scale)",
         y_title=f"{y_label} (log scale)",
         log_x=True,
         log_y=True,
@@ -368,13 +392,13 @@ def bands_caption(current: pd.DataFrame, mechanisms: Mapping, setting) -> str:
         parts.append(
             f"At d = {setting.dim:,}, the analytic Gaussian's loss lies between {format_number(row['q05'])} and "
             f"{format_number(row['q95'])} in 90% of releases ({format_number(row['q05'] / row['mean'])} to "
-            f"{format_number(row['q95'] / row['mean'])} times its mean); the band narrows as M grows (skewness √(8/M))."
+            f"{format_number(row['q95'] / row['mean'])} times its mean); the band narrows as d grows (skewness √(8/d))."
         )
     if "r1smg" in rows.index and rows.at["r1smg", "valid"] and math.isfinite(rows.at["r1smg", "mean"]):
         row = rows.loc["r1smg"]
         parts.append(
             f"R1SMG's loss σ*·z² spans {format_number(row['q05'] / row['mean'])} to {format_number(row['q95'] / row['mean'])} "
-            "times its mean at every M: its larger skewness (2.83) and kurtosis (12), which Ji & Li read as \"more stable\", "
+            "times its mean at every d: its larger skewness (2.83) and kurtosis (12), which Ji & Li read as \"more stable\", "
             "mean a heavier tail relative to its own scale."
         )
     return " ".join(parts)
@@ -438,12 +462,12 @@ def true_delta_figure(curve: pd.DataFrame, point: Mapping, mechanisms: Mapping, 
     shown = np.where(curve["true_delta"].to_numpy(dtype=float) > 0, curve["true_delta"].to_numpy(dtype=float), np.nan)
     figure.add_trace(go.Scatter(x=x, y=shown, name=f"true δ({format_number(setting.epsilon)}) of its noise (quadrature)",
                                 mode="lines+markers", line=dict(color=mechanism.color, width=LINE_WIDTH),
-                                marker=dict(size=7), hovertemplate=exact_hover("M", "true δ")))
+                                marker=dict(size=7), hovertemplate=exact_hover("d", "true δ")))
     if len(curve):
         figure.add_trace(go.Scatter(x=[x.min(), x.max()], y=[setting.delta, setting.delta],
                                     name=f"claimed δ = {format_number(setting.delta)} (Ji & Li 2024)", mode="lines",
                                     line=dict(color=CURRENT_COLOR, width=2, dash="dash"),
-                                    hovertemplate=exact_hover("M", "claimed δ")))
+                                    hovertemplate=exact_hover("d", "claimed δ")))
     if point.get("valid") and math.isfinite(point.get("monte_carlo", np.nan)):
         error = 1.96 * point["monte_carlo_error"]
         figure.add_trace(go.Scatter(
@@ -457,11 +481,11 @@ def true_delta_figure(curve: pd.DataFrame, point: Mapping, mechanisms: Mapping, 
     apply_layout(
         figure,
         title=(
-            f"R1SMG (claimed, Ji & Li 2024): the true δ at ε = {format_number(setting.epsilon)} against M"
+            f"R1SMG (claimed, Ji & Li 2024): the true δ at ε = {format_number(setting.epsilon)} against d"
             f"<br><sup>noise calibrated as published for δ = {format_number(setting.delta)}, Δ = {format_number(setting.sensitivity)}; "
             "above the dashed line the claim fails</sup>"
         ),
-        x_title="dimension M (log scale)",
+        x_title="dimension d (log scale)",
         y_title="δ (log scale)",
         log_x=True,
         log_y=True,
@@ -546,15 +570,15 @@ def closer_test_curve_figure(curve: pd.DataFrame, rows: pd.DataFrame, mechanisms
     r1smg = mechanisms["r1smg"]
     analytic = mechanisms["analytic_gaussian"]
     figure.add_trace(go.Scatter(x=x, y=curve["r1smg"], name=f"{trace_name(r1smg)}", mode="lines",
-                                line=mechanism_line(r1smg), hovertemplate=exact_hover("M", "P(right)")))
+                                line=mechanism_line(r1smg), hovertemplate=exact_hover("d", "P(right)")))
     figure.add_trace(go.Scatter(x=x, y=curve["matched_gaussian"], name="Gaussian with R1SMG's E‖n‖²", mode="lines",
                                 line=dict(color=MATCHED_GAUSSIAN_COLOR, width=LINE_WIDTH, dash="dashdot"),
-                                hovertemplate=exact_hover("M", "P(right)")))
+                                hovertemplate=exact_hover("d", "P(right)")))
     figure.add_trace(go.Scatter(x=x, y=curve["analytic_gaussian"], name=f"{analytic.name} at (ε, δ)", mode="lines",
-                                line=mechanism_line(analytic), hovertemplate=exact_hover("M", "P(right)")))
+                                line=mechanism_line(analytic), hovertemplate=exact_hover("d", "P(right)")))
     figure.add_trace(go.Scatter(x=x, y=curve["ceiling"], name="ceiling for any (ε, δ)-DP mechanism", mode="lines",
                                 line=dict(color=CURRENT_COLOR, width=2, dash="dash"),
-                                hovertemplate=exact_hover("M", "(e^ε + δ)/(1 + e^ε)")))
+                                hovertemplate=exact_hover("d", "(e^ε + δ)/(1 + e^ε)")))
     if len(rows):
         rate = rows["rate"].to_numpy(dtype=float)
         colors = _row_colors(rows, mechanisms)
@@ -574,7 +598,7 @@ def closer_test_curve_figure(curve: pd.DataFrame, rows: pd.DataFrame, mechanisms
             f"<br><sup>ε = {format_number(setting.epsilon)}, δ = {format_number(setting.delta)}, Δ = {format_number(setting.sensitivity)}; "
             "curves exact, circles simulated</sup>"
         ),
-        x_title="dimension M (log scale)",
+        x_title="dimension d (log scale)",
         y_title="P(test names the right dataset)",
         log_x=True,
         height=620,
@@ -601,7 +625,7 @@ def closer_test_caption(rows: pd.DataFrame, ceiling: float, curve: pd.DataFrame,
             text += " The whole interval lies above that ceiling: this simulation alone shows the claimed guarantee does not hold here."
         else:
             crossing = curve[curve["r1smg"] > curve["ceiling"]]
-            where = f" (from about M = {int(crossing['dim'].iloc[0]):,} on, see the chart below)" if len(crossing) else ""
+            where = f" (from about d = {int(crossing['dim'].iloc[0]):,} on, see the chart below)" if len(crossing) else ""
             text += (
                 " At this d one release is not enough for this test to cross the ceiling"
                 f"{where}; the claim is judged by the true δ above, which is exact."
@@ -678,22 +702,31 @@ def accuracy_first_notes(frame: pd.DataFrame, mechanisms: Mapping, setting) -> t
             warnings.append(
                 f"{_curve_name(mechanism)} would meet the target at ε = {format_number(row['epsilon'])} only by its claim: "
                 f"the true δ of its noise at that ε is {format_number(row['true_delta'])}, not the claimed "
-                f"{format_number(setting.delta)} (MATH.md 6.2). It is listed for comparison, not for use."
+                f"{format_number(setting.delta)} ({math_reference_link('6.2')}). It is listed for comparison, not for use."
             )
     return reasons, warnings
 
 
 def accuracy_first_caption(frame: pd.DataFrame, mechanisms: Mapping, setting, target: float, kind: str, scope: str,
-                           alpha: float) -> str:
-    """The answer in one sentence: the smallest ε among mechanisms with a proven guarantee."""
-    is_proven = np.array([mechanisms[m].guarantee != "claimed" for m in frame["mechanism"]], dtype=bool)
-    proven = frame[is_proven & frame["epsilon"].notna().to_numpy()]
+                           alpha: float, alternative: pd.DataFrame | None = None) -> str:
+    """The answer in one sentence: the smallest ε among mechanisms with a proven guarantee.
+
+    Ties (a relative 1e-9) are named by the mechanism a reader knows (:mod:`gaussmech_ui.ranking`);
+    the caption states δ and the neighbour model and, from ``alternative`` (the same table under
+    the other neighbour model), what that model changes.
+    """
+    def proven_epsilons(table):
+        is_proven = np.array([mechanisms[m].guarantee != "claimed" for m in table["mechanism"]], dtype=bool)
+        kept = table[is_proven & table["epsilon"].notna().to_numpy()]
+        return dict(zip(kept["mechanism"], kept["epsilon"]))
+
     goal = f"{target_description(kind, scope, alpha, target)} at d = {setting.dim:,}"
-    if not len(proven):
+    ranking = rank(proven_epsilons(frame), mechanisms)
+    if not ranking.best:
         return f"No mechanism with a proven guarantee reaches {goal} for any ε in [1e-6, 1000]."
-    best = proven.loc[proven["epsilon"].idxmin()]
+    other = None if alternative is None else rank(proven_epsilons(alternative), mechanisms)
     return (
-        f"For {goal}, the most private proven choice is {mechanisms[best['mechanism']].name} at ε = "
-        f"{format_number(best['epsilon'])} (δ = {format_number(setting.delta)}); a smaller ε is more private and "
-        "needs more noise."
+        f"For {goal}, the most private proven choice is {winner_phrase(ranking, mechanisms, setting)} at ε = "
+        f"{format_number(ranking.values[ranking.best[0]])}; a smaller ε is more private and needs more noise. "
+        + assumption_sentence(setting, ranking, other, mechanisms, quantity="ε", verb="be the most private choice")
     )

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -28,15 +29,26 @@ __all__ = [
     "TEXT_COLOR",
     "GRID_COLOR",
     "CURRENT_COLOR",
+    "DELTA_COLORS",
+    "contrast_ratio",
     "DASH_BY_GUARANTEE",
     "apply_layout",
     "mechanism_line",
+    "trace_name",
+    "mechanism_marker",
+    "MARKER_SYMBOLS",
     "exact_hover",
     "mark_current_x",
     "vertical_marker",
     "horizontal_marker",
     "figure_frame",
     "plain_text",
+    "core_ids",
+    "keep_in_view",
+    "LEGEND_GROUPS",
+    "legend_group",
+    "grouped_legend_below",
+    "coinciding_curves",
 ]
 
 FONT_SIZE = 16
@@ -47,8 +59,50 @@ GRID_COLOR = "#D9D9D9"
 CURRENT_COLOR = "#111111"
 FONT_FAMILY = "Source Sans, Source Sans Pro, Helvetica, Arial, sans-serif"
 
+# Paul Tol's colour-blind-safe "muted" scheme, for curves of different δ; cyan, teal and sand are
+# darkened to at least 3:1 against white (#88CCEE was 1.8:1, #DDCC77 1.6:1).
+DELTA_COLORS = ("#332288", "#117733", "#2A8878", "#3C8DBF", "#938500", "#CC6677", "#AA4499", "#882255")
+
 # Solid for proven (ε, δ)- and ε-DP, dotted for probabilistic DP, dashed for claims not proven.
 DASH_BY_GUARANTEE = {"pure": "solid", "approximate": "solid", "probabilistic": "dot", "claimed": "dash"}
+
+
+def contrast_ratio(color: str, background: str = "#FFFFFF") -> float:
+    """WCAG 2.1 contrast ratio of two ``#RRGGBB`` colours, (L1 + 0.05) / (L2 + 0.05) of relative luminances.
+
+    Lines and markers need at least 3:1 against the background (WCAG 2.1, 1.4.11 non-text contrast).
+
+    Examples
+    --------
+    >>> round(contrast_ratio("#000000"), 2), round(contrast_ratio("#E69F00"), 2)
+    (21.0, 2.25)
+    """
+
+    def luminance(text: str) -> float:
+        text = text.lstrip("#")
+        channels = [int(text[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+        linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    high, low = sorted((luminance(color), luminance(background)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+SETTING_LINE_SIZE = FONT_SIZE - 1
+
+
+def readable_setting_line(title: str) -> str:
+    """A title whose second line (the setting: ε, δ, Δ, d) is drawn at 15 px in the text colour.
+
+    Builders write the setting as ``<br><sup>…</sup>``; Plotly draws ``<sup>`` at 70 % of the title
+    size, raised (13 px), too small to read from the back of a room. It becomes a plain line.
+
+    Examples
+    --------
+    >>> readable_setting_line("Noise<br><sup>ε = 1, δ = 1e-5</sup>")
+    'Noise<br><span style="font-size:15px">ε = 1, δ = 1e-5</span>'
+    """
+    return title.replace("<sup>", f'<span style="font-size:{SETTING_LINE_SIZE}px">').replace("</sup>", "</span>")
 
 
 def apply_layout(
@@ -78,7 +132,7 @@ def apply_layout(
     )
     figure.update_layout(
         template="none",
-        title=dict(text=title, font=dict(size=TITLE_SIZE), x=0.0, xanchor="left", y=0.97),
+        title=dict(text=readable_setting_line(title), font=dict(size=TITLE_SIZE), x=0.0, xanchor="left", y=0.97),
         font=dict(family=FONT_FAMILY, size=FONT_SIZE, color=TEXT_COLOR),
         paper_bgcolor="white",
         plot_bgcolor="white",
@@ -97,9 +151,49 @@ def apply_layout(
     return figure
 
 
+def trace_name(mechanism) -> str:
+    """The one name of a mechanism in legends, tables and warnings; a "claimed" one always says so, and whose claim it is.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> r1smg = SimpleNamespace(name="Rank-1 singular multivariate Gaussian (claimed)", short_name="R1SMG",
+    ...                         guarantee="claimed", source="Ji & Li 2024 (USENIX Security), as published")
+    >>> trace_name(r1smg)
+    'R1SMG, claimed (Ji & Li 2024)'
+    """
+    if mechanism.guarantee == "claimed":
+        authors = mechanism.source.split(" (")[0].split(",")[0].strip()
+        return f"{mechanism.short_name}, claimed ({authors})"
+    return mechanism.name
+
+
 def mechanism_line(mechanism, width: float = LINE_WIDTH) -> dict:
     """The line style of a mechanism: its registry colour and the dash of its kind of guarantee."""
     return dict(color=mechanism.color, width=width, dash=DASH_BY_GUARANTEE.get(mechanism.guarantee, "solid"))
+
+
+# One marker symbol per mechanism (by registry position), so two solid lines differ by more than colour.
+MARKER_SYMBOLS = (
+    "circle", "square", "diamond", "triangle-up", "x", "cross", "star", "triangle-down", "pentagon",
+    "hexagon", "hourglass", "bowtie", "star-triangle-up", "asterisk-open", "circle-open", "square-open",
+)
+
+
+def mechanism_marker(mechanism, *, size: float = 8, maxdisplayed: int = 10) -> dict:
+    """The marker of a mechanism's curve: its colour and its own symbol, a few along the line.
+
+    The symbol follows the mechanism's position in the registry (the same on every page); Plotly
+    draws at most ``maxdisplayed`` markers on the line, so the curve stays a line.
+    """
+    from gaussmech_core.mechanisms import MECHANISMS
+
+    ids = list(MECHANISMS)
+    position = ids.index(mechanism.id) if getattr(mechanism, "id", None) in ids else len(ids)
+    return dict(
+        color=mechanism.color, symbol=MARKER_SYMBOLS[position % len(MARKER_SYMBOLS)], size=size,
+        maxdisplayed=maxdisplayed, line=dict(color=mechanism.color, width=1),
+    )
 
 
 def exact_hover(x_label: str, y_label: str) -> str:
@@ -195,3 +289,129 @@ def figure_frame(figure: go.Figure) -> pd.DataFrame:
     if not pieces:
         return pd.DataFrame(columns=["series", x_name, y_name])
     return pd.concat(pieces, ignore_index=True)
+
+
+def core_ids(values: Mapping[str, np.ndarray], mechanisms: Mapping, *, spread: float | None = None) -> list[str]:
+    """The mechanisms whose curves set a chart's default range: proven ones, near the default mechanism's.
+
+    A "claimed" mechanism never sets the range. With ``spread``, a proven curve whose largest value
+    is more than ``spread`` times the default mechanism's (MVG at 1e24 against the Gaussian's 1e7)
+    is an outlier too; without a default mechanism among ``values`` every proven one counts.
+    """
+    proven = [key for key in values if mechanisms[key].guarantee != "claimed" and np.isfinite(values[key]).any()]
+    reference = next((key for key in proven if getattr(mechanisms[key], "is_default", False)), None)
+    if spread is None or reference is None:
+        return proven
+    limit = float(np.nanmax(values[reference])) * spread
+    return [key for key in proven if float(np.nanmax(values[key])) <= limit]
+
+
+def keep_in_view(
+    figure: go.Figure,
+    values: Mapping[str, np.ndarray],
+    names: Mapping[str, str],
+    core: Sequence[str],
+    *,
+    log_y: bool,
+) -> list[str]:
+    """Set the y axis to the ``core`` curves' region and name, at the top edge, every curve that leaves it.
+
+    The default view then shows the useful region of the proven mechanisms; an outlier (R1SMG's
+    spike, MVG's 1e24) is marked "off the top" with its largest value, and a double click on the
+    chart shows everything. Returns the ids marked. Values are arrays of y (NaN where not drawn).
+    """
+    kept = [np.asarray(values[key], dtype=float) for key in core]
+    kept = np.concatenate([v[np.isfinite(v) & ((v > 0) if log_y else True)] for v in kept]) if kept else np.array([])
+    if kept.size == 0:
+        return []
+    high = float(kept.max())
+    if log_y:
+        low = float(kept.min())
+        top = math.log10(high) + 0.3
+        figure.update_yaxes(range=[math.log10(low) - 0.3, top])
+        limit = 10.0**top
+    else:
+        bottom = min(0.0, float(kept.min()))
+        limit = high * 1.12
+        figure.update_yaxes(range=[bottom, limit])
+    marked = []
+    for key, series in values.items():
+        series = np.asarray(series, dtype=float)
+        if key in core or not np.isfinite(series).any():
+            continue
+        largest = float(np.nanmax(series))
+        if largest > limit:
+            marked.append(key)
+    if marked:
+        from ..format import format_number
+
+        text = "Off the top: " + "<br>".join(
+            f"{names[key]} (up to {format_number(float(np.nanmax(values[key])))})" for key in marked
+        ) + "<br><i>double-click the chart to see all</i>"
+        figure.add_annotation(
+            text=text, xref="paper", yref="paper", x=0.01, y=0.99, xanchor="left", yanchor="top", showarrow=False,
+            font=dict(size=FONT_SIZE - 2, color=TEXT_COLOR), bgcolor="rgba(255,255,255,0.9)",
+            bordercolor=TEXT_COLOR, borderwidth=1,
+        )
+    return marked
+
+
+# The legend's groups, in order: what a reader compares first, then the rest, then what is not proven.
+LEGEND_GROUPS = {
+    "gaussian": "Gaussian calibrations",
+    "other": "Other families",
+    "claimed": "Claimed only, not proven",
+}
+
+
+def legend_group(mechanism) -> str:
+    """The legend group of a mechanism, from registry facts: its guarantee kind, then its family."""
+    if mechanism.guarantee == "claimed":
+        return "claimed"
+    return "gaussian" if getattr(mechanism, "family", "") == "gaussian" else "other"
+
+
+def grouped_legend_below(figure: go.Figure, *, height: int | None = None) -> go.Figure:
+    """A legend under the plot in titled groups (:data:`LEGEND_GROUPS`), so the plot keeps its full width.
+
+    Traces are placed in groups with ``legendgroup=legend_group(m)`` and
+    ``legendgrouptitle_text=LEGEND_GROUPS[...]``; a click hides one curve, not its group.
+    """
+    figure.update_layout(
+        legend=dict(
+            orientation="h", yanchor="top", y=-0.17, x=0.0, xanchor="left", traceorder="grouped",
+            groupclick="toggleitem", title_text="", font=dict(size=FONT_SIZE - 2),
+            grouptitlefont=dict(size=FONT_SIZE - 2, color=TEXT_COLOR),
+        ),
+        margin=dict(b=40),
+    )
+    if height is not None:
+        figure.update_layout(height=height)
+    return figure
+
+
+def coinciding_curves(curves: Mapping[str, np.ndarray], mechanisms: Mapping, rel_tol: float = 1e-9) -> dict[str, str]:
+    """Curves that lie exactly on another (GG with p = 2 on the analytic Gaussian): ``{hidden id: visible id}``.
+
+    Two curves coincide when they are finite at the same points and equal there to a relative
+    ``rel_tol``. Of two coinciding curves the one a reader knows stays visible (the registry's
+    default, then a featured one, then registry order), as in :func:`gaussmech_ui.ranking.rank`.
+    """
+    from ..ranking import rank
+
+    keys = [key for key in curves if np.isfinite(np.asarray(curves[key], dtype=float)).any()]
+    order = [key for place in rank({key: 0.0 for key in keys}, mechanisms).places for key in place]
+    result: dict[str, str] = {}
+    for index, key in enumerate(order):
+        if key in result:
+            continue
+        base = np.asarray(curves[key], dtype=float)
+        for other in order[index + 1:]:
+            if other in result:
+                continue
+            values = np.asarray(curves[other], dtype=float)
+            same_points = np.array_equal(np.isfinite(base), np.isfinite(values))
+            finite = np.isfinite(base)
+            if same_points and np.allclose(values[finite], base[finite], rtol=rel_tol, atol=0.0):
+                result[other] = key
+    return result

@@ -15,7 +15,11 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..format import format_number, format_ratio
+from ..ranking import assumption_sentence, rank, reader_name, winner_phrase
 from .common import (
+    trace_name,
+    core_ids,
+    keep_in_view,
     CURRENT_COLOR,
     FONT_FAMILY,
     FONT_SIZE,
@@ -25,6 +29,7 @@ from .common import (
     apply_layout,
     exact_hover,
     mechanism_line,
+    mechanism_marker,
 )
 from .overview import setting_summary
 
@@ -42,23 +47,6 @@ __all__ = [
     "vector_caption",
     "scatter_frame",
 ]
-
-
-def trace_name(mechanism) -> str:
-    """The legend name of a mechanism; a "claimed" one always says so, and whose claim it is.
-
-    Examples
-    --------
-    >>> from types import SimpleNamespace
-    >>> r1smg = SimpleNamespace(name="Rank-1 singular multivariate Gaussian (claimed)", short_name="R1SMG",
-    ...                         guarantee="claimed", source="Ji & Li 2024 (USENIX Security), as published")
-    >>> trace_name(r1smg)
-    'R1SMG, claimed (Ji & Li 2024)'
-    """
-    if mechanism.guarantee == "claimed":
-        authors = mechanism.source.split(" (")[0].split(",")[0].strip()
-        return f"{mechanism.short_name}, claimed ({authors})"
-    return mechanism.name
 
 
 def legend_below(figure: go.Figure, height: int = 640) -> go.Figure:
@@ -108,8 +96,9 @@ def density_figure(curves: pd.DataFrame, mechanisms: Mapping, setting, *, log_de
                 y=density,
                 name=trace_name(mechanism),
                 legendrank=rank + 1,
-                mode="lines",
+                mode="lines+markers",
                 line=mechanism_line(mechanism),
+                marker=mechanism_marker(mechanism),
                 hovertemplate=exact_hover("x", "f(x)"),
             )
         )
@@ -124,22 +113,45 @@ def density_figure(curves: pd.DataFrame, mechanisms: Mapping, setting, *, log_de
         y_title="density f(x)" + (" (log scale)" if log_density else ""),
         log_y=log_density,
     )
+    if not log_density:  # the centre view is scaled to the proven noises; R1SMG's spike is marked at the top edge
+        densities = {key: curves[key].to_numpy(dtype=float) for key in ids}
+        keep_in_view(figure, densities, {key: trace_name(mechanisms[key]) for key in ids},
+                     core_ids(densities, mechanisms), log_y=False)
     return legend_below(figure)
 
 
-def density_caption(stds: Mapping[str, float], mechanisms: Mapping, invalid: Mapping[str, str]) -> str:
-    """Which mechanism is narrowest and widest, in plain words, and which were left out and why."""
+def density_caption(
+    stds: Mapping[str, float],
+    mechanisms: Mapping,
+    invalid: Mapping[str, str],
+    setting=None,
+    alternative: Mapping[str, float] | None = None,
+) -> str:
+    """Which mechanism is narrowest and widest, in plain words, and which were left out and why.
+
+    Ties (a relative 1e-9) share a place and are named by the mechanism a reader knows
+    (:mod:`gaussmech_ui.ranking`); with ``setting`` the sentence states δ and the neighbour model
+    and, from ``alternative`` (the stds under the other neighbour model), what that model changes.
+    """
     finite = {key: value for key, value in stds.items() if value is not None and math.isfinite(value)}
     sentences = []
     proven = {key: value for key, value in finite.items() if mechanisms[key].guarantee != "claimed"}
-    if len(proven) >= 2:
-        narrow = min(proven, key=proven.get)
-        wide = max(proven, key=proven.get)
+    ranking = rank(proven, mechanisms)
+    if len(ranking.places) >= 2:
+        narrow, wide = ranking.best[0], ranking.worst[0]
         sentences.append(
-            f"Of the mechanisms with a proven guarantee, {mechanisms[narrow].name} has the narrowest noise "
-            f"(std {format_number(proven[narrow])} per coordinate) and {mechanisms[wide].name} the widest "
-            f"(std {format_number(proven[wide])}, {format_ratio(proven[wide] / proven[narrow])})."
+            f"Of the mechanisms with a proven guarantee, {winner_phrase(ranking, mechanisms, setting)} has the "
+            f"narrowest noise (std {format_number(proven[narrow])} per coordinate) and {reader_name(mechanisms[wide])} "
+            f"the widest (std {format_number(proven[wide])}, {format_ratio(proven[wide] / proven[narrow])})."
         )
+        if setting is not None:
+            other = None if alternative is None else rank(
+                {key: value for key, value in alternative.items() if mechanisms[key].guarantee != "claimed"}, mechanisms
+            )
+            sentences.append(assumption_sentence(setting, ranking, other, mechanisms, quantity="noise std",
+                                                 verb="have the narrowest noise"))
+    elif len(ranking.places) == 1 and len(ranking.best) > 1:
+        sentences.append(f"The proven mechanisms shown have the same noise width: {winner_phrase(ranking, mechanisms, setting)}.")
     for key in finite:
         if mechanisms[key].guarantee == "claimed":
             sentences.append(

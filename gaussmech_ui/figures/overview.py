@@ -18,8 +18,14 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..format import format_number, format_percent, format_ratio
+from ..format import cite_math, format_number, format_percent, format_ratio, math_reference_link, math_reference_name
+from ..ranking import are_tied, assumption_sentence, rank, reader_name, winner_phrase
 from .common import (
+    DELTA_COLORS,
+    LEGEND_GROUPS,
+    coinciding_curves,
+    grouped_legend_below,
+    legend_group,
     CURRENT_COLOR,
     FONT_SIZE,
     LINE_WIDTH,
@@ -27,6 +33,8 @@ from .common import (
     exact_hover,
     mark_current_x,
     mechanism_line,
+    mechanism_marker,
+    trace_name,
 )
 
 __all__ = [
@@ -37,16 +45,17 @@ __all__ = [
     "overview_table",
     "overview_csv_frame",
     "overview_caption",
+    "why_sentences",
+    "proven_values",
     "claim_warnings",
     "failures",
+    "guarantee_holds",
     "not_valid_here",
     "PROVEN_GUARANTEES",
 ]
 
 PROVEN_GUARANTEES = ("pure", "approximate", "probabilistic")
 
-# Paul Tol's colour-blind-safe "muted" scheme, for the curves of different δ.
-_DELTA_COLORS = ("#332288", "#117733", "#44AA99", "#88CCEE", "#DDCC77", "#CC6677", "#AA4499", "#882255")
 
 
 def setting_summary(setting, *, with_epsilon: bool = True) -> str:
@@ -68,69 +77,79 @@ def std_vs_epsilon_figure(
     mechanisms: Mapping,
     setting,
     current_stds: Mapping[str, float],
+    *,
+    every_variant: bool = True,
 ) -> go.Figure:
     """Per-coordinate noise std against ε for every mechanism, log-log, the current ε marked.
 
     ``sweep`` has an ``epsilon`` column and one column per mechanism id (NaN where the
-    guarantee does not hold: those stretches are left out). Mechanisms that are not
-    ``featured`` start hidden (click the legend to show them). ``current_stds`` gives each
-    mechanism's std at the current setting (NaN when not valid), drawn as a marker.
+    guarantee does not hold: those stretches are left out). Without ``every_variant`` only the
+    ``featured`` mechanisms are drawn. ``current_stds`` gives each mechanism's std at the current
+    setting (NaN when not valid), drawn as a marker on its curve (one trace, so hiding the curve
+    hides its marker). The legend sits under the plot in groups (Gaussian calibrations, other
+    families, claimed only); a curve that lies on another (GG with p = 2 on the analytic Gaussian)
+    is drawn as a wide pale band under it and says so in the legend.
     """
     figure = go.Figure()
     epsilons = sweep["epsilon"].to_numpy(dtype=float)
     x_label, y_label = "ε", "std per coordinate"
+    shown = [key for key in mechanisms if key in sweep and (every_variant or mechanisms[key].featured)]
+    same = coinciding_curves({key: sweep[key].to_numpy(dtype=float) for key in shown}, mechanisms)
     # The default mechanism (the analytic Gaussian) is drawn last, on top, and a little thicker, so a
     # mechanism that coincides with it (GG with p = 2) cannot hide it; the legend keeps registry order.
     ranks = {mechanism_id: rank for rank, mechanism_id in enumerate(mechanisms)}
-    drawing_order = sorted(mechanisms, key=lambda i: (bool(getattr(mechanisms[i], "is_default", False)), ranks[i]))
+    group_ranks = {group: index for index, group in enumerate(LEGEND_GROUPS)}
+    drawing_order = sorted(shown, key=lambda i: (i not in same, bool(getattr(mechanisms[i], "is_default", False)), ranks[i]))
     for mechanism_id in drawing_order:
         mechanism = mechanisms[mechanism_id]
-        if mechanism_id not in sweep:
-            continue
         is_default = bool(getattr(mechanism, "is_default", False))
+        x, y = epsilons, sweep[mechanism_id].to_numpy(dtype=float)
+        # A small marker of the mechanism's own symbol every 8 points (offset per mechanism, so they do not stack).
+        sizes = np.where((np.arange(x.size) + ranks[mechanism_id]) % 8 == 0, 7.0, 0.0)
+        current = float(current_stds.get(mechanism_id, np.nan))
+        if math.isfinite(current):  # the current point, exact, as the one visible marker of the curve
+            at = int(np.searchsorted(x, setting.epsilon))
+            x, y = np.insert(x, at, setting.epsilon), np.insert(y, at, current)
+            sizes = np.insert(sizes, at, 13.0)
+        line = mechanism_line(mechanism, width=LINE_WIDTH + 1 if is_default else LINE_WIDTH)
+        name = trace_name(mechanism)
+        opacity = 1.0
+        if mechanism_id in same:
+            line.update(width=LINE_WIDTH + 7)
+            opacity = 0.45
+            name += f" (on {reader_name(mechanisms[same[mechanism_id]])}'s curve)"
+        group = legend_group(mechanism)
         figure.add_trace(
             go.Scatter(
-                x=epsilons,
-                y=sweep[mechanism_id].to_numpy(dtype=float),
-                name=mechanism.name,
-                legendgroup=mechanism_id,
-                legendrank=1000 + ranks[mechanism_id],
-                mode="lines",
-                line=mechanism_line(mechanism, width=LINE_WIDTH + 1 if is_default else LINE_WIDTH),
-                visible=True if mechanism.featured else "legendonly",
+                x=x,
+                y=y,
+                name=name,
+                legendgroup=group,
+                legendgrouptitle_text=LEGEND_GROUPS[group],
+                legendrank=1000 * (1 + group_ranks[group]) + ranks[mechanism_id],
+                mode="lines+markers",
+                line=line,
+                opacity=opacity,
+                marker=dict(color=mechanism.color, size=sizes, symbol=mechanism_marker(mechanism)["symbol"],
+                            line=dict(color="white", width=1)),
                 hovertemplate=exact_hover(x_label, y_label),
                 connectgaps=False,
             )
         )
-        current = float(current_stds.get(mechanism_id, np.nan))
-        if math.isfinite(current):
-            figure.add_trace(
-                go.Scatter(
-                    x=[setting.epsilon],
-                    y=[current],
-                    name=f"{mechanism.name} at the current ε",
-                    legendgroup=mechanism_id,
-                    legendrank=1000 + ranks[mechanism_id],
-                    showlegend=False,
-                    mode="markers",
-                    marker=dict(color=mechanism.color, size=12, line=dict(color="white", width=1.5)),
-                    visible=True if mechanism.featured else "legendonly",
-                    hovertemplate=exact_hover(x_label, y_label),
-                )
-            )
     apply_layout(
         figure,
         title=(
             "How much noise each mechanism adds, against ε"
             f"<br><sup>{setting_summary(setting, with_epsilon=False)}; "
-            "dashed: claimed, not proven; dotted: probabilistic DP</sup>"
+            "dashed: claimed, not proven; dotted: probabilistic DP; dots: the current ε</sup>"
         ),
         x_title="ε (privacy loss bound; smaller is more private)",
         y_title="noise std per coordinate",
         log_x=True,
         log_y=True,
+        height=620,
     )
-    figure.update_layout(legend=dict(title_text="click to show or hide"))
+    grouped_legend_below(figure)
     return mark_current_x(figure, setting.epsilon, f"current ε = {format_number(setting.epsilon)}")
 
 
@@ -159,7 +178,7 @@ def variance_ratio_figure(
                 name=f"δ = {format_number(delta)}" + (" (current)" if is_current else ""),
                 mode="lines",
                 line=dict(
-                    color=CURRENT_COLOR if is_current else _DELTA_COLORS[index % len(_DELTA_COLORS)],
+                    color=CURRENT_COLOR if is_current else DELTA_COLORS[index % len(DELTA_COLORS)],
                     width=LINE_WIDTH + 2 if is_current else LINE_WIDTH,
                 ),
                 hovertemplate=exact_hover(x_label, y_label),
@@ -234,9 +253,27 @@ def _validity_text(mechanism, row, setting) -> str:
         return f"✗ {row['reason']}"
     if mechanism.guarantee == "claimed":
         if _claim_fails(row, setting.delta):
-            return "⚠ the claim does not hold: true δ is larger than claimed (MATH.md 6.2)"
+            return f"⚠ the claim does not hold: true δ is larger than claimed ({math_reference_name('6.2')})"
         return "⚠ not proven; the computed true δ is within the claim here"
     return "✓ holds"
+
+
+def guarantee_holds(mechanism, row, setting) -> bool:
+    """Whether the row's guarantee holds at this setting: valid, and for a claim, its true δ within the claimed δ."""
+    if row["error"] or not row["valid"]:
+        return False
+    if mechanism.guarantee == "claimed":
+        return math.isfinite(row["true_delta"]) and not _claim_fails(row, setting.delta)
+    return True
+
+
+def _holds_text(mechanism, row, setting) -> str:
+    """The short verdict the table shows first on every row: does the guarantee hold here?"""
+    if guarantee_holds(mechanism, row, setting):
+        return "⚠ not proven" if mechanism.guarantee == "claimed" else "✓ yes"
+    if mechanism.guarantee == "claimed" and row["valid"] and math.isfinite(row["true_delta"]):
+        return f"✗ no: true δ = {format_number(row['true_delta'])}"
+    return "✗ no (see below)"
 
 
 def _guarantee_text(mechanism, row, setting) -> str:
@@ -264,14 +301,15 @@ def overview_table(frame: pd.DataFrame, mechanisms: Mapping, setting):
         ratio = row["expected_loss"] / reference if valid and math.isfinite(reference) else np.nan
         rows.append(
             {
-                "Mechanism": mechanism.name,
+                "Mechanism": trace_name(mechanism),
+                "Holds here?": _holds_text(mechanism, row, setting),
                 "Scale": _scale_text(mechanism, row),
                 "Noise std per coordinate": format_number(row["coordinate_std"]) if valid else "—",
                 loss_column: format_number(row["expected_loss"]) if valid else "—",
                 "Error vs analytic Gaussian": format_ratio(ratio) if math.isfinite(ratio) else "—",
                 "Guarantee": _guarantee_text(mechanism, row, setting),
                 "Validity": _validity_text(mechanism, row, setting),
-                "Source": mechanism.source,
+                "Source": cite_math(mechanism.source, links=False),
             }
         )
     table = pd.DataFrame(rows)
@@ -292,7 +330,12 @@ def overview_table(frame: pd.DataFrame, mechanisms: Mapping, setting):
 
 
 def overview_csv_frame(frame: pd.DataFrame, mechanisms: Mapping, setting) -> pd.DataFrame:
-    """The table's exact values, with the setting on every row, for the CSV download."""
+    """The table's exact values, with the setting on every row, for the CSV download.
+
+    ``guarantee_holds`` is the column to filter on: False for a row whose guarantee does not
+    hold here, including a claimed mechanism whose true δ exceeds its claim (R1SMG from d = 4).
+    ``true_delta_at_epsilon`` is the δ(ε) of the calibrated noise from its exact privacy profile.
+    """
     rows = []
     for mechanism_id, row in frame.iterrows():
         mechanism = mechanisms[mechanism_id]
@@ -302,7 +345,9 @@ def overview_csv_frame(frame: pd.DataFrame, mechanisms: Mapping, setting) -> pd.
                 "mechanism_id": mechanism_id,
                 "mechanism": mechanism.name,
                 "guarantee": mechanism.guarantee_label,
-                "valid": valid,
+                "guarantee_holds": guarantee_holds(mechanism, row, setting),
+                # True for R1SMG too: its σ* is defined here, which is not to say its claim holds.
+                "calibration_defined": valid,
                 "validity_reason": row["reason"],
                 "scale_symbol": mechanism.scale_symbol,
                 "scale": row["scale"] if valid else np.nan,
@@ -315,17 +360,94 @@ def overview_csv_frame(frame: pd.DataFrame, mechanisms: Mapping, setting) -> pd.
                 "sensitivity_l1": setting.l1_sensitivity,
                 "order": setting.order,
                 "dim": setting.dim,
-                "source": mechanism.source,
+                "source": cite_math(mechanism.source, links=False),
             }
         )
     return pd.DataFrame(rows)
 
 
-def overview_caption(frame: pd.DataFrame, mechanisms: Mapping, setting) -> str:
-    """A plain-language sentence or two from the numbers, for presenters.
+def proven_values(frame: pd.DataFrame, mechanisms: Mapping, column: str = "expected_loss") -> dict[str, float]:
+    """``column`` of the rows whose guarantee is proven and holds here (the rows a ranking may name)."""
+    keep = [
+        mechanism_id
+        for mechanism_id, row in frame.iterrows()
+        if row["valid"] and mechanisms[mechanism_id].guarantee in PROVEN_GUARANTEES
+    ]
+    return {mechanism_id: float(frame.loc[mechanism_id, column]) for mechanism_id in keep}
+
+
+def _default_id(frame: pd.DataFrame, mechanisms: Mapping) -> str | None:
+    """The registry's default mechanism among the rows (the analytic Gaussian), if present."""
+    for mechanism_id in frame.index:
+        if getattr(mechanisms[mechanism_id], "is_default", False):
+            return mechanism_id
+    return None
+
+
+def _percent_range(excesses: list[float]) -> str:
+    low, high = min(excesses), max(excesses)
+    if math.isclose(low, high, rel_tol=0.05):
+        return format_percent(low)
+    return f"{format_percent(low)}–{format_percent(high)}"
+
+
+def why_sentences(frame: pd.DataFrame, mechanisms: Mapping, setting) -> str:
+    """Why the ranking comes out as it does, in one or two sentences generated from the numbers.
+
+    Each family's reason, with its error as a multiple of the default mechanism's (the analytic
+    Gaussian, calibrated exactly): Laplace follows the l1 sensitivity Δ₁ (given with its value); the
+    other Gaussian calibrations are sufficient bounds (their extra error as a range, far outliers
+    by name); a generalized Gaussian below the reference is named with its order; a claimed
+    mechanism with a smaller number is said not to be ranked.
+    """
+    reference_id = _default_id(frame, mechanisms)
+    if reference_id is None or not frame.loc[reference_id, "valid"]:
+        return ""
+    reference = float(frame.loc[reference_id, "expected_loss"])
+    reference_name = reader_name(mechanisms[reference_id])
+    others, claimed, close, far = [], [], [], []
+    for mechanism_id, row in frame.iterrows():
+        mechanism = mechanisms[mechanism_id]
+        if mechanism_id == reference_id or not row["valid"] or not math.isfinite(row["expected_loss"]):
+            continue
+        ratio = float(row["expected_loss"]) / reference
+        if mechanism.guarantee == "claimed":
+            if ratio < 1 and _claim_fails(row, setting.delta):
+                claimed.append(f"{mechanism.short_name}'s {format_ratio(ratio)} is not ranked: its claim fails here")
+        elif mechanism.family == "laplace":
+            delta_one = "Δ" if setting.l1_model == "one_coordinate" or setting.dim == 1 else "√d·Δ"
+            others.append(
+                f"Laplace's noise follows the l1 sensitivity, here Δ₁ = {delta_one} = {format_number(setting.l1_sensitivity)}, "
+                f"which gives it {format_ratio(ratio)} {reference_name}'s error"
+            )
+        elif mechanism.family == mechanisms[reference_id].family:
+            if not are_tied(ratio, 1.0):
+                (close if ratio <= 10 else far).append((mechanism, ratio))
+        elif ratio < 1 and not are_tied(ratio, 1.0) and mechanism.guarantee == "approximate":
+            others.append(
+                f"{mechanism.short_name} with p = {format_number(setting.order)} has {format_ratio(ratio)} "
+                f"{reference_name}'s error"
+            )
+    gaussian = f"{reference_name} is calibrated exactly (the smallest σ that meets (ε, δ))"
+    if close:
+        gaussian += (
+            f", and the other Gaussian calibrations are sufficient bounds that add "
+            f"{_percent_range([r - 1 for _, r in close])} more error"
+        )
+    if far:
+        gaussian += " (" + ", ".join(f"{m.short_name} {format_ratio(r)}" for m, r in far) + ")"
+    clauses = others + [gaussian] + claimed
+    text = "; ".join(clauses)
+    return f"Why: {text[0].upper()}{text[1:]}."
+
+
+def overview_caption(frame: pd.DataFrame, mechanisms: Mapping, setting, alternative: pd.DataFrame | None = None) -> str:
+    """A plain-language answer from the numbers, for presenters: who adds the least noise, why, under what.
 
     e.g. "At ε = 1 and δ = 1e-5, the analytic Gaussian needs σ = 3.73, 23% less than the
-    classical formula's 4.84."
+    classical formula's 4.84." followed by the ranking of proven mechanisms by E‖noise‖₂² (ties to
+    a relative 1e-9, :mod:`gaussmech_ui.ranking`), the reason (:func:`why_sentences`), and what the
+    ranking assumes. ``alternative`` is the same table under the other neighbour model.
     """
     where = f"At ε = {format_number(setting.epsilon)} and δ = {format_number(setting.delta)}"
     if setting.sensitivity != 1:
@@ -343,15 +465,19 @@ def overview_caption(frame: pd.DataFrame, mechanisms: Mapping, setting) -> str:
         else:
             sentence += "."
         sentences.append(sentence)
-    proven = frame[frame["valid"] & frame.index.map(lambda i: mechanisms[i].guarantee in PROVEN_GUARANTEES)]
-    proven = proven[np.isfinite(proven["expected_loss"].to_numpy(dtype=float))]
-    if len(proven):
-        best_id = proven["expected_loss"].idxmin()
-        best = proven.loc[best_id]
+    ranking = rank(proven_values(frame, mechanisms), mechanisms)
+    if ranking.best:
+        best = ranking.values[ranking.best[0]]
         sentences.append(
-            f"Of the mechanisms with a proven guarantee, {mechanisms[best_id].name} adds the least noise "
-            f"at d = {setting.dim:,}: an expected squared error of {format_number(best['expected_loss'])}."
+            f"Of the mechanisms with a proven guarantee, {winner_phrase(ranking, mechanisms, setting)} adds the least "
+            f"noise at d = {setting.dim:,}: E‖noise‖₂² = {format_number(best)}."
         )
+        answer = " ".join(sentences)
+        why = why_sentences(frame, mechanisms, setting)
+        other = None if alternative is None else rank(proven_values(alternative, mechanisms), mechanisms)
+        assumes = assumption_sentence(setting, ranking, other, mechanisms, quantity="error", verb="add the least noise")
+        # Three short paragraphs (answer, reason, assumption) read better than one block on a projector.
+        return "\n\n".join(part for part in (answer, why, assumes) if part)
     return " ".join(sentences)
 
 
@@ -363,11 +489,12 @@ def claim_warnings(frame: pd.DataFrame, mechanisms: Mapping, setting) -> list[st
         if mechanism.guarantee != "claimed" or not _claim_fails(row, setting.delta):
             continue
         messages.append(
-            f"**{mechanism.name}: the published guarantee does not hold here.** Its authors claim "
+            f"**{trace_name(mechanism)}: the published guarantee does not hold here.** Its authors claim "
             f"({format_number(setting.epsilon)}, {format_number(setting.delta)})-DP, but the noise it adds has "
             f"true δ = {format_number(row['true_delta'])} at ε = {format_number(setting.epsilon)}, "
             f"{format_ratio(row['true_delta'] / setting.delta)} the claimed δ. "
-            "The true δ comes from the exact privacy loss of its noise (MATH.md 6.2; formula in \"The math\" below). "
+            f"The true δ comes from the exact privacy loss of its noise ({math_reference_link('6.2')}; formula in "
+            "\"The math\" below). "
             "Do not use it to protect data."
         )
     return messages
@@ -375,7 +502,7 @@ def claim_warnings(frame: pd.DataFrame, mechanisms: Mapping, setting) -> list[st
 
 def not_valid_here(frame: pd.DataFrame, mechanisms: Mapping) -> list[str]:
     """"Name: reason" for each mechanism whose guarantee does not hold (or could not be computed) here."""
-    return [f"{mechanisms[i].name}: {row['reason']}" for i, row in frame.iterrows() if not row["valid"]]
+    return [f"{trace_name(mechanisms[i])}: {row['reason']}" for i, row in frame.iterrows() if not row["valid"]]
 
 
 def failures(frame: pd.DataFrame, mechanisms: Mapping) -> list[str]:

@@ -15,7 +15,9 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..format import format_number, format_percent, format_ratio
-from .common import CURRENT_COLOR, LINE_WIDTH, apply_layout, exact_hover, mechanism_line, vertical_marker
+from .common import CURRENT_COLOR, LINE_WIDTH, apply_layout, exact_hover, mechanism_line, mechanism_marker
+from .common import coinciding_curves, vertical_marker
+from ..ranking import place_phrase, rank, reader_name
 from .distributions import legend_below, log_dtick, trace_name
 from .overview import setting_summary
 
@@ -58,21 +60,29 @@ def profile_figure(curves: pd.DataFrame, mechanisms: Mapping, setting, *, claime
     figure = go.Figure()
     epsilons = curves["epsilon"].to_numpy(dtype=float)
     ids = [key for key in curves.columns if key != "epsilon"]
-    # Last-to-first, so the reference mechanism is drawn on top where curves coincide; legend in order.
-    for rank, mechanism_id in reversed(list(enumerate(ids))):
+    # Last-to-first, so the reference mechanism is drawn on top where curves coincide; legend in order. A curve
+    # lying on another (GG with p = 2 on the analytic Gaussian) is a wide pale band under it, and says so.
+    same = coinciding_curves({key: curves[key].to_numpy(dtype=float) for key in ids}, mechanisms)
+    for position, mechanism_id in sorted(enumerate(ids), key=lambda item: (item[1] not in same, -item[0])):
         mechanism = mechanisms[mechanism_id]
         name = trace_name(mechanism)
+        line = mechanism_line(mechanism)
         if mechanism.guarantee == "claimed":
             name += ": true δ(ε) of its noise"
+        if mechanism_id in same:
+            line.update(width=LINE_WIDTH + 7)
+            name += f" (on {reader_name(mechanisms[same[mechanism_id]])}'s curve)"
         figure.add_trace(
             go.Scatter(
                 x=epsilons,
                 y=curves[mechanism_id].to_numpy(dtype=float),
                 name=name,
                 legendgroup=mechanism_id,
-                legendrank=rank + 1,
-                mode="lines",
-                line=mechanism_line(mechanism),
+                legendrank=position + 1,
+                mode="lines+markers",
+                line=line,
+                opacity=0.45 if mechanism_id in same else 1.0,
+                marker=mechanism_marker(mechanism),
                 hovertemplate=exact_hover("ε", "δ(ε)"),
             )
         )
@@ -129,8 +139,13 @@ def profile_caption(comparison: pd.DataFrame, mechanisms: Mapping, setting, clai
     sentences = []
     if len(comparison):
         def listing(column: str) -> str:
-            ordered = comparison.sort_values(column, ascending=False)
-            return "; ".join(f"{mechanisms[key].name} {format_number(row[column])}" for key, row in ordered.iterrows())
+            # Largest δ first; equal values (a relative 1e-9) share one entry, named by the mechanism a reader knows.
+            values = comparison[column].to_dict()
+            ranking = rank(values, mechanisms, smaller_is_better=False)
+            parts = [f"{place_phrase(place, mechanisms, setting)} {format_number(values[place[0]])}" for place in ranking.places]
+            parts += [f"{reader_name(mechanisms[key])} {format_number(value)}" for key, value in values.items()
+                      if ranking.place_of(key) is None]
+            return "; ".join(parts)
 
         sentences.append(
             f"All these curves pass through or below the chosen point, yet at ε/2 = {format_number(setting.epsilon / 2)} "
@@ -420,7 +435,7 @@ def tradeoff_figure(frame: pd.DataFrame, setting, *, mu: float, alpha: float, ga
         go.Scatter(
             x=alphas, y=frame["region"].to_numpy(dtype=float),
             name=f"(ε, δ)-DP boundary, ε = {format_number(setting.epsilon)}, δ = {format_number(setting.delta)}",
-            mode="lines", line=dict(color="#E69F00", width=LINE_WIDTH, dash="dash"),
+            mode="lines", line=dict(color="#B36B00", width=LINE_WIDTH, dash="dash"),
             fill="tozeroy", fillcolor="rgba(230,159,0,0.15)",
             hovertemplate=exact_hover("α", "β"),
         )
@@ -444,7 +459,7 @@ def tradeoff_figure(frame: pd.DataFrame, setting, *, mu: float, alpha: float, ga
         go.Scatter(
             x=[alpha, alpha], y=[gaussian_beta, region_beta],
             name=f"at α = {format_percent(alpha)}: best attacker's misses β",
-            mode="markers", marker=dict(color=[("#0072B2"), ("#E69F00")], size=14, symbol="diamond", line=dict(color=CURRENT_COLOR, width=1.5)),
+            mode="markers", marker=dict(color=[("#0072B2"), ("#B36B00")], size=14, symbol="diamond", line=dict(color=CURRENT_COLOR, width=1.5)),
             hovertemplate=exact_hover("α", "β"),
         )
     )
@@ -474,9 +489,9 @@ def tradeoff_caption(alpha: float, gaussian_power: float, region_power: float) -
 
 
 ROUTE_STYLES = {
-    "exact": dict(name="exact Gaussian composition (GDP, μ = √k Δ/σ)", color="#0072B2", dash="solid"),
-    "zcdp_cks": dict(name="zCDP, Canonne–Kamath–Steinke conversion", color="#44AA99", dash="dash"),
-    "zcdp_bun_steinke": dict(name="zCDP, Bun–Steinke conversion", color="#999933", dash="dash"),
+    "exact": dict(name="exact Gaussian composition (Gaussian DP: μ-GDP, μ = √k Δ/σ)", color="#0072B2", dash="solid"),
+    "zcdp_cks": dict(name="zCDP, Canonne–Kamath–Steinke conversion", color="#2A8878", dash="dash"),
+    "zcdp_bun_steinke": dict(name="zCDP, Bun–Steinke conversion", color="#7A7A1A", dash="dash"),
     "advanced": dict(name="advanced composition of (ε, δ)", color="#AA4499", dash="dashdot"),
     "naive": dict(name="naive summation (kε, kδ)", color="#D55E00", dash="dot"),
 }

@@ -14,15 +14,9 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..format import format_number, format_percent, format_ratio
-from .common import (
-    CURRENT_COLOR,
-    LINE_WIDTH,
-    apply_layout,
-    exact_hover,
-    horizontal_marker,
-    mechanism_line,
-    vertical_marker,
-)
+from ..ranking import assumption_sentence, rank, reader_name, share_exact_values, winner_phrase
+from .common import CURRENT_COLOR, LINE_WIDTH, apply_layout, exact_hover, mechanism_line, mechanism_marker
+from .common import DELTA_COLORS, horizontal_marker, vertical_marker
 from .distributions import legend_below, log_dtick, trace_name
 from .overview import setting_summary
 
@@ -40,7 +34,6 @@ __all__ = [
 ]
 
 # Paul Tol's colour-blind-safe "muted" scheme, for curves of different δ or ε.
-DELTA_COLORS = ("#332288", "#117733", "#44AA99", "#88CCEE", "#DDCC77", "#CC6677", "#AA4499", "#882255")
 
 
 def tail_figure(
@@ -77,8 +70,9 @@ def tail_figure(
                 name=trace_name(mechanism),
                 legendgroup=mechanism_id,
                 legendrank=rank + 1,
-                mode="lines",
+                mode="lines+markers",
                 line=mechanism_line(mechanism),
+                marker=mechanism_marker(mechanism),
                 hovertemplate=exact_hover("t", y_label),
             )
         )
@@ -134,8 +128,28 @@ def tail_figure(
     return legend_below(figure)
 
 
-def tail_caption(bounds: Mapping[str, float], mechanisms: Mapping, alpha: float, *, vector: bool) -> str:
-    """The error bounds in one sentence: each coordinate (or the vector) is within t with probability 1 − α."""
+def tail_caption(
+    bounds: Mapping[str, float],
+    mechanisms: Mapping,
+    alpha: float,
+    *,
+    vector: bool,
+    setting=None,
+    alternative: Mapping[str, float] | None = None,
+    frames: tuple[pd.DataFrame, pd.DataFrame | None] | None = None,
+) -> str:
+    """The error bounds in one sentence: each coordinate (or the vector) is within t with probability 1 − α.
+
+    The smallest and largest proven bounds are ranked with ties (:mod:`gaussmech_ui.ranking`); with
+    ``setting`` the caption states δ and the neighbour model and, from ``alternative`` (the bounds
+    under the other neighbour model), what that model changes. ``frames`` (the bound tables here and
+    under the other model, with ``std`` and ``method``) let a Monte Carlo bound of a noise that is
+    the same as an exactly bounded one (GG with p = 2) rank with the exact value.
+    """
+    if frames is not None:
+        bounds = _shared_bounds(bounds, frames[0], mechanisms, setting)
+        if alternative is not None and frames[1] is not None:
+            alternative = _shared_bounds(alternative, frames[1], mechanisms, setting)
     finite = {key: value for key, value in bounds.items() if value is not None and math.isfinite(value)}
     if not finite:
         return ""
@@ -143,14 +157,26 @@ def tail_caption(bounds: Mapping[str, float], mechanisms: Mapping, alpha: float,
     parts = [f"{trace_name(mechanisms[key])} {format_number(value)}" for key, value in sorted(finite.items(), key=lambda kv: kv[1])]
     proven = {key: value for key, value in finite.items() if mechanisms[key].guarantee != "claimed"}
     text = f"With probability {format_percent(1 - alpha, 6)}, {what} at most: " + "; ".join(parts) + "."
-    if len(proven) >= 2:
-        best = min(proven, key=proven.get)
-        worst = max(proven, key=proven.get)
+    ranking = rank(proven, mechanisms)
+    if len(ranking.places) >= 2:
+        best, worst = ranking.best[0], ranking.worst[0]
         text += (
-            f" Among proven guarantees the largest bound ({mechanisms[worst].name}) is "
-            f"{format_ratio(proven[worst] / proven[best])} the smallest ({mechanisms[best].name})."
+            f" Among proven guarantees the largest bound ({reader_name(mechanisms[worst])}) is "
+            f"{format_ratio(proven[worst] / proven[best])} the smallest ({winner_phrase(ranking, mechanisms, setting)})."
         )
+        if setting is not None:
+            other = None if alternative is None else rank(
+                {key: value for key, value in alternative.items() if key in bounds and mechanisms[key].guarantee != "claimed"},
+                mechanisms,
+            )
+            text += " " + assumption_sentence(setting, ranking, other, mechanisms, quantity="bound",
+                                              verb="have the smallest bound")
     return text
+
+
+def _shared_bounds(bounds: Mapping[str, float], frame: pd.DataFrame, mechanisms: Mapping, setting) -> dict:
+    exact = {key: method != "Monte Carlo" for key, method in frame["method"].items()}
+    return share_exact_values(bounds, frame["std"].to_dict(), exact, mechanisms, setting)
 
 
 def error_bound_table(frame: pd.DataFrame, mechanisms: Mapping, alpha: float, dim: int, *, vector: bool) -> pd.DataFrame:

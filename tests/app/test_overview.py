@@ -52,7 +52,9 @@ def test_the_overview_shows_a_table_two_charts_downloads_and_the_math(overview, 
     assert not at.error
     assert at.title[0].value == "How much noise does each mechanism need?"
     table = _table(at)
-    assert list(table.index) == [mechanism.name for mechanism in MECHANISMS.values()]
+    from gaussmech_ui.figures.common import trace_name
+
+    assert list(table.index) == [trace_name(mechanism) for mechanism in MECHANISMS.values()]
     for column in ("Guarantee", "Scale", "Noise std per coordinate", "E‖noise‖₂² at d = 10", "Validity", "Source"):
         assert column in table.columns
     specs = chart_specs(at)
@@ -92,11 +94,11 @@ def test_at_epsilon_one_half_the_classical_gaussian_is_compared(app_test):
 
 
 def test_r1smg_shows_its_claim_next_to_its_true_delta_and_a_warning(overview):
-    row = _table(overview).loc[MECHANISMS["r1smg"].name]
+    row = _table(overview).loc["R1SMG, claimed (Ji & Li 2024)"]
     assert "claimed (1, 1e-5)-DP" in row["Guarantee"] and "true δ" in row["Guarantee"]
     assert row["Validity"].startswith("⚠")
     warnings = [w.value for w in overview.warning]
-    assert any(MECHANISMS["r1smg"].name in w and "does not hold" in w for w in warnings)
+    assert any("R1SMG, claimed (Ji & Li 2024)" in w and "does not hold" in w for w in warnings)
 
 
 def test_the_chart_marks_the_current_epsilon_and_omits_invalid_regions(overview, chart_specs):
@@ -118,7 +120,7 @@ def test_the_chart_marks_the_current_epsilon_and_omits_invalid_regions(overview,
         ("sensitivity", lambda at: at.text_input(key=exact_key("sensitivity")).input("2")),
         ("order", lambda at: at.slider(key=widget_key("order")).set_value(3.0)),
         ("dim slider", lambda at: at.select_slider(key=widget_key("dim")).set_value(100)),
-        ("dim entry", lambda at: at.number_input(key=exact_key("dim")).set_value(42)),
+        ("dim entry", lambda at: at.text_input(key=exact_key("dim")).input("42")),
         ("l1 model", lambda at: at.radio(key=widget_key("l1_model")).set_value("all_coordinates")),
     ],
 )

@@ -64,7 +64,8 @@ def test_defaults_show_the_mean_error_chart_with_the_papers_constants(chart_spec
     (spec,) = chart_specs(at)
     assert spec["layout"]["xaxis"]["type"] == "log" and spec["layout"]["yaxis"]["type"] == "log"
     names = [trace["name"] for trace in spec["data"]]
-    for expected in ("Analytic Gaussian", "Laplace", "Generalized Gaussian GG(p)", "Matrix-variate Gaussian (i.i.d. form)",
+    for expected in ("Analytic Gaussian", "Laplace", "Generalized Gaussian GG(p) (on the analytic Gaussian's curve)",
+                     "Matrix-variate Gaussian (i.i.d. form)",
                      R1SMG, "Ji & Li's C_A·Δ² (the paper's bound)", "Ji & Li's C_M·Δ² (the paper's bound)",
                      "Ji & Li's C_R·Δ² (the paper's bound)", "at d = 10"):
         assert expected in names
@@ -78,7 +79,7 @@ def test_defaults_show_the_mean_error_chart_with_the_papers_constants(chart_spec
     assert r1smg_dims[0] == 3
     np.testing.assert_allclose(r1smg["y"], multivariate.r1smg_sigma_star(1.0, 1e-5, 1.0, r1smg_dims.astype(int)), rtol=1e-12)
     text = _text(at)
-    assert "smallest expected squared error with a proven guarantee is 20 (Laplace" in text
+    assert "smallest expected squared error with a proven guarantee is 20 (the Laplace mechanism" in text
     assert "Left out where the mechanism is not valid" in text and "Classical Gaussian" in text
     table = _table(at)
     assert table.at["Analytic Gaussian", "Exact ÷ paper"] == "0.725"
@@ -186,7 +187,8 @@ def test_a_bad_page_value_in_the_link_becomes_a_warning_and_the_default():
     assert any("accuracy_mvg_gamma=0.1" in w for w in warnings)
     assert at.number_input(key="accuracy_mvg_rows").value == 1 and at.number_input(key="accuracy_mvg_gamma").value == 0.5
     first = _open("Accuracy first", accuracy_target="-3", accuracy_kind="Root-mean-square error")
-    assert any("accuracy_target=-3" in w.value for w in first.warning)
+    assert any("Could not use `-3` for t: that is outside the allowed range" in w.value and "Keeping t = 10." in w.value
+               for w in first.warning)
     assert first.radio(key="accuracy_kind").value == "rms"  # a valid value (its label) is taken silently
     assert not any("accuracy_kind" in w.value for w in first.warning)
 
@@ -239,7 +241,7 @@ def test_audit_tab_shows_the_true_delta_and_the_live_test(chart_specs):
 def test_audit_tab_at_the_default_dimension_says_one_release_is_not_enough():
     at = _open("R1SMG audit")
     text = _text(at)
-    assert "one release is not enough" in text and "M = 17" in text
+    assert "one release is not enough" in text and "d = 17" in text
     assert "0.181" in text
 
 
@@ -251,11 +253,11 @@ def test_accuracy_first_answers_from_the_target():
     table = _table(at)
     assert table.at["Analytic Gaussian", "ε needed"] == "0.71"
     assert table.at["Laplace", "ε needed"] == "0.3"
-    assert "most private proven choice is Laplace at ε = 0.3" in at.info[0].value
+    assert "most private proven choice is the Laplace mechanism at ε = 0.3" in at.info[0].value
     assert any("only by its claim" in warning.value for warning in at.warning)
     at.radio(key="accuracy_kind").set_value("rms").run()
     at.radio(key="accuracy_scope").set_value("norm").run()
-    at.number_input(key="accuracy_target").set_value(100.0).run()
+    at.text_input(key="accuracy_target").input("100").run()
     _assert_clean(at)
     table = _table(at)
     # √E‖n‖² = √d σ = 100 at d = 10: σ = √1000, whose exact ε at δ = 1e-5 is the answer.

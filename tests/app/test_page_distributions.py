@@ -47,7 +47,7 @@ def test_the_page_opens_on_the_densities_with_every_featured_mechanism(chart_spe
     assert x.max() == pytest.approx(6 * sigma, rel=1e-12), "the window is ±6 std of the analytic Gaussian"
     gaussian = np.asarray(_trace(spec, "Analytic Gaussian")["y"], dtype=float)
     assert gaussian.max() == pytest.approx(1 / (sigma * np.sqrt(2 * np.pi)), rel=1e-3)
-    assert "Laplace has the narrowest noise" in at.info[0].value
+    assert "the Laplace mechanism has the narrowest noise" in at.info[0].value
     assert len(at.get("download_button")) == 1
     (expander,) = at.expander
     assert expander.label == "The math" and len(expander.get("latex")) >= 2

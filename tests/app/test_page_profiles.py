@@ -33,7 +33,7 @@ def test_profiles_pass_through_the_chosen_point_and_r1smg_is_flagged(chart_specs
     (spec,) = chart_specs(at)
     names = [trace["name"] for trace in sorted(spec["data"], key=lambda trace: trace.get("legendrank", 1000))]
     assert names == [
-        "Analytic Gaussian", "Laplace", "Generalized Gaussian GG(p)", "Matrix-variate Gaussian (i.i.d. form)",
+        "Analytic Gaussian", "Laplace", "Generalized Gaussian GG(p) (on the analytic Gaussian's curve)", "Matrix-variate Gaussian (i.i.d. form)",
         "R1SMG, claimed (Ji & Li 2024): true δ(ε) of its noise",
         "R1SMG, claimed (Ji & Li 2024): claimed δ (open) vs true δ (filled) at ε",
         "chosen (ε, δ) = (1, 1e-5)",
@@ -50,7 +50,7 @@ def test_profiles_pass_through_the_chosen_point_and_r1smg_is_flagged(chart_specs
     claim = spec["data"][5]
     assert claim["y"][0] == 1e-5 and claim["y"][1] == pytest.approx(0.18141, rel=1e-3)  # MATH.md 6.2
     assert any("published guarantee does not hold here" in w.value for w in at.warning)
-    assert "at ε/2 = 0.5 their δ is Laplace 0.221" in at.info[0].value
+    assert "at ε/2 = 0.5 their δ is the Laplace mechanism 0.221" in at.info[0].value
     assert at.expander[0].label == "The math" and len(at.expander[0].get("latex")) >= 3
 
 
@@ -117,7 +117,7 @@ def test_composition_routes_side_by_side(chart_specs):
     assert len(specs) == 2 and all(len(spec["data"]) == 5 for spec in specs)
     table = at.dataframe[0].value.set_index("Route")
     exact = accounting.composed_gaussian_epsilon(2 * 10 * 1e-5, SIGMA, 1.0, 10)
-    assert table.loc["exact Gaussian composition (GDP, μ = √k Δ/σ)", "Total ε"] == f"{exact:.3g}"
+    assert table.loc["exact Gaussian composition (Gaussian DP: μ-GDP, μ = √k Δ/σ)", "Total ε"] == f"{exact:.3g}"
     assert table.loc["naive summation (kε, kδ)", "Total ε"] == "10"
     exact_sigma = specs[1]["data"][0]
     ks, sigmas = np.asarray(exact_sigma["x"], dtype=float), np.asarray(exact_sigma["y"], dtype=float)

@@ -73,7 +73,7 @@ def _scale_cell(page, mechanism_id: str):
     from gaussmech_core.mechanisms import MECHANISMS
 
     row = list(MECHANISMS).index(mechanism_id)
-    scale_column = 1  # Mechanism, Scale, ...
+    scale_column = 2  # Mechanism, Holds here?, Scale, ...
     return _element(page, "overview_table").locator(f'[data-testid="glide-cell-{scale_column}-{row}"]')
 
 

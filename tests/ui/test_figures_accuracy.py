@@ -345,7 +345,7 @@ def test_closer_test_figures_and_caption():
     assert "above that ceiling" in sentences[0]
     small_rows, _ = cached.closer_test(1.0, 1e-5, 1.0, 10, 20_000, seed=0)
     small = figures.closer_test_caption(small_rows, ceiling, curve, _setting(10))
-    assert "not enough" in small[0] and "M = 17" in small[0]
+    assert "not enough" in small[0] and "d = 17" in small[0]
 
 
 def test_accuracy_first_table_caption_and_notes():
@@ -364,5 +364,5 @@ def test_accuracy_first_table_caption_and_notes():
 
 def test_shape_note_and_titles():
     assert "3 × 4" in figures.shape_note(3, 12)
-    assert "MVG: 3 × M/3" in figures.setting_title(_setting(12, rows=3), 3)
-    assert "Δ₁ = √M·Δ" in figures.setting_title(_setting(l1_model="all_coordinates"), 1)
+    assert "MVG: 3 × d/3" in figures.setting_title(_setting(12, rows=3), 3)
+    assert "Δ₁ = √d·Δ" in figures.setting_title(_setting(l1_model="all_coordinates"), 1)

@@ -92,8 +92,8 @@ def test_density_figure_has_one_trace_per_mechanism_in_its_colour(log_density):
 
 def test_density_caption_names_the_narrowest_and_widest_and_what_is_missing():
     caption = density_caption({"analytic_gaussian": 3.73, "laplace": 1.41, "r1smg": 2.2}, MECHANISMS, {})
-    assert "Laplace has the narrowest noise (std 1.41" in caption
-    assert "Analytic Gaussian the widest (std 3.73, 2.65×)" in caption
+    assert "the Laplace mechanism has the narrowest noise (std 1.41" in caption
+    assert "the analytic Gaussian the widest (std 3.73, 2.65×)" in caption
     assert "R1SMG, claimed (Ji & Li 2024) is drawn at the scale its authors claim" in caption
     mechanisms = {**MECHANISMS, "classical": _mechanism("Classical Gaussian", "approximate", "#D55E00")}
     caption = density_caption({"analytic_gaussian": 3.73}, mechanisms, {"classical": "Not a theorem here."})

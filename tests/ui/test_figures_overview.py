@@ -28,9 +28,11 @@ from gaussmech_ui.figures.overview import (
 )
 
 
-def _mechanism(mechanism_id, name, guarantee, color, symbol="σ", featured=True, is_default=False):
+def _mechanism(mechanism_id, name, guarantee, color, symbol="σ", featured=True, is_default=False, family="gaussian"):
     return SimpleNamespace(
         is_default=is_default,
+        family=family,
+        short_name=name.split(" (")[0],
         id=mechanism_id,
         name=name,
         guarantee=guarantee,
@@ -45,9 +47,9 @@ def _mechanism(mechanism_id, name, guarantee, color, symbol="σ", featured=True,
 MECHANISMS = {
     "analytic_gaussian": _mechanism("analytic_gaussian", "Analytic Gaussian", "approximate", "#0072B2", is_default=True),
     "classical_gaussian": _mechanism("classical_gaussian", "Classical Gaussian", "approximate", "#D55E00"),
-    "laplace": _mechanism("laplace", "Laplace", "pure", "#E69F00", symbol="b"),
+    "laplace": _mechanism("laplace", "Laplace", "pure", "#E69F00", symbol="b", family="laplace"),
     "gaussian_pdp": _mechanism("gaussian_pdp", "Gaussian pDP", "probabilistic", "#882255", featured=False),
-    "r1smg": _mechanism("r1smg", "R1SMG (claimed)", "claimed", "#CC6677", symbol="σ*"),
+    "r1smg": _mechanism("r1smg", "R1SMG (claimed)", "claimed", "#CC6677", symbol="σ*", family="r1smg"),
 }
 
 
@@ -96,35 +98,58 @@ def _sweep():
 def test_std_chart_has_a_line_per_mechanism_in_its_registry_colour_on_log_axes():
     current = _frame(classical_valid=False)["coordinate_std"].to_dict()
     figure = std_vs_epsilon_figure(_sweep(), MECHANISMS, SETTING, current)
-    lines = [trace for trace in figure.data if trace.mode == "lines"]
+    lines = list(figure.data)
     legend_order = sorted(lines, key=lambda trace: trace.legendrank)
-    assert [trace.name for trace in legend_order] == [m.name for m in MECHANISMS.values()]
-    for trace, mechanism in zip(legend_order, MECHANISMS.values()):
+    assert [trace.name for trace in legend_order] == [
+        "Analytic Gaussian", "Classical Gaussian", "Gaussian pDP", "Laplace", "R1SMG, claimed (source of R1SMG)"
+    ], "grouped: Gaussian calibrations, other families, claimed only"
+    assert [trace.legendgrouptitle.text for trace in legend_order] == [
+        "Gaussian calibrations", "Gaussian calibrations", "Gaussian calibrations", "Other families", "Claimed only, not proven"
+    ]
+    for trace in legend_order:
+        mechanism = next(m for m in MECHANISMS.values() if trace.name.startswith(m.name.split(" (")[0]))
         assert trace.line.color == mechanism.color
     assert lines[-1].name == "Analytic Gaussian", "the default mechanism is drawn on top"
     assert lines[-1].line.width > lines[0].line.width
     assert figure.layout.xaxis.type == "log" and figure.layout.yaxis.type == "log"
+    assert figure.layout.legend.orientation == "h" and figure.layout.legend.y < 0, "the legend is under the plot"
     by_name = {trace.name: trace for trace in lines}
-    assert by_name["R1SMG (claimed)"].line.dash == "dash"
+    assert by_name["R1SMG, claimed (source of R1SMG)"].line.dash == "dash"
     assert by_name["Gaussian pDP"].line.dash == "dot"
-    assert by_name["Gaussian pDP"].visible == "legendonly", "non-featured mechanisms start hidden"
+    assert all(trace.visible in (None, True) for trace in lines), "nothing drawn starts hidden"
+    hidden = std_vs_epsilon_figure(_sweep(), MECHANISMS, SETTING, current, every_variant=False)
+    assert "Gaussian pDP" not in {trace.name for trace in hidden.data}, "variants only with the checkbox"
     # The invalid region stays a gap, never a number.
     classical = np.asarray(by_name["Classical Gaussian"].y, dtype=float)
     epsilons = np.asarray(by_name["Classical Gaussian"].x, dtype=float)
     assert np.all(np.isnan(classical[epsilons >= 1])) and np.all(np.isfinite(classical[epsilons < 1]))
 
 
+def test_a_curve_that_lies_on_another_is_marked_and_drawn_under_it():
+    sweep = _sweep().assign(gaussian_pdp=lambda f: f["analytic_gaussian"] * (1 + 1e-12))
+    figure = std_vs_epsilon_figure(sweep, MECHANISMS, SETTING, {})
+    names = [trace.name for trace in figure.data]
+    assert "Gaussian pDP (on the analytic Gaussian's curve)" in names
+    assert names.index("Gaussian pDP (on the analytic Gaussian's curve)") < names.index("Analytic Gaussian")
+
+
 def test_std_chart_marks_the_current_epsilon_and_states_the_parameters():
     current = _frame(classical_valid=False)["coordinate_std"].to_dict()
     figure = std_vs_epsilon_figure(_sweep(), MECHANISMS, SETTING, current)
     assert [shape.x0 for shape in figure.layout.shapes] == [1.0]
-    markers = [trace for trace in figure.data if trace.mode == "markers"]
-    assert {trace.legendgroup for trace in markers} == {"analytic_gaussian", "laplace", "gaussian_pdp", "r1smg"}
-    assert all(list(trace.x) == [1.0] for trace in markers)
+    marked = {}
+    for trace in figure.data:
+        sizes = np.asarray(trace.marker.size, dtype=float)
+        if (sizes > 10).any():
+            (index,) = np.flatnonzero(sizes > 10)
+            marked[trace.name] = (float(trace.x[index]), float(trace.y[index]))
+    assert set(marked) == {"Analytic Gaussian", "Laplace", "Gaussian pDP", "R1SMG, claimed (source of R1SMG)"}
+    assert all(x == 1.0 for x, _ in marked.values())
+    assert marked["Analytic Gaussian"][1] == current["analytic_gaussian"], "the marker is the exact value"
     title = figure.layout.title.text
     assert "δ = 1e-5" in title and "d = 10" in title and "Δ = 1" in title
     assert "ε" in figure.layout.xaxis.title.text and "std" in figure.layout.yaxis.title.text
-    assert "%{y:.10g}" in markers[0].hovertemplate, "hover shows exact values"
+    assert "%{y:.10g}" in figure.data[0].hovertemplate, "hover shows exact values"
 
 
 def test_std_chart_follows_the_current_epsilon():
@@ -184,7 +209,9 @@ def test_table_shows_numbers_to_three_digits_and_the_loss_ratio():
 def test_r1smg_shows_its_claim_next_to_its_true_delta_with_a_warning():
     frame = _frame(classical_valid=False)
     table, styler = overview_table(frame, MECHANISMS, SETTING)
-    row = table.set_index("Mechanism").loc["R1SMG (claimed)"]
+    from gaussmech_ui.figures.common import trace_name
+
+    row = table.set_index("Mechanism").loc[trace_name(MECHANISMS["r1smg"])]
     assert "claimed (1, 1e-5)-DP" in row["Guarantee"] and "true δ = 0.181" in row["Guarantee"]
     assert row["Validity"].startswith("⚠")
     warnings = claim_warnings(frame, MECHANISMS, SETTING)
@@ -201,7 +228,7 @@ def test_caption_compares_analytic_with_classical_in_plain_words():
     setting = Setting(epsilon=0.9, delta=1e-5, dim=10)
     caption = overview_caption(_frame(classical_valid=True), MECHANISMS, setting)
     assert caption.startswith("At ε = 0.9 and δ = 1e-5, the analytic Gaussian needs σ = 3.73, 23% less than the classical formula's 4.84.")
-    assert "Laplace adds the least noise at d = 10" in caption, "claimed mechanisms never win"
+    assert "the Laplace mechanism adds the least noise at d = 10" in caption, "claimed mechanisms never win"
 
 
 def test_caption_does_not_compare_with_the_classical_formula_beyond_its_theorem():

@@ -86,8 +86,8 @@ def test_profile_figure_draws_each_curve_the_claim_against_the_truth_and_the_cho
 def test_profile_caption_compares_at_half_and_twice_epsilon_and_flags_the_claim():
     comparison = pd.DataFrame({"half": [1.2e-3, 0.221], "double": [4.6e-15, 0.0]}, index=["analytic_gaussian", "laplace"])
     text = profile_caption(comparison, MECHANISMS, SETTING, {"r1smg": (1e-5, 0.181)})
-    assert "at ε/2 = 0.5 their δ is Laplace 0.221; Analytic Gaussian 0.0012" in text
-    assert "at 2ε = 2 it is Analytic Gaussian 4.6e-15; Laplace 0." in text
+    assert "at ε/2 = 0.5 their δ is the Laplace mechanism 0.221; the analytic Gaussian 0.0012" in text
+    assert "at 2ε = 2 it is the analytic Gaussian 4.6e-15; the Laplace mechanism 0." in text
     assert "true δ = 0.181 at ε = 1, 18,100× the claimed δ = 1e-5. The claim does not hold here." in text
     text = profile_caption(comparison.iloc[:0], MECHANISMS, SETTING, {"r1smg": (1e-5, 1e-6)})
     assert text.startswith("R1SMG, claimed (Ji & Li 2024): its true δ") and "within the claim here" in text

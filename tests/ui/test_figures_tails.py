@@ -91,7 +91,7 @@ def test_vector_tail_figure_adds_monte_carlo_curves():
 def test_tail_caption_sorts_the_bounds_and_compares_proven_ones():
     text = tail_caption({"analytic_gaussian": 7.31, "laplace": 3.0, "r1smg": 4.87}, MECHANISMS, 0.05, vector=False)
     assert text.startswith("With probability 95%, each noise coordinate is at most: Laplace 3; R1SMG, claimed (Ji & Li 2024) 4.87; Analytic Gaussian 7.31.")
-    assert "largest bound (Analytic Gaussian) is 2.44× the smallest (Laplace)" in text
+    assert "largest bound (the analytic Gaussian) is 2.44× the smallest (the Laplace mechanism)" in text
     assert "whole noise vector" in tail_caption({"laplace": 1.0}, MECHANISMS, 1e-6, vector=True)
     assert tail_caption({"laplace": math.nan}, MECHANISMS, 0.05, vector=False) == ""
 

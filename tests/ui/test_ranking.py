@@ -1,0 +1,78 @@
+"""The tie-aware ranking behind every caption that names a winner (gaussmech_ui.ranking)."""
+
+from __future__ import annotations
+
+import doctest
+from types import SimpleNamespace
+
+import gaussmech_ui.ranking as ranking_module
+from gaussmech_core.mechanisms import MECHANISMS
+from gaussmech_core.registry_types import Setting
+from gaussmech_ui.ranking import TIE_TOLERANCE, assumption_sentence, rank, reader_name, winner_phrase
+
+
+def _mechanism(name, family, *, is_default=False, featured=True, short_name=None):
+    return SimpleNamespace(name=name, family=family, is_default=is_default, featured=featured, short_name=short_name or name)
+
+
+# GG comes first in this registry on purpose: the name shown in a tie must come from is_default, not from order.
+REGISTRY = {
+    "gg": _mechanism("Generalized Gaussian GG(p)", "generalized_gaussian", short_name="GG"),
+    "zz_gauss": _mechanism("Analytic Gaussian", "gaussian", is_default=True),
+    "lap": _mechanism("Laplace", "laplace"),
+}
+SETTING = Setting(epsilon=1.0, delta=1e-5, dim=10)
+
+
+def test_doctests_pass():
+    result = doctest.testmod(ranking_module)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_values_equal_to_a_relative_1e9_share_a_place_and_the_default_is_named():
+    value = 139.17
+    ranked = rank({"gg": value * (1 - 1.7e-12), "zz_gauss": value, "lap": 200.0}, REGISTRY)
+    assert ranked.places == (("zz_gauss", "gg"), ("lap",))
+    assert winner_phrase(ranked, REGISTRY, SETTING) == "the analytic Gaussian (GG with p = 2 is the same noise)"
+
+
+def test_a_difference_just_above_the_tolerance_is_not_a_tie():
+    ranked = rank({"gg": 1.0, "zz_gauss": 1.0 + 3 * TIE_TOLERANCE}, REGISTRY)
+    assert ranked.places == (("gg",), ("zz_gauss",))
+
+
+def test_a_chain_of_near_equal_values_cannot_stretch_a_tie():
+    step = 0.6 * TIE_TOLERANCE
+    ranked = rank({"gg": 1.0, "zz_gauss": 1.0 + step, "lap": 1.0 + 2 * step}, REGISTRY)
+    assert ranked.places == (("zz_gauss", "gg"), ("lap",))
+
+
+def test_larger_is_better_and_missing_values_are_not_ranked():
+    ranked = rank({"gg": 2.0, "zz_gauss": float("nan"), "lap": 5.0}, REGISTRY, smaller_is_better=False)
+    assert ranked.places == (("lap",), ("gg",)) and ranked.place_of("zz_gauss") is None
+
+
+def test_a_tie_that_is_not_the_same_noise_says_so():
+    ranked = rank({"lap": 3.0, "zz_gauss": 3.0}, REGISTRY)
+    assert winner_phrase(ranked, REGISTRY, SETTING) == "the analytic Gaussian (tied with Laplace, equal to 9 significant digits)"
+
+
+def test_the_real_registry_names_read_in_a_sentence():
+    assert reader_name(MECHANISMS["analytic_gaussian"]) == "the analytic Gaussian"
+    assert reader_name(MECHANISMS["laplace"]) == "the Laplace mechanism"
+
+
+def test_the_assumption_names_delta_and_both_neighbour_models_and_what_changes():
+    here = rank({"zz_gauss": 139.0, "lap": 20.0}, REGISTRY)
+    there = rank({"zz_gauss": 139.0, "lap": 200.0}, REGISTRY)
+    text = assumption_sentence(SETTING, here, there, REGISTRY, quantity="error", verb="add the least noise")
+    assert "δ = 1e-5" in text and "“one coordinate changes” (Δ₁ = Δ)" in text
+    assert "Under “every coordinate may change” (Δ₁ = √d·Δ)" in text
+    assert "the Laplace mechanism's error would be 10× its value here" in text
+    assert text.endswith("the analytic Gaussian would add the least noise.")
+
+
+def test_at_dimension_one_both_models_agree():
+    setting = Setting(epsilon=1.0, delta=1e-5, dim=1)
+    ranked = rank({"lap": 2.0}, REGISTRY)
+    assert "nothing would change" in assumption_sentence(setting, ranked, ranked, REGISTRY)
