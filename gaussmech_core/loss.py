@@ -44,7 +44,14 @@ __all__ = [
 ]
 
 DEFAULT_LEVELS = (0.05, 0.5, 0.95)
-FAMILIES = ("gaussian", "r1smg", "mvg_iid", "laplace", "generalized_gaussian")
+# Kinds of noise (the registry's vocabulary, registry_types.NOISE_FAMILIES) whose loss is a scaled
+# χ²: scale -> σ² (i.i.d. Gaussian, also the i.i.d. MVG with d = mn entries) or σ* (R1SMG), and
+# its degrees of freedom at dimension d.
+_CHI_SQUARE_LOSS = {
+    "gaussian": (lambda s: s * s, lambda d: d),
+    "r1smg": (lambda s: s, lambda d: np.ones_like(d)),
+}
+_IID_LOSS = ("laplace", "generalized_gaussian")
 
 # Monte Carlo quantiles for i.i.d. Laplace/GG losses draw at most this many coordinates; with
 # fewer than _MIN_MC_SAMPLES sums left, the Cornish–Fisher expansion (exact cumulants) is more
@@ -416,8 +423,9 @@ def loss_quantiles_against_dim(family, scale, dim, quantile_levels=DEFAULT_LEVEL
 
     Parameters
     ----------
-    family : {"gaussian", "r1smg", "mvg_iid", "laplace", "generalized_gaussian"}
-        The noise. "gaussian" and "mvg_iid" (d = mn entries) are σ² χ²_d; "r1smg" is σ* χ²_1.
+    family : {"gaussian", "r1smg", "laplace", "generalized_gaussian"}
+        The kind of noise, in the registry's vocabulary (``Mechanism.family``). "gaussian" (also
+        the i.i.d. MVG, d = mn entries) is σ² χ²_d; "r1smg" is σ* χ²_1.
     scale : float or array_like
         σ, σ*, s or b > 0, broadcast against ``dim`` (a calibrated scale usually depends on d).
     dim : int or array_like of int
@@ -453,16 +461,15 @@ def loss_quantiles_against_dim(family, scale, dim, quantile_levels=DEFAULT_LEVEL
     >>> np.round(bands[0.5], 2).tolist()
     [0.45, 9.34, 99.33]
     """
-    require_choice(family, "family", FAMILIES)
+    require_choice(family, "family", tuple(_CHI_SQUARE_LOSS) + _IID_LOSS)
     levels = _levels(quantile_levels)
     scale_array = require_interval(as_float_array(scale, "scale"), "scale", 0.0, None, lower_open=True)
     dim_array = _whole_numbers(dim, "dim", 1)
     s, d = broadcast(scale_array, dim_array)
     with np.errstate(over="ignore"):  # a loss beyond float64 is inf, which is the answer
-        if family in ("gaussian", "mvg_iid"):
-            return {q: np.asarray(s * s * stats.chi2.ppf(q, d), dtype=np.float64) for q in levels}
-        if family == "r1smg":
-            return {q: np.asarray(s * stats.chi2.ppf(q, 1.0) + 0.0 * d, dtype=np.float64) for q in levels}
+        if family in _CHI_SQUARE_LOSS:
+            factor, degrees = _CHI_SQUARE_LOSS[family]
+            return {q: np.asarray(factor(s) * stats.chi2.ppf(q, degrees(d)), dtype=np.float64) for q in levels}
         p = _family_order(family, order)
         n_samples = require_integer(n_samples, "n_samples", minimum=1)
         seed = require_integer(seed, "seed", minimum=0)

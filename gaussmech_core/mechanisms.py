@@ -13,14 +13,23 @@ published, and :func:`evaluate` always pairs it with the computed true δ(ε) of
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import math
 from dataclasses import dataclass, replace
 
 import numpy as np
 from scipy import stats
 
-from . import gaussian, generalized, laplace, multivariate
-from .registry_types import GUARANTEE_LABELS, Mechanism, Setting, Validity
+from . import gaussian, generalized, laplace, loss, multivariate
+from .registry_types import (
+    GUARANTEE_LABELS,
+    HistogramCalibration,
+    HistogramRelease,
+    Mechanism,
+    Setting,
+    Validity,
+)
 
 __all__ = [
     "MECHANISMS",
@@ -61,6 +70,117 @@ def _total_variance(count: float, variance_factor: float, scale: float) -> float
     return math.inf if log_value >= _LOG_FLOAT_MAX else count * variance_factor * float(scale) ** 2
 
 
+def _log_probability(probability) -> np.ndarray:
+    """log p with log 0 = -inf (a tail that underflowed is below every α the pages accept)."""
+    probability = np.asarray(probability, dtype=np.float64)
+    result = np.full(probability.shape, -np.inf)
+    positive = probability > 0
+    result[positive] = np.log(probability[positive])
+    return result
+
+
+def _first_coordinates(rng, size, scale, setting, sample) -> np.ndarray:
+    """``size`` draws of one coordinate of i.i.d. noise: the vector sampler at d = 1."""
+    one_dimensional = dataclasses.replace(setting, dim=1, mvg_shape=None)
+    return np.asarray(sample(rng, size, scale, one_dimensional), dtype=np.float64).reshape(size)
+
+
+@functools.lru_cache(maxsize=256)
+def _unit_iid_loss_summary(family: str, order: float, dim: int, levels: tuple, n_samples: int) -> loss.LossSummary:
+    """Loss summary of i.i.d. Laplace/GG noise at scale b = 1 (bounded and thread-safe memo)."""
+    return loss.iid_coordinate_loss_summary(
+        family, 1.0, dim, order=None if family == "laplace" else order, quantile_levels=levels,
+        n_samples=n_samples, seed=0,
+    )
+
+
+def _iid_loss_summary(family: str, order_of):
+    """``loss_summary`` of i.i.d. GG(p) noise: b² times the (cached) summary at b = 1.
+
+    Noise at scale b is b times the noise at b = 1, so the loss scales by b² and its shape
+    (skewness, kurtosis) not at all: one simulation at b = 1 serves every ε (MATH.md 10).
+    """
+
+    def summary(scale, setting, quantile_levels=loss.DEFAULT_LEVELS, n_samples=100_000):
+        levels = tuple(float(q) for q in quantile_levels)
+        unit = _unit_iid_loss_summary(family, float(order_of(setting)), int(setting.dim), levels, int(n_samples))
+        with np.errstate(over="ignore"):  # a loss beyond 1.8e308 is inf
+            factor = float(np.float64(scale) ** 2)
+            return dataclasses.replace(
+                unit,
+                mean=unit.mean * factor,
+                median=unit.median * factor,
+                quantiles={level: value * factor for level, value in unit.quantiles.items()},
+                std=unit.std * factor,
+            )
+
+    return summary
+
+
+def _gaussian_histogram(sigma_function) -> HistogramRelease:
+    """Release of N(0, σ² I) noise with σ calibrated at Δ₂ of the neighbour model."""
+
+    def calibrate(epsilon, delta, model, order):
+        sensitivity = model.l2_sensitivity
+        sigma = np.asarray(sigma_function(epsilon, delta, sensitivity), dtype=float)
+        return HistogramCalibration(sigma, sigma, sensitivity, "Δ₂", 2.0, "σ calibrated at Δ₂")
+
+    return HistogramRelease(calibrate=calibrate, sample=lambda rng, shape, sigma, order: sigma * rng.standard_normal(shape))
+
+
+def _laplace_histogram_calibration(epsilon, delta, model, order) -> HistogramCalibration:
+    sensitivity = model.l1_sensitivity
+    scale = np.asarray(laplace.laplace_scale(epsilon, sensitivity), dtype=float)
+    return HistogramCalibration(scale, math.sqrt(2.0) * scale, sensitivity, "Δ₁", 1.0, "b = Δ₁/ε (pure ε-DP)")
+
+
+def _gg_histogram_calibration(epsilon, delta, model, order) -> HistogramCalibration:
+    """GG(p) noise for a histogram: exact with one changed coordinate or p = 2, composed otherwise.
+
+    With one changed coordinate the 1-D calibration is exact. With k > 1 changed coordinates and
+    p = 2 the noise is Gaussian and rotation invariant, so the 1-D calibration at Δ₂ is exact.
+    For p ≠ 2 no exact multi-coordinate calibration is known (MATH.md 5.4); each changed
+    coordinate is then a 1-D GG release of sensitivity c, calibrated at (ε/k, δ/k), and basic
+    composition gives (ε, δ) overall: valid, possibly loose, and said so in the note.
+    """
+    k = model.changed_coordinates
+    if k == 1 or order == 2.0:
+        sensitivity, symbol = model.l2_sensitivity, "Δ₂"
+        scale = generalized.generalized_gaussian_scale(epsilon, delta, sensitivity, order, guarantee="approximate")
+        note = "exact: one changed coordinate" if k == 1 else "exact: p = 2 is rotation invariant, calibrated at Δ₂"
+    else:
+        sensitivity, symbol = model.coordinate_sensitivity, "Δ"
+        scale = generalized.generalized_gaussian_scale(
+            np.divide(epsilon, k), delta / k, sensitivity, order, guarantee="approximate"
+        )
+        note = f"{k} coordinates change: each calibrated at (ε/{k}, δ/{k}), basic composition (valid, may be loose)"
+    scale = np.asarray(scale, dtype=float)
+    std = np.sqrt(np.asarray(generalized.gg_variance(scale, order), dtype=float))
+    return HistogramCalibration(scale, std, sensitivity, symbol, float(order), note)
+
+
+_GG_HISTOGRAM = HistogramRelease(
+    calibrate=_gg_histogram_calibration,
+    sample=lambda rng, shape, b, order: np.asarray(generalized.gg_sample(rng, shape, b, order), dtype=float),
+)
+_LAPLACE_HISTOGRAM = HistogramRelease(
+    calibrate=_laplace_histogram_calibration,
+    sample=lambda rng, shape, b, order: np.asarray(laplace.laplace_sample(rng, shape, b), dtype=float),
+)
+
+
+def _r1smg_coordinate_sample(rng, size, sigma_star, setting) -> np.ndarray:
+    """One coordinate of R1SMG noise, ``√σ* z v₁``, in O(size) work whatever d.
+
+    ``v₁``, the first coordinate of a uniform unit vector, is drawn as ``g₁ / √(g₁² + χ²_{d−1})``:
+    the law of :func:`~gaussmech_core.multivariate.r1smg_sample` 's first column (MATH.md 6.1).
+    """
+    first = rng.standard_normal(size)
+    rest = rng.chisquare(setting.dim - 1, size) if setting.dim > 1 else np.zeros(size)
+    radius = math.sqrt(float(sigma_star)) * rng.standard_normal(size)
+    return radius * first / np.sqrt(first * first + rest)
+
+
 def _needs_positive_epsilon(what: str):
     def check(setting: Setting) -> Validity:
         if setting.epsilon <= 0:
@@ -85,8 +205,12 @@ def _gaussian_mechanism(
     is_default: bool = False,
     featured: bool = False,
     notes: str = "",
+    releases_histograms: bool = False,
 ) -> Mechanism:
-    """A mechanism that adds N(0, σ² I_d) noise, σ calibrated by ``sigma_function(ε, δ, Δ₂)``."""
+    """A mechanism that adds N(0, σ² I_d) noise, σ calibrated by ``sigma_function(ε, δ, Δ₂)``.
+
+    ``releases_histograms``: offered in the denoising lab (σ at the neighbour model's Δ₂).
+    """
     return Mechanism(
         id=mechanism_id,
         name=name,
@@ -106,6 +230,13 @@ def _gaussian_mechanism(
         tail=lambda t, sigma, s: gaussian.gaussian_coordinate_tail(t, sigma),
         norm_tail=lambda t, sigma, s: gaussian.gaussian_norm_tail(t, sigma, s.dim),
         privacy_profile=lambda eps, sigma, s: gaussian.gaussian_delta(eps, sigma, s.sensitivity),
+        log_tail=lambda t, sigma, s: gaussian.gaussian_log_coordinate_tail(t, sigma),
+        log_norm_tail=lambda t, sigma, s: _log_probability(gaussian.gaussian_norm_tail(t, sigma, s.dim)),
+        coordinate_sample=lambda rng, size, sigma, s: rng.normal(0.0, sigma, size=size),
+        loss_summary=lambda sigma, s, levels=loss.DEFAULT_LEVELS, n_samples=0: loss.gaussian_loss_summary(
+            sigma, s.dim, levels
+        ),
+        histogram=_gaussian_histogram(sigma_function) if releases_histograms else None,
         is_default=is_default,
         featured=featured,
         notes=notes,
@@ -157,7 +288,8 @@ def _laplace_validity(setting: Setting) -> Validity:
     return _ALWAYS
 
 
-def _gg_mechanism(mechanism_id, name, short_name, source, guarantee_kind, scale_guarantee, validity, featured, notes=""):
+def _gg_mechanism(mechanism_id, name, short_name, source, guarantee_kind, scale_guarantee, validity, featured, notes="",
+                  histogram=None):
     return Mechanism(
         id=mechanism_id,
         name=name,
@@ -181,6 +313,12 @@ def _gg_mechanism(mechanism_id, name, short_name, source, guarantee_kind, scale_
         tail=lambda t, b, s: generalized.gg_tail(t, b, s.order),
         norm_tail=None,
         privacy_profile=lambda eps, b, s: generalized.generalized_gaussian_delta(eps, b, s.sensitivity, s.order),
+        log_tail=lambda t, b, s: generalized.gg_log_tail(t, b, s.order),
+        log_norm_tail=None,
+        coordinate_sample=lambda rng, size, b, s: np.asarray(generalized.gg_sample(rng, size, b, s.order), dtype=float),
+        loss_summary=_iid_loss_summary("generalized_gaussian", lambda s: s.order),
+        uses_order=True,
+        histogram=histogram,
         featured=featured,
         notes=notes,
     )
@@ -225,6 +363,7 @@ def _build_registry() -> dict[str, Mechanism]:
             lambda s: _ALWAYS,
             is_default=True,
             featured=True,
+            releases_histograms=True,
         ),
         _gaussian_mechanism(
             "classical_gaussian",
@@ -235,6 +374,7 @@ def _build_registry() -> dict[str, Mechanism]:
             gaussian.classical_gaussian_sigma,
             _classical_validity,
             featured=True,
+            releases_histograms=True,
         ),
         _gaussian_mechanism(
             "gaussian_tail_bound",
@@ -300,6 +440,14 @@ def _build_registry() -> dict[str, Mechanism]:
             tail=lambda t, b, s: laplace.laplace_tail(t, b),
             norm_tail=None,
             privacy_profile=lambda eps, b, s: laplace.laplace_delta(eps, b, s.l1_sensitivity),
+            log_tail=lambda t, b, s: laplace.laplace_log_tail(t, b),
+            log_norm_tail=None,
+            coordinate_sample=lambda rng, size, b, s: np.asarray(laplace.laplace_sample(rng, size, b), dtype=float),
+            loss_summary=_iid_loss_summary("laplace", lambda s: 1.0),
+            sensitivity_norm="l1",
+            uses_delta=False,
+            scale_depends_on_dim=True,  # through Δ₁ = √d Δ₂ when every coordinate may change
+            histogram=_LAPLACE_HISTOGRAM,
             featured=True,
             notes="Calibrated to the l1 sensitivity Δ₁ implied by the neighbour model.",
         ),
@@ -312,6 +460,7 @@ def _build_registry() -> dict[str, Mechanism]:
             "approximate",
             _generalized_validity,
             featured=True,
+            histogram=_GG_HISTOGRAM,
         ),
         _gg_mechanism(
             "generalized_gaussian_pdp",
@@ -345,6 +494,14 @@ def _build_registry() -> dict[str, Mechanism]:
             tail=lambda t, std, s: gaussian.gaussian_coordinate_tail(t, std),
             norm_tail=lambda t, std, s: gaussian.gaussian_norm_tail(t, std, s.dim),
             privacy_profile=lambda eps, std, s: gaussian.gaussian_delta(eps, std, s.sensitivity),
+            log_tail=lambda t, std, s: gaussian.gaussian_log_coordinate_tail(t, std),
+            log_norm_tail=lambda t, std, s: _log_probability(gaussian.gaussian_norm_tail(t, std, s.dim)),
+            coordinate_sample=lambda rng, size, std, s: rng.normal(0.0, std, size=size),
+            loss_summary=lambda std, s, levels=loss.DEFAULT_LEVELS, n_samples=0: loss.mvg_iid_loss_summary(
+                std, *s.matrix_shape, levels
+            ),
+            scale_depends_on_dim=True,  # through the matrix shape
+            matrix_valued=True,
             featured=True,
             notes="γ (a bound on ‖f(X)‖_F) and the matrix shape are settings of their own.",
         ),
@@ -369,6 +526,13 @@ def _build_registry() -> dict[str, Mechanism]:
             privacy_profile=lambda eps, sigma_star, s: multivariate.r1smg_true_delta(
                 eps, sigma_star, s.sensitivity, s.dim
             ),
+            log_tail=lambda t, sigma_star, s: _log_probability(multivariate.r1smg_coordinate_tail(t, sigma_star, s.dim)),
+            log_norm_tail=lambda t, sigma_star, s: _log_probability(multivariate.r1smg_norm_tail(t, sigma_star)),
+            coordinate_sample=_r1smg_coordinate_sample,
+            loss_summary=lambda sigma_star, s, levels=loss.DEFAULT_LEVELS, n_samples=0: loss.r1smg_loss_summary(
+                sigma_star, levels
+            ),
+            scale_depends_on_dim=True,
             featured=True,
             notes=(
                 "Claimed (ε, δ)-DP by Ji & Li; our analysis (MATH.md 6.2) computes the true δ(ε) of this "
