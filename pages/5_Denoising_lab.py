@@ -19,12 +19,13 @@ from gaussmech_core.denoise import DENOISERS, oracle_prior  # noqa: E402  (after
 from gaussmech_core.histogram import (  # noqa: E402
     METRICS,
     RELATIONS,
-    RELEASE_MECHANISMS,
     evaluate_pipelines,
     neighbour_model,
     release_histogram,
+    release_mechanisms,
 )
 from gaussmech_core.mechanisms import MECHANISMS  # noqa: E402
+from gaussmech_core.registry_types import Setting  # noqa: E402
 from gaussmech_ui.cached import denoising as cached  # noqa: E402
 from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.examples import EXAMPLES  # noqa: E402
@@ -50,7 +51,9 @@ RELATION_LABELS = {"add_remove": "Add or remove one record", "replace": "Replace
 WEIGHT_LABELS = {"locations": "Locations", "car_hours": "Car-hours"}
 PROJECTION_LABELS = {"none": "Nothing more", **{step: DENOISERS[step].name for step in ("nonnegative", "simplex", "clip_rescale")}}
 REPETITION_STOPS = (5, 10, 20, 50, 100, 200, 500)
-DEFAULT_SWEEP_MECHANISMS = ("analytic_gaussian", "classical_gaussian", "laplace")
+RELEASE_MECHANISMS = release_mechanisms()
+# Balle & Wang's comparison by default: the release mechanisms whose noise needs no order p.
+DEFAULT_SWEEP_MECHANISMS = tuple(m for m in RELEASE_MECHANISMS if not MECHANISMS[m].uses_order)
 ESTIMATORS = figures.ESTIMATOR_STEPS
 SHAPE_LABELS = {None: "Detect", "1d": "One histogram", "2d": "A grid (heat map)"}
 HEADER_LABELS = {None: "Detect", True: "Yes", False: "No"}
@@ -259,12 +262,14 @@ if data is not None:
         f"fix d = {data.summary.bins:,} and the relation fixes Δ. ε = {format_number(setting.epsilon)}, "
         f"δ = {format_number(setting.delta)} and p = {format_number(setting.order)} come from the sidebar."
     )
+    entry = MECHANISMS[mechanism]
+    # Validity of the release at this ε and δ (the data fix d and Δ, so one coordinate is asked).
+    release_validity = entry.validity(Setting(epsilon=setting.epsilon, delta=setting.delta, order=setting.order))
     with guarded("the release"):
-        if mechanism == "classical_gaussian" and setting.epsilon >= 1:
+        if not release_validity.valid:
             st.warning(
-                f"The classical Gaussian is only a theorem for ε < 1 (Dwork & Roth, Theorem A.1); at ε = "
-                f"{format_number(setting.epsilon)} its guarantee does not hold, so nothing is released with it. "
-                "Choose the analytic Gaussian, or an ε below 1 in the sidebar.",
+                f"{entry.name} at ε = {format_number(setting.epsilon)}: {release_validity.reason} "
+                "Nothing is released with it here.",
                 icon=":material/warning:",
             )
         else:
@@ -276,9 +281,9 @@ if data is not None:
                          "Try a less extreme ε or δ in the sidebar, or another mechanism.", icon=":material/error:")
         if release is not None:
             calibration = release.calibration
-            mechanism_name = figures.mechanism_label(MECHANISMS[mechanism], setting.order if mechanism == "generalized_gaussian" else None)
-            st.markdown(figures.calibration_sentence(calibration, mechanism_name, MECHANISMS[mechanism].scale_symbol))
-            if mechanism == "generalized_gaussian" and calibration.note.startswith(str(model.changed_coordinates)):
+            mechanism_name = figures.mechanism_label(entry, setting.order if entry.uses_order else None)
+            st.markdown(figures.calibration_sentence(calibration, mechanism_name, entry.scale_symbol))
+            if entry.uses_order and calibration.sensitivity_symbol == "Δ":  # composed over the changed coordinates
                 st.info(f"Calibration of the GG noise: {calibration.note}. No exact calibration is known for several "
                         "changed coordinates when p ≠ 2 (MATH.md 5.4).", icon=":material/info:")
 
@@ -343,9 +348,10 @@ if data is not None:
         else:
             st.caption(f"Prior: N({format_number(data.prior[0])}, {format_number(data.prior[1])}) per coordinate, "
                        "known from how the data were generated (Balle & Wang, Theorem 10).")
-    if release is not None and release.calibration.mechanism not in ("analytic_gaussian", "classical_gaussian"):
-        st.caption("The risk guarantees quoted are for Gaussian noise. With Laplace or generalized Gaussian noise the "
-                   "same estimators run with σ = the noise's standard deviation, as heuristics.")
+    if release is not None and MECHANISMS[release.calibration.mechanism].family != "gaussian":
+        st.caption("The risk guarantees quoted are for Gaussian noise. With other noise (here "
+                   f"{MECHANISMS[release.calibration.mechanism].name}) the same estimators run with σ = the noise's "
+                   "standard deviation, as heuristics.")
 
 
 # --- 4. what came out ------------------------------------------------------------------------------
@@ -365,8 +371,8 @@ if data is not None and release is not None:
             epsilon=setting.epsilon,
             delta=setting.delta,
             noise_std=release.noise_std,
-            sensitivity_phrase=("Δ₁ = " if mechanism_id == "laplace" else "Δ₂ = ") + format_number(release.calibration.sensitivity),
-            pure=mechanism_id == "laplace",
+            sensitivity_phrase=f"{release.calibration.sensitivity_symbol} = {format_number(release.calibration.sensitivity)}",
+            pure=MECHANISMS[mechanism_id].guarantee == "pure",
             truth=truth,
             raw_metrics=raw_result.metrics,
             denoised_metrics=denoised_result.metrics,
@@ -380,7 +386,7 @@ if data is not None and release is not None:
             first_bin = st.number_input(f"First bin shown (the charts show {figures.MAX_BARS:,} bins at a time)",
                                         1, int(truth.size), 1, step=1000, key="denoising_first_bin")
         common = dict(labels=data.labels, row_labels=data.row_labels, column_labels=data.column_labels)
-        title_setting = figures.title_setting(setting, model, mechanism_id, draw)
+        title_setting = figures.title_setting(setting, model, MECHANISMS[mechanism_id], draw)
         comparison = figures.comparison_figure(
             truth, release.noisy, denoised,
             title=f"True, released and denoised {value_name}s<br><sup>{figures.html_escape(data.name)}; {title_setting}</sup>",
