@@ -230,7 +230,7 @@ def expected_loss_caption(current: pd.DataFrame, mechanisms: Mapping, setting) -
     if len(proven):
         best = proven.loc[proven["mean"].idxmin()]
         name = mechanisms[best["mechanism"]].name
-        if best["mechanism"] == "laplace":
+        if mechanisms[best["mechanism"]].sensitivity_norm == "l1":
             name += " with Δ₁ = Δ, one coordinate changes" if setting.l1_model == "one_coordinate" else " with Δ₁ = √d·Δ"
         parts.append(
             f"At d = {setting.dim:,}, the smallest expected squared error with a proven guarantee is "

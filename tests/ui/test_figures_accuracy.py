@@ -69,7 +69,7 @@ def test_make_setting_uses_the_page_shape_and_falls_back_when_rows_do_not_divide
 def test_scales_against_dim_match_the_registry_at_every_point(l1_model, order):
     base = _setting(1, l1_model=l1_model, order=order)
     dims = np.array([1, 2, 3, 10, 1000, 1_000_000])
-    for mechanism_id in cached.SHOWN_IDS:
+    for mechanism_id in cached.shown_ids():
         mechanism = MECHANISMS[mechanism_id]
         scales, reason = cached.scales_against_dim(mechanism, base, dims)
         for dim, scale in zip(dims, scales):
@@ -224,7 +224,7 @@ def test_closer_test_curve_crosses_the_ceiling_once():
 
 def test_accuracy_first_matches_the_inverse_module():
     frame = cached.accuracy_first(1e-5, 1.0, 2.0, 10, "one_coordinate", 1, 0.5, 10.0, "quantile", 0.05, "coordinate")
-    assert list(frame["mechanism"]) == list(cached.SHOWN_IDS)
+    assert list(frame["mechanism"]) == list(cached.shown_ids())
     expected = inverse.epsilon_for_target_error("analytic_gaussian", _setting(), 10.0, kind="quantile", scope="coordinate")
     assert frame.set_index("mechanism").at["analytic_gaussian", "epsilon"] == expected.epsilon
     r1smg = frame.set_index("mechanism").loc["r1smg"]
