@@ -18,6 +18,7 @@ import streamlit as st
 from gaussmech_core import generalized, tails
 from gaussmech_core.mechanisms import DEFAULT_MECHANISM_ID, MECHANISMS
 from gaussmech_core.registry_types import Setting
+from gaussmech_core.streams import mechanism_rng
 
 from .overview import calibration_table
 
@@ -189,7 +190,7 @@ def sample_histogram(
     mechanism = MECHANISMS[mechanism_id]
     scale = float(table.loc[mechanism_id, "scale"])
     std = float(table.loc[mechanism_id, "coordinate_std"])
-    draws = tails.coordinate_sample(mechanism, np.random.default_rng(seed), size, scale, setting)
+    draws = tails.coordinate_sample(mechanism, mechanism_rng(seed, mechanism_id), size, scale, setting)
     half_width = HISTOGRAM_STDS * std
     edges = np.linspace(-half_width, half_width, HISTOGRAM_BINS + 1)
     counts, _ = np.histogram(draws, bins=edges)

@@ -15,6 +15,7 @@ import streamlit as st
 
 from gaussmech_core import generalized, tails
 from gaussmech_core.mechanisms import MECHANISMS
+from gaussmech_core.streams import mechanism_rng
 
 from .distributions import calibrations, make_setting, shown_ids
 
@@ -111,7 +112,7 @@ def monte_carlo_norms(
         return None
     setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model)
     mechanism, scale = MECHANISMS[mechanism_id], float(table.loc[mechanism_id, "scale"])
-    rng = np.random.default_rng(MONTE_CARLO_SEED)
+    rng = mechanism_rng(MONTE_CARLO_SEED, mechanism_id)  # its own stream, whichever others are drawn
     norms = np.empty(vectors)
     block = max(1, MONTE_CARLO_FLOATS // (8 * dim))
     for start in range(0, vectors, block):
