@@ -17,13 +17,9 @@ from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import overview as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
 from gaussmech_ui.format import escape_markdown  # noqa: E402
+from gaussmech_ui.page_kit import PLOTLY_CONFIG  # noqa: E402
 
 ROW_HEIGHT = 38
-PLOTLY_CONFIG = {
-    "displaylogo": False,
-    # The camera button saves a PNG at twice the screen resolution, ready for a slide.
-    "toImageButtonOptions": {"format": "png", "scale": 2},
-}
 
 st.title("How much noise does each mechanism need?")
 st.markdown(
@@ -34,7 +30,7 @@ st.markdown(
 
 frame = None
 with guarded("the table of mechanisms"):
-    frame = cached.calibration_table(setting.epsilon, **cached.setting_arguments(setting))
+    frame = cached.calibration_table(**cached.setting_arguments(setting))
     st.info(figures.overview_caption(frame, MECHANISMS, setting), icon=":material/campaign:")
     for message in figures.claim_warnings(frame, MECHANISMS, setting):
         st.warning(message, icon=":material/warning:")
@@ -67,7 +63,7 @@ with guarded("the table of mechanisms"):
 st.subheader("Noise against ε")
 with guarded("the chart of noise against ε"):
     low, high = cached.epsilon_grid_exponents(setting.epsilon)
-    sweep = cached.std_sweep(**cached.setting_arguments(setting), low_exponent=low, high_exponent=high)
+    sweep = cached.std_sweep(**cached.setting_arguments(setting, epsilon=False), low_exponent=low, high_exponent=high)
     current_stds = {} if frame is None else frame["coordinate_std"].where(frame["valid"]).to_dict()
     std_figure = figures.std_vs_epsilon_figure(sweep, MECHANISMS, setting, current_stds)
     st.plotly_chart(

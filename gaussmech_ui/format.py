@@ -7,6 +7,8 @@ CSV download carry the exact value. One module does the rounding so that every p
 
 from __future__ import annotations
 
+import re
+
 import math
 
 __all__ = ["format_number", "format_exact", "format_percent", "format_ratio", "format_interval", "escape_markdown"]
@@ -116,14 +118,20 @@ def format_interval(lower, upper, *, lower_open: bool = False, upper_open: bool 
     return f"{left}{low}, {high}{right}"
 
 
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]#|<>$~])")
+
+
 def escape_markdown(text: str) -> str:
-    """Text shown through ``st.markdown`` as written: no italics from ``_``, no LaTeX from ``$``.
+    """Text shown through ``st.markdown`` as written: no italics from ``_``, no LaTeX from ``$``, no links.
+
+    Markdown and LaTeX characters get a backslash, so a label such as ``$x$`` or ``[link](u)``
+    (from a file, a name, a message) shows as typed and is never rendered or followed.
 
     Examples
     --------
     >>> print(escape_markdown("γ bounds ‖f(X)‖_F, costs $2 * 3"))
     γ bounds ‖f(X)‖\\_F, costs \\$2 \\* 3
+    >>> print(escape_markdown("a_b [x](y) $z$"))
+    a\\_b \\[x\\](y) \\$z\\$
     """
-    for special in ("\\", "_", "*", "$", "`"):
-        text = text.replace(special, "\\" + special)
-    return text
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", str(text))

@@ -19,8 +19,8 @@ from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import accuracy as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
 from gaussmech_ui.format import format_number  # noqa: E402
+from gaussmech_ui.page_kit import PLOTLY_CONFIG  # noqa: E402
 
-PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
 SEED_KEY = "accuracy_seed"
 
 

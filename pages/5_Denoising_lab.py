@@ -30,13 +30,9 @@ from gaussmech_ui.cached import denoising as cached  # noqa: E402
 from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.examples import EXAMPLES  # noqa: E402
 from gaussmech_ui.figures import denoising as figures  # noqa: E402
-from gaussmech_ui.format import format_number  # noqa: E402
+from gaussmech_ui.format import escape_markdown, format_number  # noqa: E402
+from gaussmech_ui.page_kit import PLOTLY_CONFIG  # noqa: E402
 
-PLOTLY_CONFIG = {
-    "displaylogo": False,
-    # The camera button saves a PNG at twice the screen resolution, ready for a slide.
-    "toImageButtonOptions": {"format": "png", "scale": 2},
-}
 # Page settings worth sharing are bound to the URL (Streamlit's bind="query-params", keyed by the
 # widget key) and kept across page switches.
 SHARED = dict(bind="query-params", persist_state="session")
@@ -162,10 +158,10 @@ def upload_controls():
                               key="denoising_upload_shape", persist_state="session")
         header = right.selectbox("First row is a header", list(HEADER_LABELS), format_func=HEADER_LABELS.get,
                                  key="denoising_upload_header", persist_state="session")
-    with st.spinner(f"Reading {figures.markdown_escape(name)} ..."):
+    with st.spinner(f"Reading {escape_markdown(name)} ..."):
         data, problem = cached.parsed_upload(content, name, None, kind, header)
     if data is None:
-        st.error(f"Could not read **{figures.markdown_escape(name)}**: {figures.markdown_escape(problem)}",
+        st.error(f"Could not read **{escape_markdown(name)}**: {escape_markdown(problem)}",
                  icon=":material/error:")
         return None
     if data.kind == "1d" and len(data.candidate_columns) > 1:
@@ -179,16 +175,16 @@ def upload_controls():
         if column != data.column:
             data, problem = cached.parsed_upload(content, name, column, kind, header)
             if data is None:
-                st.error(f"Could not read the column {figures.markdown_escape(column)}: "
-                         f"{figures.markdown_escape(problem)}", icon=":material/error:")
+                st.error(f"Could not read the column {escape_markdown(column)}: "
+                         f"{escape_markdown(problem)}", icon=":material/error:")
                 return None
     return data
 
 
 def show_what_was_read(data) -> None:
-    st.success(figures.markdown_escape(data.summary.describe()), icon=":material/check_circle:")
+    st.success(escape_markdown(data.summary.describe()), icon=":material/check_circle:")
     for note in data.warnings:
-        st.warning(figures.markdown_escape(note), icon=":material/warning:")
+        st.warning(escape_markdown(note), icon=":material/warning:")
     with st.expander("First values read", icon=":material/table_rows:"):
         st.dataframe(figures.preview_frame(data), hide_index=True, key="denoising_preview")
 

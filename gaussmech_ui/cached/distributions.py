@@ -2,8 +2,9 @@
 
 Each function takes the setting as plain numbers (``setting_arguments``) and returns pandas frames
 or numpy arrays of exact values. Monte Carlo draws take an ``int`` seed: the same seed gives the
-same picture, "Draw again" passes a new one. Calibrations come from the Overview's cached table,
-so every page shows the same scales.
+same picture, "Draw again" passes a new one. Calibrations come from the Overview's cached table
+(:func:`~gaussmech_ui.cached.overview.calibration_table`, the one calibration cache), so every
+page shows the same scales.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from gaussmech_core.mechanisms import DEFAULT_MECHANISM_ID, MECHANISMS
 from gaussmech_core.registry_types import Setting
 from gaussmech_core.streams import mechanism_rng
 
+from .arguments import make_setting, setting_arguments
 from .overview import calibration_table
 
 __all__ = [
@@ -29,7 +31,6 @@ __all__ = [
     "setting_arguments",
     "make_setting",
     "shown_ids",
-    "calibrations",
     "density_curves",
     "gg_family_curves",
     "sample_histogram",
@@ -42,30 +43,9 @@ HISTOGRAM_STDS = 4.5
 HISTOGRAM_BINS = 90
 
 
-def setting_arguments(setting: Setting) -> dict:
-    """The setting's fields as the plain keyword arguments the cached functions take."""
-    return dict(
-        epsilon=setting.epsilon,
-        delta=setting.delta,
-        sensitivity=setting.sensitivity,
-        order=setting.order,
-        dim=setting.dim,
-        l1_model=setting.l1_model,
-    )
-
-
-def make_setting(epsilon, delta, sensitivity, order, dim, l1_model) -> Setting:
-    return Setting(epsilon=epsilon, delta=delta, sensitivity=sensitivity, order=order, dim=dim, l1_model=l1_model)
-
-
 def shown_ids(every_variant: bool) -> list[str]:
     """The mechanisms a chart draws: the featured ones, or every registered one."""
     return [key for key, mechanism in MECHANISMS.items() if every_variant or mechanism.featured]
-
-
-def calibrations(epsilon, delta, sensitivity, order, dim, l1_model) -> pd.DataFrame:
-    """The Overview's cached calibration table (index: mechanism id; valid, reason, scale, coordinate_std, ...)."""
-    return calibration_table(epsilon, delta, sensitivity, order, dim, l1_model)
 
 
 def _valid(table: pd.DataFrame, mechanism_id: str) -> bool:
@@ -84,7 +64,7 @@ def density_curves(
     shown mechanism to its std, ``invalid`` maps the others to the reason.
     """
     setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model)
-    table = calibrations(epsilon, delta, sensitivity, order, dim, l1_model)
+    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model)
     ids = shown_ids(every_variant)
     stds, invalid = {}, {}
     for mechanism_id in ids:
@@ -118,7 +98,7 @@ def gg_family_curves(
     Gaussian at the analytic σ.
     """
     setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model)
-    table = calibrations(epsilon, delta, sensitivity, order, dim, l1_model)
+    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model)
     sigma = float(table.loc[DEFAULT_MECHANISM_ID, "coordinate_std"])
     p = float(order)
     colors = {
@@ -184,7 +164,7 @@ def sample_histogram(
     mechanism is not valid at this setting.
     """
     setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model)
-    table = calibrations(epsilon, delta, sensitivity, order, dim, l1_model)
+    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model)
     if not _valid(table, mechanism_id):
         raise ValueError(table.loc[mechanism_id, "reason"] or f"{MECHANISMS[mechanism_id].name} is not available here")
     mechanism = MECHANISMS[mechanism_id]
@@ -229,7 +209,7 @@ def noise_vectors(
     Returns ``(points, styles, expected_loss)`` with ``points["gaussian"]`` and ``points["r1smg"]``
     arrays of shape (size, vector_dim) (the true value is the origin).
     """
-    table = calibrations(epsilon, delta, sensitivity, order, dim, l1_model)
+    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model)
     sigma = float(table.loc[DEFAULT_MECHANISM_ID, "scale"])
     picture = dataclasses.replace(make_setting(epsilon, delta, sensitivity, order, dim, l1_model), dim=vector_dim)
     gaussian = MECHANISMS[DEFAULT_MECHANISM_ID]

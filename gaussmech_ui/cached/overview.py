@@ -17,6 +17,8 @@ import streamlit as st
 from gaussmech_core.mechanisms import MECHANISMS, coordinate_std_over_epsilon, evaluate
 from gaussmech_core.registry_types import Setting
 
+from .arguments import setting_arguments
+
 __all__ = [
     "setting_arguments",
     "epsilon_grid_exponents",
@@ -33,17 +35,6 @@ __all__ = [
 POINTS_PER_DECADE = 8
 # Balle & Wang's Figure 1 (left) compares several δ; these span the values used in practice.
 RATIO_DELTAS = (1e-2, 1e-4, 1e-6, 1e-8, 1e-10)
-
-
-def setting_arguments(setting: Setting) -> dict:
-    """The setting's fields as the plain keyword arguments the cached functions take."""
-    return dict(
-        delta=setting.delta,
-        sensitivity=setting.sensitivity,
-        order=setting.order,
-        dim=setting.dim,
-        l1_model=setting.l1_model,
-    )
 
 
 def epsilon_grid_exponents(epsilon: float, low: int = -2, high: int = 2) -> tuple[int, int]:

@@ -17,7 +17,8 @@ from scipy import stats
 from gaussmech_core import accounting, audit, gaussian, tails
 from gaussmech_core.mechanisms import DEFAULT_MECHANISM_ID, MECHANISMS
 
-from .distributions import calibrations, make_setting, shown_ids
+from .distributions import make_setting, shown_ids
+from .overview import calibration_table
 
 __all__ = [
     "PROFILE_FLOOR",
@@ -75,7 +76,7 @@ def profile_curves(
     the exact δ(ε/2) and δ(2ε) of each proven mechanism (columns ``half``, ``double``), 0 included.
     """
     setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model)
-    table = calibrations(epsilon, delta, sensitivity, order, dim, l1_model)
+    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model)
     low, high = profile_epsilon_exponents(epsilon)
     epsilons = np.logspace(low, high, PROFILE_POINTS_PER_DECADE * (high - low) + 1)
     columns = {"epsilon": epsilons}
@@ -103,7 +104,7 @@ def privacy_loss_frame(epsilon: float, delta: float, sensitivity: float, order: 
     Returns ``(frame, numbers)``: ``frame`` has ``loss`` and ``density`` over η ± 5 sd, widened to
     show ±ε, with ±ε on the grid; ``numbers`` has ``sigma, eta, upper, lower, delta``.
     """
-    table = calibrations(epsilon, delta, sensitivity, order, dim, l1_model)
+    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model)
     sigma = float(table.loc[DEFAULT_MECHANISM_ID, "scale"])
     mean, variance = gaussian.gaussian_privacy_loss(sigma, sensitivity)
     sd = math.sqrt(variance)
@@ -198,7 +199,7 @@ def tradeoff_frame(
     Returns ``(frame, numbers)``: ``frame`` has ``alpha, gaussian, region``; ``numbers`` has
     ``mu`` and, at ``type_one_error``, each curve's β and the attacker's power 1 − β.
     """
-    table = calibrations(epsilon, delta, sensitivity, order, dim, l1_model)
+    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model)
     sigma = float(table.loc[DEFAULT_MECHANISM_ID, "scale"])
     mu = float(gaussian.gdp_mu(sigma, sensitivity))
     alphas = np.union1d(np.linspace(0.0, 1.0, 501), np.geomspace(1e-6, 1e-2, 60))
@@ -251,7 +252,7 @@ def _composed_totals(epsilon: float, delta: float, sigma: float, sensitivity: fl
 @st.cache_data(max_entries=64, show_spinner=False)
 def composition_frame(epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str) -> pd.DataFrame:
     """Total ε of k releases of the calibrated analytic Gaussian on :func:`release_grid`, one column per route."""
-    table = calibrations(epsilon, delta, sensitivity, order, dim, l1_model)
+    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model)
     sigma = float(table.loc[DEFAULT_MECHANISM_ID, "scale"])
     rows = []
     for k in release_grid():
@@ -263,7 +264,7 @@ def composition_frame(epsilon: float, delta: float, sensitivity: float, order: f
 @st.cache_data(max_entries=64, show_spinner=False)
 def composition_rows(epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, k: int) -> pd.DataFrame:
     """The total (ε, δ) of each route at one k: columns ``route, total_epsilon, total_delta``."""
-    table = calibrations(epsilon, delta, sensitivity, order, dim, l1_model)
+    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model)
     sigma = float(table.loc[DEFAULT_MECHANISM_ID, "scale"])
     totals = _composed_totals(epsilon, delta, sigma, sensitivity, int(k))
     return pd.DataFrame(

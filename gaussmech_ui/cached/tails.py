@@ -17,7 +17,8 @@ from gaussmech_core import generalized, tails
 from gaussmech_core.mechanisms import MECHANISMS
 from gaussmech_core.streams import mechanism_rng
 
-from .distributions import calibrations, make_setting, shown_ids
+from .distributions import make_setting, shown_ids
+from .overview import calibration_table
 
 __all__ = [
     "ALPHAS",
@@ -83,7 +84,7 @@ def coordinate_tail_curves(
     stretch the axis). Returns ``(curves, invalid)``.
     """
     setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model)
-    table = calibrations(epsilon, delta, sensitivity, order, dim, l1_model)
+    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model)
     scales, invalid = _valid_scales(table, shown_ids(every_variant))
     stds = {key: float(table.loc[key, "coordinate_std"]) for key in scales}
     proven = [key for key in scales if MECHANISMS[key].guarantee != "claimed"] or list(scales)
@@ -107,7 +108,7 @@ def monte_carlo_norms(
     is the same on every rerun and for every viewer.
     """
     vectors = monte_carlo_vectors(dim)
-    table = calibrations(epsilon, delta, sensitivity, order, dim, l1_model)
+    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model)
     if not vectors or not bool(table.loc[mechanism_id, "valid"]):
         return None
     setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model)
@@ -145,7 +146,7 @@ def norm_tail_curves(
     None when there is none or d is too large to draw; ``vectors`` is the Monte Carlo size.
     """
     setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model)
-    table = calibrations(epsilon, delta, sensitivity, order, dim, l1_model)
+    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model)
     scales, invalid = _valid_scales(table, shown_ids(every_variant))
     exact = {key: scale for key, scale in scales.items() if MECHANISMS[key].norm_tail is not None}
     sampled = {key: scale for key, scale in scales.items() if MECHANISMS[key].norm_tail is None}
@@ -189,7 +190,7 @@ def coordinate_bounds(
     P(|N_i| > t) = α, rounded up), ``method`` (``"exact"``).
     """
     setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model)
-    table = calibrations(epsilon, delta, sensitivity, order, dim, l1_model)
+    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model)
     scales, _ = _valid_scales(table, shown_ids(every_variant))
     rows = [
         dict(
@@ -214,7 +215,7 @@ def norm_bounds(
     10 draws lie beyond it; else NaN) and ``method`` (``"exact"``, ``"Monte Carlo"`` or ``""``).
     """
     setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model)
-    table = calibrations(epsilon, delta, sensitivity, order, dim, l1_model)
+    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model)
     scales, _ = _valid_scales(table, shown_ids(every_variant))
     rows = []
     for key, scale in scales.items():

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import html
 import math
-import re
 from typing import Mapping, Sequence
 
 import numpy as np
@@ -67,7 +66,6 @@ __all__ = [
     "calibration_sentence",
     "title_setting",
     "preview_frame",
-    "markdown_escape",
     "html_escape",
     "link_problems",
 ]
@@ -883,23 +881,6 @@ def preview_frame(data, rows: int = 10, columns: int = 10) -> pd.DataFrame:
         return frame
     labels = list(data.labels)[:rows] if data.labels is not None else list(range(1, min(rows, counts.size) + 1))
     return pd.DataFrame({"bin": [str(label) for label in labels], data.column or "count": counts[:rows]})
-
-
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]#|<>$~])")
-
-
-def markdown_escape(text: str) -> str:
-    """Text from a file (a name, a label inside a message) made inert in Streamlit markdown.
-
-    Markdown and LaTeX characters get a backslash, so a label such as ``$x$`` or ``[link](u)``
-    shows as typed and is never rendered or followed.
-
-    Examples
-    --------
-    >>> print(markdown_escape("a_b [x](y) $z$"))
-    a\\_b \\[x\\](y) \\$z\\$
-    """
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", str(text))
 
 
 def html_escape(text: str) -> str:

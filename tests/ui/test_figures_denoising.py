@@ -339,7 +339,10 @@ def test_link_problems_name_the_key_and_what_is_allowed():
 
 
 def test_markdown_escape_makes_file_text_inert():
-    assert figures.markdown_escape("**x** $y$ [a](b)") == r"\*\*x\*\* \$y\$ \[a\](b)"
+    from gaussmech_ui.format import escape_markdown
+
+    assert escape_markdown("**x** $y$ [a](b)") == r"\*\*x\*\* \$y\$ \[a\](b)"
+    assert not hasattr(figures, "markdown_escape"), "one Markdown escaper, in gaussmech_ui.format"
     assert figures.html_escape("<img src=x>") == "&lt;img src=x&gt;"
 
 

@@ -1,0 +1,82 @@
+"""What every page repeats, once: a chart with its caption and CSV download, the Plotly config, seed controls.
+
+* :data:`PLOTLY_CONFIG`: the toolbar of every chart (no logo; the camera saves a PNG at twice
+  the screen resolution, ready for a slide).
+* :func:`chart`: a Plotly figure, then its caption (a claim in words from the numbers) and a
+  CSV download of its data, with stable widget keys.
+* :func:`seed_controls`: a seed box bound to the URL and a "Draw again" button that moves to
+  the next seed, so a drawn picture can still be shared by its link.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import pandas as pd
+import streamlit as st
+
+from .downloads import download_csv
+
+__all__ = ["PLOTLY_CONFIG", "say", "chart", "seed_controls", "next_seed"]
+
+PLOTLY_CONFIG = {
+    "displaylogo": False,
+    # The camera button saves a PNG at twice the screen resolution, ready for a slide.
+    "toImageButtonOptions": {"format": "png", "scale": 2},
+}
+SEED_RANGE = (1, 1_000_000)
+
+
+def say(text: str) -> None:
+    """A plain-language reading of a chart, generated from its numbers (nothing when there is none)."""
+    if text:
+        st.info(text, icon=":material/campaign:")
+
+
+def chart(
+    figure,
+    key: str,
+    *,
+    alt: str | None = None,
+    caption: str | None = None,
+    data: pd.DataFrame | Callable[[], pd.DataFrame] | None = None,
+    file_name: str | None = None,
+    download_key: str | None = None,
+    download_label: str = "Chart data as CSV",
+) -> None:
+    """Draw ``figure`` (key ``key``), then ``caption`` (:func:`say`) and a CSV download of ``data``.
+
+    The download's key is ``download_key``, or ``key`` with ``_chart`` replaced by ``_download``.
+    """
+    options = dict(key=key, theme=None, config=PLOTLY_CONFIG)
+    if alt is not None:
+        options["alt"] = alt
+    st.plotly_chart(figure, **options)
+    say(caption or "")
+    if data is not None:
+        download_key = download_key or (key.replace("_chart", "_download") if "_chart" in key else f"{key}_download")
+        download_csv(download_label, data, file_name or f"gaussmech-{key}.csv", key=download_key)
+
+
+def next_seed(key: str) -> None:
+    """"Draw again": the next seed (wrapping within :data:`SEED_RANGE`)."""
+    st.session_state[key] = int(st.session_state.get(key, SEED_RANGE[0])) % SEED_RANGE[1] + 1
+
+
+def seed_controls(prefix: str, *, help: str = "Draws new random noise (the next seed). The curve stays: it is exact.") -> int:
+    """A seed box (key ``<prefix>_seed``, in the URL) and a "Draw again" button; returns the seed."""
+    left, right = st.columns([1, 1], vertical_alignment="bottom")
+    with right:
+        st.button("Draw again", key=f"{prefix}_draw_again", icon=":material/casino:", on_click=next_seed,
+                  args=(f"{prefix}_seed",), help=help)
+    with left:
+        seed = st.number_input(
+            "Seed",
+            min_value=SEED_RANGE[0],
+            max_value=SEED_RANGE[1],
+            step=1,
+            key=f"{prefix}_seed",
+            bind="query-params",
+            help="The same seed always draws the same noise, so a shared link shows the same picture.",
+        )
+    return int(seed)
