@@ -188,6 +188,8 @@ class Mechanism:
       shape (size,), in work that does not grow with d.
     * ``pdf(x, scale, setting)``: density of one noise coordinate (its marginal); for integer
       noise (``support == "integer"``) the probability mass at the integers ``x``.
+    * ``atoms(scale, setting)`` (optional): ``(positions, probabilities)`` of the point masses of
+      one continuous noise coordinate beside its density (the BIT GG's piled-up bounds), or None.
     * ``tail(t, scale, setting)``: P(|noise coordinate| > t).
     * ``log_tail(t, scale, setting)``: log P(|noise coordinate| > t), finite far below 1e-300
       where the family has a log-space formula.
@@ -243,6 +245,7 @@ class Mechanism:
     featured: bool = True
     notes: str = field(default="")
     scale_over_epsilon: Callable[[np.ndarray, Setting], np.ndarray] | None = None
+    atoms: Callable[[float, Setting], tuple[np.ndarray, np.ndarray]] | None = None
 
     def __post_init__(self):
         require_choice(self.family, "family", tuple(NOISE_FAMILIES))
