@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Collection
 
 import numpy as np
+
+from ._types import ArrayLike, FloatOrArray
 
 __all__ = [
     "as_float_array",
@@ -32,7 +35,7 @@ __all__ = [
 ]
 
 
-def _describe(value) -> str:
+def _describe(value: object) -> str:
     """Format a bad value for an error message: short, exact, no numpy repr noise."""
     if isinstance(value, (np.floating, float)):
         return repr(float(value))
@@ -41,7 +44,7 @@ def _describe(value) -> str:
     return repr(value)
 
 
-def as_float_array(value, name: str) -> np.ndarray:
+def as_float_array(value: ArrayLike, name: str) -> np.ndarray:
     """Convert ``value`` to a float64 array, raising ``TypeError`` when it is not numeric.
 
     Strings, bytes, ``None``, booleans, complex numbers and objects that numpy cannot turn into
@@ -67,7 +70,7 @@ def as_float_array(value, name: str) -> np.ndarray:
     return np.asarray(array, dtype=np.float64)
 
 
-def _interval_text(lower, upper, lower_open, upper_open) -> str:
+def _interval_text(lower: float | None, upper: float | None, lower_open: bool, upper_open: bool) -> str:
     low = "-inf" if lower is None else _format_bound(lower)
     high = "inf" if upper is None else _format_bound(upper)
     left = "(" if (lower_open or lower is None) else "["
@@ -75,7 +78,7 @@ def _interval_text(lower, upper, lower_open, upper_open) -> str:
     return f"{left}{low}, {high}{right}"
 
 
-def _format_bound(bound) -> str:
+def _format_bound(bound: float) -> str:
     if float(bound).is_integer() and abs(bound) < 1e15:
         return str(int(bound))
     return f"{bound:g}"
@@ -124,21 +127,21 @@ def require_interval(
     return array
 
 
-def require_integer(value, name: str, minimum: int = 1, maximum: int | None = None) -> int:
+def require_integer(value: object, name: str, minimum: int = 1, maximum: int | None = None) -> int:
     """Return ``value`` as a Python ``int`` after checking it is a whole number in range."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Integral, numbers.Real)):
         raise TypeError(f"{name} must be an integer, got {name}={value!r}")
     if isinstance(value, numbers.Real) and not isinstance(value, numbers.Integral):
         if not math.isfinite(value) or not float(value).is_integer():
             raise ValueError(f"{name} must be a whole number, got {name}={_describe(value)}")
-    number = int(value)
+    number = int(value)  # type: ignore[call-overload]  # typeshed's numbers.Real lacks __int__
     if number < minimum or (maximum is not None and number > maximum):
         upper = "inf" if maximum is None else str(maximum)
         raise ValueError(f"{name} must be an integer in [{minimum}, {upper}], got {name}={number}")
     return number
 
 
-def require_choice(value, name: str, choices) -> str:
+def require_choice(value: str, name: str, choices: Collection[str]) -> str:
     """Check that ``value`` is one of ``choices`` (strings)."""
     if value not in choices:
         options = ", ".join(repr(c) for c in choices)
@@ -155,7 +158,7 @@ def broadcast(*arrays: np.ndarray) -> tuple[np.ndarray, ...]:
         raise ValueError(f"parameter arrays have shapes {shapes}, which do not broadcast together") from error
 
 
-def scalar_or_array(result, *inputs):
+def scalar_or_array(result: ArrayLike, *inputs: ArrayLike) -> FloatOrArray:
     """Return a Python float when every input was a scalar, else a numpy array."""
     if all(np.ndim(x) == 0 for x in inputs):
         return float(np.asarray(result, dtype=np.float64).reshape(()))
@@ -167,7 +170,7 @@ def broadcast_1d(*arrays: np.ndarray) -> tuple[np.ndarray, ...]:
     return tuple(np.atleast_1d(array) for array in broadcast(*arrays))
 
 
-def whole_numbers(value, name: str, minimum: int) -> np.ndarray:
+def whole_numbers(value: ArrayLike, name: str, minimum: int) -> np.ndarray:
     """An integer or an array of whole numbers >= ``minimum``, as a float array."""
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be an integer, got {name}={value!r}")
@@ -185,16 +188,16 @@ def whole_numbers(value, name: str, minimum: int) -> np.ndarray:
     return array
 
 
-def epsilon_array(epsilon, *, positive: bool = False, hint: str = "") -> np.ndarray:
+def epsilon_array(epsilon: ArrayLike, *, positive: bool = False, hint: str = "") -> np.ndarray:
     """ε as a float array: ε ≥ 0, or ε > 0 when ``positive``."""
     return require_interval(as_float_array(epsilon, "epsilon"), "epsilon", 0.0, None, lower_open=positive, hint=hint)
 
 
-def delta_array(delta) -> np.ndarray:
+def delta_array(delta: ArrayLike) -> np.ndarray:
     """δ as a float array in (0, 1)."""
     return require_interval(as_float_array(delta, "delta"), "delta", 0.0, 1.0, lower_open=True, upper_open=True)
 
 
-def positive_array(value, name: str) -> np.ndarray:
+def positive_array(value: ArrayLike, name: str) -> np.ndarray:
     """A strictly positive, finite parameter as a float array."""
     return require_interval(as_float_array(value, name), name, 0.0, None, lower_open=True)

@@ -25,6 +25,7 @@ import numpy as np
 from scipy import special
 
 from . import gaussian
+from ._types import ArrayLike, FloatOrArray
 from ._validation import (
     as_float_array,
     broadcast,
@@ -53,11 +54,11 @@ MAX_RELEASES = 10**7
 ULP = 2.0**-52
 
 
-def _releases(k):
+def _releases(k: object) -> int:
     return require_integer(k, "k", minimum=1, maximum=MAX_RELEASES)
 
 
-def _composed_sensitivity(sensitivity, k):
+def _composed_sensitivity(sensitivity: ArrayLike, k: int) -> FloatOrArray:
     """√k Δ, as a float for a scalar Δ (so scalar calls keep returning floats)."""
     array = as_float_array(sensitivity, "sensitivity")
     require_interval(array, "sensitivity", 0.0, None)
@@ -65,7 +66,7 @@ def _composed_sensitivity(sensitivity, k):
     return float(scaled) if np.ndim(sensitivity) == 0 else scaled
 
 
-def composed_gaussian_delta(epsilon, sigma, sensitivity=1.0, k=1):
+def composed_gaussian_delta(epsilon: ArrayLike, sigma: ArrayLike, sensitivity: ArrayLike = 1.0, k: int = 1) -> FloatOrArray:
     """Exact δ(ε) of k releases of the Gaussian mechanism with the same σ and Δ.
 
     Parameters
@@ -98,7 +99,7 @@ def composed_gaussian_delta(epsilon, sigma, sensitivity=1.0, k=1):
     return gaussian.gaussian_delta(epsilon, sigma, _composed_sensitivity(sensitivity, k))
 
 
-def composed_gaussian_epsilon(delta, sigma, sensitivity=1.0, k=1):
+def composed_gaussian_epsilon(delta: ArrayLike, sigma: ArrayLike, sensitivity: ArrayLike = 1.0, k: int = 1) -> FloatOrArray:
     """Exact smallest total ε of k Gaussian releases at a given total δ.
 
     Parameters
@@ -131,7 +132,7 @@ def composed_gaussian_epsilon(delta, sigma, sensitivity=1.0, k=1):
     return gaussian.gaussian_epsilon(delta, sigma, _composed_sensitivity(sensitivity, k))
 
 
-def composed_gaussian_sigma(epsilon, delta, sensitivity=1.0, k=1):
+def composed_gaussian_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike = 1.0, k: int = 1) -> FloatOrArray:
     """Per-release σ so that k Gaussian releases are (ε, δ)-DP in total, exactly: √k σ_aGM.
 
     Parameters
@@ -165,7 +166,7 @@ def composed_gaussian_sigma(epsilon, delta, sensitivity=1.0, k=1):
     return gaussian.analytic_gaussian_sigma(epsilon, delta, _composed_sensitivity(sensitivity, k))
 
 
-def zcdp_composed_epsilon(delta, sigma, sensitivity=1.0, k=1, conversion="cks"):
+def zcdp_composed_epsilon(delta: ArrayLike, sigma: ArrayLike, sensitivity: ArrayLike = 1.0, k: int = 1, conversion: str = "cks") -> FloatOrArray:
     """Total ε of k Gaussian releases by zCDP accounting: ρ_total = k Δ²/(2σ²), then converted.
 
     Parameters
@@ -200,13 +201,13 @@ def zcdp_composed_epsilon(delta, sigma, sensitivity=1.0, k=1, conversion="cks"):
     k = _releases(k)
     require_choice(conversion, "conversion", CONVERSIONS)
     rho = k * np.asarray(gaussian.zcdp_rho(sigma, sensitivity))
-    rho = float(rho) if rho.ndim == 0 else rho
+    rho = float(rho) if rho.ndim == 0 else rho  # type: ignore[assignment]  # float for scalar input
     if conversion == "cks":
         return gaussian.zcdp_to_epsilon_cks(rho, delta)
     return gaussian.zcdp_to_epsilon_bun_steinke(rho, delta)
 
 
-def zcdp_composed_sigma(epsilon, delta, sensitivity=1.0, k=1, conversion="cks"):
+def zcdp_composed_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike = 1.0, k: int = 1, conversion: str = "cks") -> FloatOrArray:
     """Per-release σ so that k releases convert, through zCDP, to a total (ε, δ).
 
     Parameters
@@ -238,7 +239,7 @@ def zcdp_composed_sigma(epsilon, delta, sensitivity=1.0, k=1, conversion="cks"):
     return calibrate(epsilon, delta, _composed_sensitivity(sensitivity, k))
 
 
-def _advanced_total_epsilon(epsilon, k, log_inverse_slack):
+def _advanced_total_epsilon(epsilon: np.ndarray, k: int, log_inverse_slack: FloatOrArray) -> np.ndarray:
     """√(2k ln(1/δ')) ε + k ε (e^ε − 1), inf where it overflows, rounded up by a few ulps."""
     linear = np.sqrt(2.0 * k * log_inverse_slack) * epsilon
     # k ε (e^ε − 1) in log space: log k + log ε + log expm1(ε), with log expm1(ε) = ε + log(−expm1(−ε))
@@ -250,7 +251,7 @@ def _advanced_total_epsilon(epsilon, k, log_inverse_slack):
     return total + 4.0 * ULP * total
 
 
-def advanced_composition_epsilon(epsilon, delta, k, delta_slack):
+def advanced_composition_epsilon(epsilon: ArrayLike, delta: ArrayLike, k: int, delta_slack: ArrayLike) -> tuple[FloatOrArray, FloatOrArray]:
     """Advanced composition (Dwork, Rothblum & Vadhan 2010): the total (ε, δ) of k (ε, δ)-DP steps.
 
     Parameters
@@ -300,7 +301,7 @@ def advanced_composition_epsilon(epsilon, delta, k, delta_slack):
     )
 
 
-def naive_composition(epsilon, delta, k):
+def naive_composition(epsilon: ArrayLike, delta: ArrayLike, k: int) -> tuple[FloatOrArray, FloatOrArray]:
     """Basic composition: k (ε, δ)-DP steps are (kε, kδ)-DP.
 
     Parameters
@@ -334,7 +335,7 @@ def naive_composition(epsilon, delta, k):
     return scalar_or_array(k * e, epsilon, delta), scalar_or_array(k * d, epsilon, delta)
 
 
-def _log_randomized_response_delta(epsilon, k, total_epsilon):
+def _log_randomized_response_delta(epsilon: float, k: int, total_epsilon: float) -> float:
     """log of δ of the k-fold composition of ε-randomized response at total ε (pure-DP worst case).
 
     δ_RR(ε_g) = Σ_{ℓ < (kε − ε_g)/(2ε)} C(k, ℓ) (e^{(k−ℓ)ε} − e^{ε_g + ℓε}) / (1 + e^ε)^k,
@@ -355,7 +356,7 @@ def _log_randomized_response_delta(epsilon, k, total_epsilon):
     return float(special.logsumexp(log_terms)) - log_normaliser + rounding
 
 
-def optimal_composition_delta(epsilon, delta, k, total_epsilon):
+def optimal_composition_delta(epsilon: ArrayLike, delta: ArrayLike, k: int, total_epsilon: ArrayLike) -> FloatOrArray:
     """The optimal δ for k-fold composition of arbitrary (ε, δ)-DP mechanisms at a total ε.
 
     Parameters
@@ -409,7 +410,7 @@ def optimal_composition_delta(epsilon, delta, k, total_epsilon):
     return scalar_or_array(result, epsilon, delta, total_epsilon)
 
 
-def _advanced_step_epsilon(total_epsilon, k, log_inverse_slack):
+def _advanced_step_epsilon(total_epsilon: np.ndarray, k: int, log_inverse_slack: FloatOrArray) -> np.ndarray:
     """Largest per-step ε whose advanced-composition total does not exceed ``total_epsilon``.
 
     The total √(2k ln(1/δ')) ε + k ε (e^ε − 1) increases in ε; bisection on [0, total/√(2k ln(1/δ'))]
@@ -427,7 +428,7 @@ def _advanced_step_epsilon(total_epsilon, k, log_inverse_slack):
     return low
 
 
-def per_release_sigma(total_epsilon, total_delta, sensitivity=1.0, k=1, route="exact"):
+def per_release_sigma(total_epsilon: ArrayLike, total_delta: ArrayLike, sensitivity: ArrayLike = 1.0, k: int = 1, route: str = "exact") -> FloatOrArray:
     """σ of each of k Gaussian releases so that all k together are (ε, δ)-DP, by one accounting route.
 
     Parameters

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import integrate, special
 
+from ._types import ArrayLike, FloatOrArray
 from ._validation import as_float_array, broadcast, require_choice, require_integer, require_interval, scalar_or_array
 
 __all__ = [
@@ -50,7 +51,7 @@ CLOSER_TEST_NOISES = ("gaussian", "r1smg")
 MAX_TRIALS = 10_000_000
 
 
-def max_distinguishing_success(epsilon, delta):
+def max_distinguishing_success(epsilon: ArrayLike, delta: ArrayLike) -> FloatOrArray:
     """Largest probability with which any test can name the dataset behind an (ε, δ)-DP release.
 
     With the two neighbours equally likely a priori,
@@ -100,7 +101,7 @@ def max_distinguishing_success(epsilon, delta):
     return scalar_or_array(ceiling, epsilon, delta)
 
 
-def max_test_power(type_one_error, epsilon, delta):
+def max_test_power(type_one_error: ArrayLike, epsilon: ArrayLike, delta: ArrayLike) -> FloatOrArray:
     """Largest power (1 - type II error) of any test at a given type I error, under (ε, δ)-DP.
 
     Parameters
@@ -144,7 +145,7 @@ def max_test_power(type_one_error, epsilon, delta):
     return scalar_or_array(power, type_one_error, epsilon, delta)
 
 
-def gaussian_closer_test_success(sigma, sensitivity):
+def gaussian_closer_test_success(sigma: ArrayLike, sensitivity: ArrayLike) -> FloatOrArray:
     """Exact success probability of the closer-answer test against N(0, σ² I) noise.
 
     Parameters
@@ -188,7 +189,7 @@ def _r1smg_closer_test_failure(half_gap: float, dim: int) -> float:
     """
     beta_b = (dim - 1) / 2.0
 
-    def integrand(z):
+    def integrand(z: float) -> float:
         return math.exp(-0.5 * z * z) / math.sqrt(2.0 * math.pi) * special.betaincc(0.5, beta_b, min(1.0, (half_gap / z) ** 2))
 
     peak = max(half_gap, math.sqrt(half_gap * math.sqrt(dim)))
@@ -202,7 +203,7 @@ def _r1smg_closer_test_failure(half_gap: float, dim: int) -> float:
     return total
 
 
-def r1smg_closer_test_success(sigma_star, sensitivity, dim):
+def r1smg_closer_test_success(sigma_star: float, sensitivity: float, dim: int) -> float:
     """Exact success probability of the closer-answer test against R1SMG noise.
 
     Parameters
@@ -241,7 +242,7 @@ def r1smg_closer_test_success(sigma_star, sensitivity, dim):
     return 1.0 - _r1smg_closer_test_failure(half_gap, dim_value)
 
 
-def matched_gaussian_sigma(expected_loss, dim):
+def matched_gaussian_sigma(expected_loss: ArrayLike, dim: int) -> FloatOrArray:
     """σ of the isotropic Gaussian whose expected squared error E‖n‖² equals ``expected_loss``.
 
     Parameters
@@ -266,7 +267,7 @@ def matched_gaussian_sigma(expected_loss, dim):
     return scalar_or_array(np.sqrt(loss / dim_value), expected_loss)
 
 
-def closer_test_projection_sample(noise, rng, size, scale, dim):
+def closer_test_projection_sample(noise: str, rng: np.random.Generator, size: int, scale: float, dim: int) -> np.ndarray:
     """Sample the projection ⟨n, u⟩ of the noise on a fixed unit vector u.
 
     Parameters
@@ -322,7 +323,7 @@ class CloserTestResult:
     seed: int
 
 
-def wilson_interval(successes, trials, confidence=0.95):
+def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
     """Wilson score interval for a binomial proportion.
 
     Parameters
@@ -368,7 +369,7 @@ def wilson_interval(successes, trials, confidence=0.95):
     return (max(0.0, centre - half_width), min(1.0, centre + half_width))
 
 
-def simulate_closer_test(noise, scale, sensitivity, dim, trials, seed, confidence=0.95):
+def simulate_closer_test(noise: str, scale: float, sensitivity: float, dim: int, trials: int, seed: int, confidence: float = 0.95) -> CloserTestResult:
     """Simulate many releases of two neighbouring answers and run the closer-answer test.
 
     Each trial picks the true dataset (x or x', probability 1/2 each), adds fresh noise, and

@@ -27,6 +27,7 @@ import math
 import numpy as np
 from scipy import special
 
+from ._types import ArrayLike, FloatOrArray
 from ._validation import as_float_array, broadcast, require_interval, scalar_or_array
 
 __all__ = [
@@ -55,15 +56,15 @@ def half_width(lower: float, upper: float) -> float:
     return 0.5 * (float(upper) - float(lower))
 
 
-def _positive(value, name):
+def _positive(value: ArrayLike, name: str) -> np.ndarray:
     return require_interval(as_float_array(value, name), name, 0.0, None, lower_open=True)
 
 
-def _order(order):
+def _order(order: ArrayLike) -> np.ndarray:
     return require_interval(as_float_array(order, "order"), "order", 1.0, 10.0)
 
 
-def kernel_log_ratio(scale, sensitivity, order, width):
+def kernel_log_ratio(scale: ArrayLike, sensitivity: ArrayLike, order: ArrayLike, width: ArrayLike) -> FloatOrArray:
     """``A(b) = (W^p - (W - Δ)^p)/b^p``: the sup of the GG kernel's log-ratio over a box of width W.
 
     Evaluated as ``(W/b)^p (1 - (1 - Δ/W)^p)`` with ``expm1``/``log1p``, so Δ ≪ W loses nothing.
@@ -93,7 +94,7 @@ def kernel_log_ratio(scale, sensitivity, order, width):
     return scalar_or_array(result, scale, sensitivity, order, width)
 
 
-def truncated_gg_epsilon_bound(scale, sensitivity, order, width):
+def truncated_gg_epsilon_bound(scale: ArrayLike, sensitivity: ArrayLike, order: ArrayLike, width: ArrayLike) -> FloatOrArray:
     """The ε the truncated GG mechanism is proved to have at scale b: ``2 A(b)`` (sufficient, MATH.md 5.6).
 
     Examples
@@ -104,13 +105,13 @@ def truncated_gg_epsilon_bound(scale, sensitivity, order, width):
     return scalar_or_array(2.0 * np.asarray(kernel_log_ratio(scale, sensitivity, order, width)), scale, sensitivity, order, width)
 
 
-def _standard(t, scale, order):
+def _standard(t: ArrayLike, scale: ArrayLike, order: ArrayLike) -> np.ndarray:
     """``z = (|t|/b)^p`` (inf where it overflows)."""
     with np.errstate(over="ignore"):
         return np.power(np.abs(t) / scale, order)
 
 
-def _inside_moment(q, scale, order, h):
+def _inside_moment(q: np.ndarray, scale: np.ndarray, order: np.ndarray, h: ArrayLike) -> np.ndarray:
     """``E[|X|^q ; |X| <= h]`` for X ~ GG(0, b, p): ``b^q Γ((q+1)/p)/Γ(1/p) P((q+1)/p, (h/b)^p)``."""
     a = (q + 1.0) / order
     with np.errstate(over="ignore"):
@@ -118,22 +119,22 @@ def _inside_moment(q, scale, order, h):
         return factor * special.gammainc(a, _standard(h, scale, order))
 
 
-def _mass_inside(scale, order, h):
+def _mass_inside(scale: np.ndarray, order: np.ndarray, h: np.ndarray) -> np.ndarray:
     """``P(|X| <= h)`` for X ~ GG(0, b, p)."""
     return special.gammainc(1.0 / order, _standard(h, scale, order))
 
 
-def _gg_density(x, scale, order):
+def _gg_density(x: np.ndarray, scale: np.ndarray, order: np.ndarray) -> np.ndarray:
     log_norm = np.log(order) - math.log(2.0) - np.log(scale) - special.gammaln(1.0 / order)
     return np.exp(log_norm - _standard(x, scale, order))
 
 
-def _arrays(x, scale, order, h, name="x"):
+def _arrays(x: ArrayLike, scale: ArrayLike, order: ArrayLike, h: ArrayLike, name: str = "x") -> tuple[np.ndarray, ...]:
     x_array = require_interval(as_float_array(x, name), name, allow_infinity=True)
     return broadcast(x_array, _positive(scale, "scale"), _order(order), _positive(h, "half_width"))
 
 
-def truncated_noise_pdf(x, scale, order, h):
+def truncated_noise_pdf(x: ArrayLike, scale: ArrayLike, order: ArrayLike, h: ArrayLike) -> FloatOrArray:
     """Density of the truncated GG noise at the middle of the bounds: GG(0, b, p) on [-h, h], renormalised.
 
     Examples
@@ -147,7 +148,7 @@ def truncated_noise_pdf(x, scale, order, h):
     return scalar_or_array(density, x, scale, order, h)
 
 
-def truncated_noise_tail(t, scale, order, h):
+def truncated_noise_tail(t: ArrayLike, scale: ArrayLike, order: ArrayLike, h: ArrayLike) -> FloatOrArray:
     """``P(|e| > t)`` of the truncated GG noise: ``(P(1/p, z_h) - P(1/p, z_t))/P(1/p, z_h)``, 0 for t >= h.
 
     Examples
@@ -162,7 +163,7 @@ def truncated_noise_tail(t, scale, order, h):
     return scalar_or_array(tail, t, scale, order, h)
 
 
-def truncated_noise_moment(q, scale, order, h):
+def truncated_noise_moment(q: ArrayLike, scale: ArrayLike, order: ArrayLike, h: ArrayLike) -> FloatOrArray:
     """``E|e|^q`` of the truncated GG noise: ``b^q Γ((q+1)/p)/Γ(1/p) P((q+1)/p, z_h) / P(1/p, z_h)``.
 
     Examples
@@ -180,7 +181,7 @@ def truncated_noise_moment(q, scale, order, h):
     return scalar_or_array(moment, q, scale, order, h)
 
 
-def clamped_noise_pdf(x, scale, order, h):
+def clamped_noise_pdf(x: ArrayLike, scale: ArrayLike, order: ArrayLike, h: ArrayLike) -> FloatOrArray:
     """Continuous part of the BIT noise's law at the middle of the bounds: the GG density on (-h, h).
 
     The rest, ``P(|X| > h)/2`` at each of ±h, is an atom at each bound (not a density).
@@ -195,7 +196,7 @@ def clamped_noise_pdf(x, scale, order, h):
     return scalar_or_array(density, x, scale, order, h)
 
 
-def clamped_noise_tail(t, scale, order, h):
+def clamped_noise_tail(t: ArrayLike, scale: ArrayLike, order: ArrayLike, h: ArrayLike) -> FloatOrArray:
     """``P(|e| > t)`` of the BIT noise: the GG tail ``Q(1/p, (t/b)^p)`` for t < h, 0 from h on.
 
     Examples
@@ -209,7 +210,7 @@ def clamped_noise_tail(t, scale, order, h):
     return scalar_or_array(tail, t, scale, order, h)
 
 
-def clamped_noise_moment(q, scale, order, h):
+def clamped_noise_moment(q: ArrayLike, scale: ArrayLike, order: ArrayLike, h: ArrayLike) -> FloatOrArray:
     """``E|e|^q`` of the BIT noise ``clamp(X, -h, h)``: ``E[|X|^q; |X| <= h] + h^q P(|X| > h)``.
 
     Examples
@@ -224,7 +225,7 @@ def clamped_noise_moment(q, scale, order, h):
     return scalar_or_array(np.minimum(moment, h_b**q_b), q, scale, order, h)
 
 
-def clamped_noise_atoms(scale, order, h):
+def clamped_noise_atoms(scale: float, order: float, h: float) -> tuple[np.ndarray, np.ndarray]:
     """The two atoms of the BIT noise at the middle of the bounds: ``([-h, h], [P(|X| > h)/2] * 2)``.
 
     Examples
@@ -238,7 +239,7 @@ def clamped_noise_atoms(scale, order, h):
     return np.array([-h_value, h_value]), np.array([0.5 * outside, 0.5 * outside])
 
 
-def pure_dp_delta_bound(epsilon, epsilon_zero):
+def pure_dp_delta_bound(epsilon: ArrayLike, epsilon_zero: ArrayLike) -> FloatOrArray:
     """``δ(ε) <= (e^{ε₀} - e^ε)₊/(1 + e^{ε₀})``: the privacy profile bound of every ε₀-DP mechanism.
 
     Notes

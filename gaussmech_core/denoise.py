@@ -42,6 +42,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from ._types import ArrayLike, FloatOrArray, FloatT, Prior
 from ._validation import as_float_array, require_choice, require_integer, require_interval
 
 __all__ = [
@@ -75,14 +76,14 @@ _MICHELOT_MAX_ROUNDS = 60
 # --- input checks ----------------------------------------------------------------------------
 
 
-def _as_vector(y, name: str = "y") -> np.ndarray:
+def _as_vector(y: ArrayLike, name: str = "y") -> np.ndarray:
     array = require_interval(as_float_array(y, name), name)
     if array.size == 0:
         raise ValueError(f"{name} must contain at least one value, got an empty array")
     return array
 
 
-def _as_scalar(value, name: str, lower: float | None = 0.0, *, lower_open: bool = False) -> float:
+def _as_scalar(value: ArrayLike, name: str, lower: float | None = 0.0, *, lower_open: bool = False) -> float:
     array = as_float_array(value, name)
     if array.ndim != 0:
         raise TypeError(f"{name} must be a single number, got an array of shape {array.shape}")
@@ -90,11 +91,11 @@ def _as_scalar(value, name: str, lower: float | None = 0.0, *, lower_open: bool 
     return float(array)
 
 
-def _as_total(total) -> float:
+def _as_total(total: ArrayLike) -> float:
     return _as_scalar(total, "total", 0.0)
 
 
-def _center_array(center, y: np.ndarray, name: str = "center") -> np.ndarray | str:
+def _center_array(center: ArrayLike | str, y: np.ndarray, name: str = "center") -> np.ndarray | str:
     if isinstance(center, str):
         return require_choice(center, name, ("mean",))
     array = require_interval(as_float_array(center, name), name)
@@ -111,7 +112,7 @@ def _require_dimension(d: int, minimum: int, what: str) -> None:
 # --- batch kernels: rows of Y are independent releases, sigma has shape (rows, 1) -------------
 
 
-def _shrink_rows(Y, sigma, center, dims_lost: int, positive_part: bool):
+def _shrink_rows(Y: np.ndarray, sigma: FloatOrArray, center: FloatOrArray | str, dims_lost: int, positive_part: bool) -> np.ndarray:
     """Shrink every row of ``Y`` towards ``center`` by the factor ``1 - (d - dims_lost) σ²/‖y - c‖²``.
 
     ``center="mean"`` shrinks towards each row's own mean (Lindley); the mean costs one more
@@ -149,7 +150,7 @@ def _soft_threshold_rows(Y, threshold):
     return result
 
 
-def _universal_threshold(sigma, d: int):
+def _universal_threshold(sigma: FloatT, d: int) -> FloatT:
     return sigma * math.sqrt(2.0 * math.log(d))
 
 
@@ -198,7 +199,7 @@ def _simplex_shift_michelot(Y, total):
     return shift
 
 
-def _project_simplex_rows(Y, total, *, by_sorting: bool = False):
+def _project_simplex_rows(Y: np.ndarray, total: float, *, by_sorting: bool = False) -> np.ndarray:
     if total == 0:
         return np.zeros_like(Y)
     shift = _simplex_shift_sorted(Y, total) if by_sorting else _simplex_shift_michelot(Y, total)
@@ -212,7 +213,7 @@ def _clip_and_rescale_rows(Y, total):
     return np.where(mass > 0, clipped * (total / np.where(mass > 0, mass, 1.0)), uniform)
 
 
-def _round_row(x, total: int):
+def _round_row(x: np.ndarray, total: int) -> np.ndarray:
     """Nearest integer vector (in l2) to ``x`` whose entries sum to ``total``.
 
     Start from ``floor(x)``; the k = total - Σ floor(x) missing units go, q = k // d to every
@@ -240,7 +241,7 @@ def _round_rows(Y, total):
     return np.stack([_round_row(row, row_total) for row, row_total in zip(Y, totals)])
 
 
-def _pad_to_multiple(grids, multiple: int):
+def _pad_to_multiple(grids: np.ndarray, multiple: int) -> np.ndarray:
     """Zero-pad the last two axes up to a multiple of ``multiple``.
 
     The padded cells hold a known truth (0) observed without noise, so the padded problem is the
@@ -274,7 +275,7 @@ def _wavelet_levels(shape, level):
     return require_integer(level, "level", minimum=1, maximum=largest)
 
 
-def _wavelet_rows(grids, sigma, wavelet: str, level, threshold=None):
+def _wavelet_rows(grids: np.ndarray, sigma: np.ndarray, wavelet: str, level: int | None, threshold: ArrayLike | None = None) -> np.ndarray:
     """Soft-threshold the detail coefficients of each grid in ``grids`` (shape (rows, h, w))."""
     pywt = _import_pywt()
     height, width = grids.shape[-2:]
@@ -296,7 +297,7 @@ def _wavelet_rows(grids, sigma, wavelet: str, level, threshold=None):
     return restored[..., :height, :width]
 
 
-def _check_orthogonal_wavelet(wavelet: str):
+def _check_orthogonal_wavelet(wavelet: str) -> None:
     pywt = _import_pywt()
     if wavelet not in pywt.wavelist(kind="discrete"):
         raise ValueError(f"wavelet must be a discrete wavelet name known to PyWavelets such as 'haar' or 'db2', got wavelet={wavelet!r}")
@@ -310,7 +311,7 @@ def _check_orthogonal_wavelet(wavelet: str):
 # --- public estimators -------------------------------------------------------------------------
 
 
-def posterior_mean(y, sigma, prior_variance, prior_mean=0.0):
+def posterior_mean(y: ArrayLike, sigma: float, prior_variance: float, prior_mean: ArrayLike = 0.0) -> np.ndarray:
     """Posterior mean of θ given ``y = θ + N(0, σ² I)`` under the prior ``θ ~ N(m, w² I)``.
 
     Parameters
@@ -352,7 +353,7 @@ def posterior_mean(y, sigma, prior_variance, prior_mean=0.0):
     return result.reshape(values.shape)
 
 
-def posterior_mean_bayes_risk(dim, sigma, prior_variance):
+def posterior_mean_bayes_risk(dim: int, sigma: float, prior_variance: float) -> float:
     """Bayes risk ``E‖θ̂ - θ‖² = d σ² w²/(w² + σ²)`` of :func:`posterior_mean` (the oracle's error).
 
     Notes
@@ -371,7 +372,7 @@ def posterior_mean_bayes_risk(dim, sigma, prior_variance):
     return 0.0 if total_variance == 0 else d * noise**2 * variance / total_variance
 
 
-def oracle_prior(theta, center=None):
+def oracle_prior(theta: ArrayLike, center: float | None = None) -> tuple[FloatOrArray, float]:
     """The Gaussian prior an oracle who knows θ would pick: ``(m, ‖θ - m‖²/d)``.
 
     With this prior, :func:`posterior_mean` is the best estimator of the form
@@ -401,7 +402,7 @@ def oracle_prior(theta, center=None):
     return mean, float(np.mean((values - mean) ** 2))
 
 
-def james_stein(y, sigma, positive_part=False, center=0.0):
+def james_stein(y: ArrayLike, sigma: float, positive_part: bool = False, center: ArrayLike | str = 0.0) -> np.ndarray:
     """James–Stein shrinkage ``c + (1 - (d - 2) σ²/‖y - c‖²)(y - c)``, optionally its positive part.
 
     Parameters
@@ -447,7 +448,7 @@ def james_stein(y, sigma, positive_part=False, center=0.0):
     return result.reshape(values.shape)
 
 
-def james_stein_bayes_risk(dim, sigma, prior_variance):
+def james_stein_bayes_risk(dim: int, sigma: float, prior_variance: float) -> float:
     """Bayes risk of plain James–Stein under ``θ ~ N(c, w² I)``: ``(d σ² w² + 2 σ⁴)/(w² + σ²)``.
 
     Notes
@@ -468,7 +469,7 @@ def james_stein_bayes_risk(dim, sigma, prior_variance):
     return 0.0 if total_variance == 0 else (d * noise**2 * variance + 2 * noise**4) / total_variance
 
 
-def empirical_bayes(y, sigma, center=0.0):
+def empirical_bayes(y: ArrayLike, sigma: float, center: ArrayLike | str = 0.0) -> np.ndarray:
     """Empirical Bayes: the posterior mean with ``w²`` replaced by its maximum-likelihood estimate.
 
     Marginally ``y - c ~ N(0, (w² + σ²) I)``, so ``ŵ² = max(0, ‖y - c‖²/d - σ²)`` and the plug-in
@@ -504,7 +505,7 @@ def empirical_bayes(y, sigma, center=0.0):
     return result.reshape(values.shape)
 
 
-def universal_threshold(sigma, dim):
+def universal_threshold(sigma: float, dim: int) -> float:
     """Donoho's universal threshold ``λ = σ √(2 ln d)``.
 
     Examples
@@ -515,7 +516,7 @@ def universal_threshold(sigma, dim):
     return _universal_threshold(_as_scalar(sigma, "sigma"), require_integer(dim, "dim", minimum=1))
 
 
-def soft_threshold(y, sigma, threshold=None):
+def soft_threshold(y: ArrayLike, sigma: float, threshold: float | None = None) -> np.ndarray:
     """Soft thresholding ``sign(y) max(|y| - λ, 0)`` with ``λ = σ √(2 ln d)`` by default.
 
     Parameters
@@ -554,7 +555,7 @@ def soft_threshold(y, sigma, threshold=None):
     return _soft_threshold_rows(values, level)
 
 
-def wavelet_soft_threshold(grid, sigma, wavelet="haar", level=None, threshold=None):
+def wavelet_soft_threshold(grid: ArrayLike, sigma: float, wavelet: str = "haar", level: int | None = None, threshold: float | None = None) -> np.ndarray:
     """Soft-threshold the detail coefficients of an orthonormal 2-D wavelet transform.
 
     Heat maps are rarely sparse cell by cell but are often sparse in a wavelet basis (flat
@@ -608,7 +609,7 @@ def wavelet_soft_threshold(grid, sigma, wavelet="haar", level=None, threshold=No
     return restored[0]
 
 
-def project_nonnegative(y):
+def project_nonnegative(y: ArrayLike) -> np.ndarray:
     """Euclidean projection onto ``{x >= 0}``: ``max(y, 0)``.
 
     Notes
@@ -624,7 +625,7 @@ def project_nonnegative(y):
     return np.maximum(_as_vector(y), 0.0)
 
 
-def project_to_simplex(y, total):
+def project_to_simplex(y: ArrayLike, total: float) -> np.ndarray:
     """Exact Euclidean projection onto ``{x >= 0, Σ x = total}`` (the histograms with total n).
 
     Parameters
@@ -657,7 +658,7 @@ def project_to_simplex(y, total):
     return _project_simplex_rows(values.reshape(1, -1), _as_total(total)).reshape(values.shape)
 
 
-def clip_and_rescale(y, total):
+def clip_and_rescale(y: ArrayLike, total: float) -> np.ndarray:
     """Liu-style normalisation: clip to ``[0, n]``, then rescale multiplicatively to sum ``n``.
 
     Notes
@@ -678,7 +679,7 @@ def clip_and_rescale(y, total):
     return _clip_and_rescale_rows(values.reshape(1, -1), _as_total(total)).reshape(values.shape)
 
 
-def round_keeping_total(x, total=None):
+def round_keeping_total(x: ArrayLike, total: int | None = None) -> np.ndarray:
     """The integer vector nearest to ``x`` (in l2) whose entries sum to ``total``.
 
     Parameters
@@ -839,7 +840,7 @@ def _registry() -> dict[str, Denoiser]:
 DENOISERS: dict[str, Denoiser] = _registry()
 
 
-def check_pipeline(steps: Sequence[str], shape, total=None, prior=None) -> tuple[str, ...]:
+def check_pipeline(steps: Sequence[str], shape: Sequence[int], total: float | None = None, prior: Prior | None = None) -> tuple[str, ...]:
     """Validate a pipeline for data of ``shape``; return its steps as a tuple (without "none").
 
     Raises ``ValueError`` naming the step and what it lacks (a total, a prior, a 2-D grid, enough
@@ -884,7 +885,7 @@ def _apply_rows(Y, steps, sigma_rows, total, prior, shape):
     return Y
 
 
-def apply_pipeline(y, steps, sigma, total=None, prior=None):
+def apply_pipeline(y: ArrayLike, steps: Sequence[str], sigma: float, total: float | None = None, prior: Prior | None = None) -> np.ndarray:
     """Apply the denoisers ``steps`` (ids of :data:`DENOISERS`) in order.
 
     Parameters

@@ -45,6 +45,7 @@ import math
 import numpy as np
 from scipy import special
 
+from ._types import ArrayLike, FloatOrArray
 from ._validation import as_float_array, broadcast, epsilon_array, require_interval, scalar_or_array, whole_numbers
 
 __all__ = [
@@ -589,7 +590,7 @@ def _with_margin_up(value, scale):
 # ----------------------------------------------------------------------------------------------
 
 
-def gaussian_log_delta(epsilon, sigma, sensitivity=1.0):
+def gaussian_log_delta(epsilon: ArrayLike, sigma: ArrayLike, sensitivity: ArrayLike = 1.0) -> FloatOrArray:
     """Natural log of the exact privacy profile δ(ε) of the Gaussian mechanism.
 
     Parameters
@@ -629,7 +630,7 @@ def gaussian_log_delta(epsilon, sigma, sensitivity=1.0):
     -inf
     """
     if type(epsilon) in _PLAIN_SCALARS and type(sigma) in _PLAIN_SCALARS and type(sensitivity) in _PLAIN_SCALARS:
-        e, s, d = float(epsilon), float(sigma), float(sensitivity)
+        e, s, d = float(epsilon), float(sigma), float(sensitivity)  # type: ignore[arg-type]  # plain scalars, by the test above
         if 0.0 <= e < math.inf and 0.0 < s <= math.inf and 0.0 <= d < math.inf:
             return _log_delta_scalar(e, _unit_mu_scalar(s, d))
     epsilon_array, sigma_array, sensitivity_array = _epsilon(epsilon), _sigma(sigma), _sensitivity(sensitivity)
@@ -638,7 +639,7 @@ def gaussian_log_delta(epsilon, sigma, sensitivity=1.0):
     return scalar_or_array(result, epsilon, sigma, sensitivity)
 
 
-def gaussian_delta(epsilon, sigma, sensitivity=1.0):
+def gaussian_delta(epsilon: ArrayLike, sigma: ArrayLike, sensitivity: ArrayLike = 1.0) -> FloatOrArray:
     """The exact privacy profile δ(ε) of the Gaussian mechanism (Balle & Wang 2018, Theorem 8).
 
     Parameters
@@ -735,7 +736,7 @@ def _epsilon_array(delta, mu):
     return epsilon
 
 
-def gaussian_epsilon(delta, sigma, sensitivity=1.0):
+def gaussian_epsilon(delta: ArrayLike, sigma: ArrayLike, sensitivity: ArrayLike = 1.0) -> FloatOrArray:
     """The smallest ε for which the Gaussian mechanism is (ε, δ)-DP: the inverse of the profile.
 
     Parameters
@@ -783,7 +784,7 @@ def gaussian_epsilon(delta, sigma, sensitivity=1.0):
 # ----------------------------------------------------------------------------------------------
 
 
-def analytic_gaussian_sigma(epsilon, delta, sensitivity=1.0):
+def analytic_gaussian_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike = 1.0) -> FloatOrArray:
     """The smallest σ for which ``f(x) + N(0, σ² I)`` is (ε, δ)-DP: the analytic Gaussian mechanism.
 
     Parameters
@@ -834,7 +835,7 @@ def analytic_gaussian_sigma(epsilon, delta, sensitivity=1.0):
     array([61.499132,  0.999777])
     """
     if type(epsilon) in _PLAIN_SCALARS and type(delta) in _PLAIN_SCALARS and type(sensitivity) in _PLAIN_SCALARS:
-        e, d, s = float(epsilon), float(delta), float(sensitivity)
+        e, d, s = float(epsilon), float(delta), float(sensitivity)  # type: ignore[arg-type]  # plain scalars, by the test above
         if 0.0 <= e <= EPSILON_MAX and DELTA_MIN <= d < 1.0 and 0.0 <= s < math.inf:
             return _analytic_sigma_scalar(e, d, s)
     epsilon_array = as_float_array(epsilon, "epsilon")
@@ -859,7 +860,7 @@ _CLASSICAL_HINT = (
 )
 
 
-def classical_gaussian_sigma(epsilon, delta, sensitivity=1.0):
+def classical_gaussian_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike = 1.0) -> FloatOrArray:
     """The classical Gaussian mechanism's σ = Δ √(2 ln(1.25/δ)) / ε, only for 0 < ε < 1.
 
     Parameters
@@ -904,7 +905,7 @@ def classical_gaussian_sigma(epsilon, delta, sensitivity=1.0):
     return scalar_or_array(sigma, epsilon, delta, sensitivity)
 
 
-def delta_zero(epsilon):
+def delta_zero(epsilon: ArrayLike) -> FloatOrArray:
     """δ₀(ε) = ½ − e^ε Φ(−√(2ε)): the δ achieved at σ = Δ/√(2ε) (Balle & Wang, Algorithm 1).
 
     Parameters
@@ -939,7 +940,7 @@ def delta_zero(epsilon):
     return scalar_or_array(0.5 * one_minus, epsilon)
 
 
-def zero_epsilon_gaussian_sigma(delta, sensitivity=1.0):
+def zero_epsilon_gaussian_sigma(delta: ArrayLike, sensitivity: ArrayLike = 1.0) -> FloatOrArray:
     """The exact (0, δ) calibration σ = Δ / (2 Φ⁻¹((1 + δ)/2)) (total variation).
 
     Parameters
@@ -982,7 +983,7 @@ def zero_epsilon_gaussian_sigma(delta, sensitivity=1.0):
     return scalar_or_array(sigma.reshape(shape), delta, sensitivity)
 
 
-def theorem2_gaussian_sigma(delta, sensitivity=1.0):
+def theorem2_gaussian_sigma(delta: ArrayLike, sensitivity: ArrayLike = 1.0) -> FloatOrArray:
     """Balle & Wang's Theorem 2: σ = Δ/(2δ) gives (0, δ)-DP (via Pinsker's inequality).
 
     Parameters
@@ -1011,7 +1012,7 @@ def theorem2_gaussian_sigma(delta, sensitivity=1.0):
     return scalar_or_array(_safe_divide(s, 2.0 * d), delta, sensitivity)
 
 
-def low_privacy_sigma_bound(epsilon, sensitivity=1.0):
+def low_privacy_sigma_bound(epsilon: ArrayLike, sensitivity: ArrayLike = 1.0) -> FloatOrArray:
     """Balle & Wang's Theorem 4 lower bound: σ ≥ Δ/√(2ε) is necessary whenever δ < δ₀(ε).
 
     Parameters
@@ -1060,7 +1061,7 @@ def _half_mu_squared(sigma, sensitivity):
     return eta
 
 
-def gaussian_privacy_loss(sigma, sensitivity=1.0):
+def gaussian_privacy_loss(sigma: ArrayLike, sensitivity: ArrayLike = 1.0) -> tuple[FloatOrArray, FloatOrArray]:
     """The privacy-loss distribution of the Gaussian mechanism: L ~ N(η, 2η), η = Δ²/(2σ²).
 
     Parameters
@@ -1090,7 +1091,7 @@ def gaussian_privacy_loss(sigma, sensitivity=1.0):
     return scalar_or_array(eta, sigma, sensitivity), scalar_or_array(2.0 * eta, sigma, sensitivity)
 
 
-def privacy_loss_masses(epsilon, sigma, sensitivity=1.0):
+def privacy_loss_masses(epsilon: ArrayLike, sigma: ArrayLike, sensitivity: ArrayLike = 1.0) -> tuple[FloatOrArray, FloatOrArray]:
     """The two masses of Balle & Wang's Theorem 5: P[L ≥ ε] and e^ε P[L' ≤ −ε].
 
     Parameters
@@ -1185,7 +1186,7 @@ def _tail_holds(epsilon, sensitivity, z):
     return holds
 
 
-def tail_bound_gaussian_sigma(epsilon, delta, sensitivity=1.0):
+def tail_bound_gaussian_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike = 1.0) -> FloatOrArray:
     """σ from the sufficient condition P[L ≥ ε] ≤ δ: Δ (z + √(z² + 2ε)) / (2ε), z = −Φ⁻¹(δ).
 
     Parameters
@@ -1227,7 +1228,7 @@ def tail_bound_gaussian_sigma(epsilon, delta, sensitivity=1.0):
     return scalar_or_array(sigma.reshape(shape), epsilon, delta, sensitivity)
 
 
-def pdp_gaussian_sigma(epsilon, delta, sensitivity=1.0):
+def pdp_gaussian_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike = 1.0) -> FloatOrArray:
     """Liu's Lemma 10 (probabilistic DP): σ = Δ (z + √(z² + 2ε)) / (2ε), z = −Φ⁻¹(δ/2).
 
     Parameters
@@ -1269,7 +1270,7 @@ def pdp_gaussian_sigma(epsilon, delta, sensitivity=1.0):
     return scalar_or_array(sigma.reshape(shape), epsilon, delta, sensitivity)
 
 
-def zcdp_rho(sigma, sensitivity=1.0):
+def zcdp_rho(sigma: ArrayLike, sensitivity: ArrayLike = 1.0) -> FloatOrArray:
     """The zCDP parameter of the Gaussian mechanism: ρ = Δ²/(2σ²) (Bun & Steinke 2016).
 
     Parameters
@@ -1299,7 +1300,7 @@ def _rho(value):
     return require_interval(rho, "rho", 0.0, None)
 
 
-def zcdp_to_epsilon_bun_steinke(rho, delta):
+def zcdp_to_epsilon_bun_steinke(rho: ArrayLike, delta: ArrayLike) -> FloatOrArray:
     """ε from ρ-zCDP by Bun & Steinke's conversion: ε = ρ + 2√(ρ ln(1/δ)).
 
     Parameters
@@ -1373,7 +1374,7 @@ def _cks_log_delta(log_order_minus_one, rho, epsilon):
     return first + rest, scale
 
 
-def zcdp_to_delta_cks(rho, epsilon):
+def zcdp_to_delta_cks(rho: ArrayLike, epsilon: ArrayLike) -> FloatOrArray:
     """δ from ρ-zCDP by Canonne, Kamath & Steinke's conversion (CKS20 Cor. 13), for a given ε.
 
     Parameters
@@ -1434,7 +1435,7 @@ def _cks_epsilon(log_order_minus_one, rho, log_delta):
     return first + middle - last, scale
 
 
-def zcdp_to_epsilon_cks(rho, delta):
+def zcdp_to_epsilon_cks(rho: ArrayLike, delta: ArrayLike) -> FloatOrArray:
     """ε from ρ-zCDP by Canonne, Kamath & Steinke's conversion (CKS20 Cor. 13), for a given δ.
 
     Parameters
@@ -1475,7 +1476,7 @@ def zcdp_to_epsilon_cks(rho, delta):
     return scalar_or_array(epsilon.reshape(shape), rho, delta)
 
 
-def zcdp_bun_steinke_sigma(epsilon, delta, sensitivity=1.0):
+def zcdp_bun_steinke_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike = 1.0) -> FloatOrArray:
     """σ whose ρ = Δ²/(2σ²) converts to (ε, δ)-DP by Bun & Steinke: ρ + 2√(ρ ln(1/δ)) = ε.
 
     Parameters
@@ -1539,7 +1540,7 @@ def _cks_rho_parts(log_order_minus_one, epsilon, log_inverse_delta):
     return m * one_over_alpha, epsilon + log1p_inverse - m * (2.0 - one_over_alpha)
 
 
-def zcdp_cks_sigma(epsilon, delta, sensitivity=1.0):
+def zcdp_cks_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike = 1.0) -> FloatOrArray:
     """σ whose ρ = Δ²/(2σ²) converts to (ε, δ)-DP by CKS20 Cor. 13 (the tighter zCDP conversion).
 
     Parameters
@@ -1598,7 +1599,7 @@ def zcdp_cks_sigma(epsilon, delta, sensitivity=1.0):
     return scalar_or_array(sigma.reshape(shape), epsilon, delta, sensitivity)
 
 
-def vinterbo_gaussian_sigma(epsilon, delta, sensitivity=1.0):
+def vinterbo_gaussian_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike = 1.0) -> FloatOrArray:
     """Vinterbo's closed-form σ, valid for every ε > 0: Δ (√(az + ε) + s√(az)) / (ε√2).
 
     Parameters
@@ -1649,7 +1650,7 @@ def vinterbo_gaussian_sigma(epsilon, delta, sensitivity=1.0):
 # ----------------------------------------------------------------------------------------------
 
 
-def gdp_mu(sigma, sensitivity=1.0):
+def gdp_mu(sigma: ArrayLike, sensitivity: ArrayLike = 1.0) -> FloatOrArray:
     """The Gaussian-DP parameter of the Gaussian mechanism: μ = Δ/σ (Dong, Roth & Su 2022).
 
     Parameters
@@ -1674,7 +1675,7 @@ def gdp_mu(sigma, sensitivity=1.0):
     return scalar_or_array(_safe_divide(d, s), sigma, sensitivity)
 
 
-def gaussian_tradeoff(alpha, mu):
+def gaussian_tradeoff(alpha: ArrayLike, mu: ArrayLike) -> FloatOrArray:
     """The μ-GDP trade-off function G_μ(α) = Φ(Φ⁻¹(1 − α) − μ): the least type II error at type I α.
 
     Parameters
@@ -1730,7 +1731,7 @@ def _threshold_ratio(t, sigma):
     return np.where(t == np.inf, np.inf, _safe_divide(t, np.where(t == np.inf, 1.0, sigma)))
 
 
-def gaussian_loss_quantile(q, sigma, dim):
+def gaussian_loss_quantile(q: ArrayLike, sigma: ArrayLike, dim: ArrayLike) -> FloatOrArray:
     """Quantile of the squared l2 norm of N(0, σ² I_dim): ‖Z‖² ~ σ² χ²_dim.
 
     Parameters
@@ -1764,7 +1765,7 @@ def gaussian_loss_quantile(q, sigma, dim):
     return scalar_or_array(quantile, q, sigma, dim)
 
 
-def gaussian_norm_tail(t, sigma, dim):
+def gaussian_norm_tail(t: ArrayLike, sigma: ArrayLike, dim: ArrayLike) -> FloatOrArray:
     """P(‖Z‖₂ > t) for Z ~ N(0, σ² I_dim): Q(dim/2, t²/(2σ²)).
 
     Parameters
@@ -1800,7 +1801,7 @@ def gaussian_norm_tail(t, sigma, dim):
     return scalar_or_array(special.gammaincc(0.5 * d, 0.5 * ratio * ratio), t, sigma, dim)
 
 
-def gaussian_coordinate_tail(t, sigma):
+def gaussian_coordinate_tail(t: ArrayLike, sigma: ArrayLike) -> FloatOrArray:
     """P(|N| > t) for one coordinate N ~ N(0, σ²): erfc(t/(σ√2)).
 
     Parameters
@@ -1828,7 +1829,7 @@ def gaussian_coordinate_tail(t, sigma):
     return scalar_or_array(special.erfc(ratio / SQRT2), t, sigma)
 
 
-def gaussian_log_coordinate_tail(t, sigma):
+def gaussian_log_coordinate_tail(t: ArrayLike, sigma: ArrayLike) -> FloatOrArray:
     """log P(|N| > t) for N ~ N(0, σ²): log 2 + log Φ(−t/σ), for plots down to 1e-300 and beyond.
 
     Parameters

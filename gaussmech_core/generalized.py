@@ -29,11 +29,13 @@ private side, then check the result with the forward formula.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
 from scipy import special, stats
 
+from ._types import ArrayLike, FloatOrArray, Shape
 from ._validation import (
     as_float_array,
     broadcast,
@@ -46,8 +48,13 @@ from ._validation import (
     scalar_or_array,
 )
 from .gaussian import analytic_gaussian_sigma, pdp_gaussian_sigma
-from .laplace import _log_delta_of_ratio as _laplace_log_delta_of_ratio  # the p = 1 profile at ε₀ = Δ/b
-from .laplace import laplace_delta, laplace_epsilon, laplace_scale, laplace_scale_for_delta
+from .laplace import (
+    _log_delta_of_ratio as _laplace_log_delta_of_ratio,  # the p = 1 profile at ε₀ = Δ/b
+    laplace_delta,
+    laplace_epsilon,
+    laplace_scale,
+    laplace_scale_for_delta,
+)
 
 __all__ = [
     "COROLLARY7_LABEL",
@@ -124,7 +131,7 @@ _MAX_NUDGES = 60
 # --- validation ---------------------------------------------------------------------------------
 
 
-def _order_array(order) -> np.ndarray:
+def _order_array(order: ArrayLike) -> np.ndarray:
     return require_interval(
         as_float_array(order, "order"),
         "order",
@@ -139,18 +146,18 @@ def _order_array(order) -> np.ndarray:
 
 
 
-def _threshold_array(t) -> np.ndarray:
+def _threshold_array(t: ArrayLike) -> np.ndarray:
     return require_interval(as_float_array(t, "t"), "t", 0.0, None, allow_infinity=True)
 
 
 
 
-def _require_rng(rng) -> None:
+def _require_rng(rng: object) -> None:
     if not isinstance(rng, np.random.Generator):
         raise TypeError(f"rng must be a numpy.random.Generator, got rng={rng!r}")
 
 
-def _bounds_arrays(lower, upper, sensitivity=None):
+def _bounds_arrays(lower: ArrayLike, upper: ArrayLike, sensitivity: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Validate bounds ``lower < upper`` (finite, with a finite width) and ``0 < Δ <= W``."""
     lower_array = require_interval(as_float_array(lower, "lower"), "lower")
     upper_array = require_interval(as_float_array(upper, "upper"), "upper")
@@ -189,7 +196,7 @@ def _scaled_sensitivity_of(sensitivity: np.ndarray, scale: np.ndarray, order: np
     return np.where(order == 1.0, ratio, np.nextafter(ratio, np.inf))
 
 
-def _power(base: np.ndarray, exponent) -> np.ndarray:
+def _power(base: np.ndarray, exponent: FloatOrArray) -> np.ndarray:
     """``base**exponent`` for base >= 0, where overflow to +inf is the correct answer."""
     with np.errstate(over="ignore"):  # x^p > 1.8e308 means a tail of exactly 0 in double precision
         return np.power(base, exponent)
@@ -288,7 +295,7 @@ def _log_upper_gamma(a: np.ndarray, x: np.ndarray) -> np.ndarray:
     return result
 
 
-def _bisect(is_upper, lower: np.ndarray, upper: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _bisect(is_upper: Callable[[np.ndarray], np.ndarray], lower: np.ndarray, upper: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Bisect elementwise until ``lower`` and ``upper`` are adjacent floating-point numbers.
 
     ``is_upper(x)`` must be False at ``lower`` and True at ``upper`` (and monotone between). The
@@ -296,11 +303,11 @@ def _bisect(is_upper, lower: np.ndarray, upper: np.ndarray) -> tuple[np.ndarray,
     or range of magnitudes, closes in at most 64 steps to full double precision.
     """
 
-    def to_key(values):
+    def to_key(values: np.ndarray) -> np.ndarray:
         bits = np.ascontiguousarray(values, dtype=np.float64).view(np.int64)
         return bits ^ ((bits >> 63) & np.int64(0x7FFFFFFFFFFFFFFF))
 
-    def from_key(keys):
+    def from_key(keys: np.ndarray) -> np.ndarray:
         return (keys ^ ((keys >> 63) & np.int64(0x7FFFFFFFFFFFFFFF))).view(np.float64)
 
     lower_key, upper_key = to_key(lower), to_key(upper)
@@ -325,7 +332,7 @@ def _working_log_target(delta: np.ndarray, order: np.ndarray | None = None) -> n
     return log_delta - margin
 
 
-def _raise_until(is_private, values: np.ndarray, floor: float = 0.0) -> np.ndarray:
+def _raise_until(is_private: Callable[[np.ndarray, np.ndarray], np.ndarray], values: np.ndarray, floor: float = 0.0) -> np.ndarray:
     """Raise each value by a relative step that doubles each round until ``is_private`` holds.
 
     ``is_private(candidates, where)`` receives the candidates for the elements selected by the
@@ -349,7 +356,7 @@ def _raise_until(is_private, values: np.ndarray, floor: float = 0.0) -> np.ndarr
 # --- the distribution (MATH.md 5.1) -----------------------------------------------------------
 
 
-def gg_pdf(x, scale, order):
+def gg_pdf(x: ArrayLike, scale: ArrayLike, order: ArrayLike) -> FloatOrArray:
     """Density ``p / (2 b Γ(1/p)) exp(-(|x|/b)^p)`` of GG(0, b, p).
 
     Parameters
@@ -381,7 +388,7 @@ def gg_pdf(x, scale, order):
     return scalar_or_array(np.exp(np.asarray(gg_logpdf(x, scale, order))), x, scale, order)
 
 
-def gg_logpdf(x, scale, order):
+def gg_logpdf(x: ArrayLike, scale: ArrayLike, order: ArrayLike) -> FloatOrArray:
     """Log density ``log(p / (2 b Γ(1/p))) - (|x|/b)^p`` of GG(0, b, p).
 
     Parameters
@@ -415,7 +422,7 @@ def gg_logpdf(x, scale, order):
     return scalar_or_array(result, x, scale, order)
 
 
-def gg_cdf(x, scale, order):
+def gg_cdf(x: ArrayLike, scale: ArrayLike, order: ArrayLike) -> FloatOrArray:
     """Cumulative distribution function of GG(0, b, p).
 
     Parameters
@@ -453,7 +460,7 @@ def gg_cdf(x, scale, order):
     return scalar_or_array(result, x, scale, order)
 
 
-def gg_log_tail(t, scale, order):
+def gg_log_tail(t: ArrayLike, scale: ArrayLike, order: ArrayLike) -> FloatOrArray:
     """Natural log of the two-sided tail ``P(|X| > t) = Q(1/p, (t/b)^p)``, finite far below 1e-300.
 
     Parameters
@@ -493,7 +500,7 @@ def gg_log_tail(t, scale, order):
     return scalar_or_array(result, t, scale, order)
 
 
-def gg_tail(t, scale, order):
+def gg_tail(t: ArrayLike, scale: ArrayLike, order: ArrayLike) -> FloatOrArray:
     """Two-sided tail probability ``P(|X| > t) = Q(1/p, (t/b)^p)`` of GG(0, b, p).
 
     Parameters
@@ -530,7 +537,7 @@ def gg_tail(t, scale, order):
     return scalar_or_array(result, t, scale, order)
 
 
-def gg_absolute_moment(q, scale, order):
+def gg_absolute_moment(q: ArrayLike, scale: ArrayLike, order: ArrayLike) -> FloatOrArray:
     """Absolute moment ``E|X|^q = b^q Γ((q+1)/p) / Γ(1/p)`` of GG(0, b, p).
 
     Parameters
@@ -565,7 +572,7 @@ def gg_absolute_moment(q, scale, order):
     return scalar_or_array(result, q, scale, order)
 
 
-def gg_variance(scale, order):
+def gg_variance(scale: ArrayLike, order: ArrayLike) -> FloatOrArray:
     """Variance ``b² Γ(3/p) / Γ(1/p)`` of GG(0, b, p).
 
     Parameters
@@ -591,7 +598,7 @@ def gg_variance(scale, order):
     return gg_absolute_moment(2.0, scale, order)
 
 
-def gg_mean_absolute(scale, order):
+def gg_mean_absolute(scale: ArrayLike, order: ArrayLike) -> FloatOrArray:
     """Mean absolute value ``E|X| = b Γ(2/p) / Γ(1/p)`` of GG(0, b, p).
 
     Parameters
@@ -617,7 +624,7 @@ def gg_mean_absolute(scale, order):
     return gg_absolute_moment(1.0, scale, order)
 
 
-def gg_kurtosis(order):
+def gg_kurtosis(order: ArrayLike) -> FloatOrArray:
     """Kurtosis (not excess) ``Γ(5/p) Γ(1/p) / Γ(3/p)²`` of GG(·, ·, p): 6 for Laplace, 3 for Gaussian.
 
     Parameters
@@ -647,7 +654,7 @@ def gg_kurtosis(order):
     return scalar_or_array(np.exp(log_value), order)
 
 
-def gg_scale_from_std(std, order):
+def gg_scale_from_std(std: ArrayLike, order: ArrayLike) -> FloatOrArray:
     """The scale b of the GG(0, b, p) with standard deviation ``std``: ``b = std √(Γ(1/p)/Γ(3/p))``.
 
     Parameters
@@ -677,7 +684,7 @@ def gg_scale_from_std(std, order):
     return scalar_or_array(std_b * np.exp(log_factor), std, order)
 
 
-def gg_density_at_mean_equal_variance(std, order):
+def gg_density_at_mean_equal_variance(std: ArrayLike, order: ArrayLike) -> FloatOrArray:
     """Density at the mean of the GG(p) with standard deviation σ: ``p √Γ(3/p) / (2 σ Γ(1/p)^{3/2})``.
 
     Parameters
@@ -708,7 +715,7 @@ def gg_density_at_mean_equal_variance(std, order):
     return scalar_or_array(order_b / (2.0 * std_b) * np.exp(log_value), std, order)
 
 
-def gg_sample(rng, size, scale, order):
+def gg_sample(rng: np.random.Generator, size: Shape, scale: ArrayLike, order: ArrayLike) -> np.ndarray:
     """Draw i.i.d. GG(0, b, p) noise.
 
     Parameters
@@ -833,7 +840,7 @@ def _log_profile(epsilon: np.ndarray, scaled_sensitivity: np.ndarray, order: np.
     return result
 
 
-def generalized_gaussian_log_delta(epsilon, scale, sensitivity=1.0, order=2.0):
+def generalized_gaussian_log_delta(epsilon: ArrayLike, scale: ArrayLike, sensitivity: ArrayLike = 1.0, order: ArrayLike = 2.0) -> FloatOrArray:
     """Natural log of the exact privacy profile δ(ε) of scalar GG(0, b, p) noise.
 
     Parameters
@@ -881,7 +888,7 @@ def generalized_gaussian_log_delta(epsilon, scale, sensitivity=1.0, order=2.0):
     return scalar_or_array(result, epsilon, scale, sensitivity, order)
 
 
-def generalized_gaussian_delta(epsilon, scale, sensitivity=1.0, order=2.0):
+def generalized_gaussian_delta(epsilon: ArrayLike, scale: ArrayLike, sensitivity: ArrayLike = 1.0, order: ArrayLike = 2.0) -> FloatOrArray:
     """Exact privacy profile δ(ε) of scalar GG(0, b, p) noise (the smallest δ for each ε).
 
     Parameters
@@ -949,7 +956,7 @@ def _epsilon_for_delta(log_target: np.ndarray, scaled_sensitivity: np.ndarray, o
     return epsilon
 
 
-def generalized_gaussian_epsilon(delta, scale, sensitivity=1.0, order=2.0):
+def generalized_gaussian_epsilon(delta: ArrayLike, scale: ArrayLike, sensitivity: ArrayLike = 1.0, order: ArrayLike = 2.0) -> FloatOrArray:
     """The smallest ε for which scalar GG(0, b, p) noise is (ε, δ)-DP (inverse of the exact profile).
 
     Parameters
@@ -1056,7 +1063,7 @@ def _loss_bound(noise: np.ndarray, scaled_sensitivity: np.ndarray, order: np.nda
     return result
 
 
-def generalized_gaussian_pdp_delta(epsilon, scale, sensitivity=1.0, order=2.0):
+def generalized_gaussian_pdp_delta(epsilon: ArrayLike, scale: ArrayLike, sensitivity: ArrayLike = 1.0, order: ArrayLike = 2.0) -> FloatOrArray:
     """The δ of Liu's pDP condition at scale b: ``Q(1/p, (t*/b)^p)`` (Corollary 7 (reconstructed)).
 
     Parameters
@@ -1112,7 +1119,7 @@ def _pdp_scaled_sensitivity(epsilon: np.ndarray, delta: np.ndarray, order: np.nd
     )
 
 
-def generalized_gaussian_scale(epsilon, delta, sensitivity=1.0, order=2.0, guarantee="approximate"):
+def generalized_gaussian_scale(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike = 1.0, order: ArrayLike = 2.0, guarantee: str = "approximate") -> FloatOrArray:
     """Scale b of scalar GG(0, b, p) noise for (ε, δ)-DP or (ε, δ)-probabilistic DP.
 
     Parameters
@@ -1230,7 +1237,7 @@ def _kernel_log_ratio(scale: np.ndarray, sensitivity: np.ndarray, width: np.ndar
     return _power(width / scale, order) * _kernel_shape(sensitivity, width, order)
 
 
-def _bit_epsilon(scale, sensitivity, width, order):
+def _bit_epsilon(scale: np.ndarray, sensitivity: np.ndarray, width: np.ndarray, order: np.ndarray) -> np.ndarray:
     """``max(A(b), log S_b(W - Δ) - log S_b(W))`` on broadcast arrays."""
     a = 1.0 / order
     atom_log_ratio = _log_upper_gamma(a, _power((width - sensitivity) / scale, order)) - _log_upper_gamma(
@@ -1239,7 +1246,7 @@ def _bit_epsilon(scale, sensitivity, width, order):
     return np.maximum(_kernel_log_ratio(scale, sensitivity, width, order), atom_log_ratio)
 
 
-def truncated_gg_scale(epsilon, sensitivity, order, lower, upper):
+def truncated_gg_scale(epsilon: ArrayLike, sensitivity: ArrayLike, order: ArrayLike, lower: ArrayLike, upper: ArrayLike) -> FloatOrArray:
     """Scale b of the truncated GG mechanism on ``[lower, upper]`` for pure ε-DP (sufficient condition).
 
     Parameters
@@ -1291,7 +1298,7 @@ def truncated_gg_scale(epsilon, sensitivity, order, lower, upper):
     return scalar_or_array(scale, epsilon, sensitivity, order, lower, upper)
 
 
-def bit_gg_epsilon(scale, sensitivity, order, lower, upper):
+def bit_gg_epsilon(scale: ArrayLike, sensitivity: ArrayLike, order: ArrayLike, lower: ArrayLike, upper: ArrayLike) -> FloatOrArray:
     """Exact pure-DP ε of the boundary-inflated truncated (BIT) GG mechanism (clamping).
 
     Parameters
@@ -1337,7 +1344,7 @@ def bit_gg_epsilon(scale, sensitivity, order, lower, upper):
     return scalar_or_array(result, scale, sensitivity, order, lower, upper)
 
 
-def bit_gg_scale(epsilon, sensitivity, order, lower, upper):
+def bit_gg_scale(epsilon: ArrayLike, sensitivity: ArrayLike, order: ArrayLike, lower: ArrayLike, upper: ArrayLike) -> FloatOrArray:
     """The smallest scale b for which the BIT GG mechanism on ``[lower, upper]`` is ε-DP.
 
     Parameters
@@ -1391,7 +1398,7 @@ def bit_gg_scale(epsilon, sensitivity, order, lower, upper):
     return scalar_or_array(scale, epsilon, sensitivity, order, lower, upper)
 
 
-def truncated_gg_sample(rng, size, center, scale, order, lower, upper):
+def truncated_gg_sample(rng: np.random.Generator, size: Shape, center: ArrayLike, scale: ArrayLike, order: ArrayLike, lower: ArrayLike, upper: ArrayLike) -> np.ndarray:
     """Draw from GG(center, b, p) restricted and renormalised to ``[lower, upper]`` (Liu's Definition 5).
 
     Parameters
@@ -1468,7 +1475,7 @@ def truncated_gg_sample(rng, size, center, scale, order, lower, upper):
     return np.clip(samples, lower_b, upper_b)
 
 
-def bit_gg_sample(rng, size, center, scale, order, lower, upper):
+def bit_gg_sample(rng: np.random.Generator, size: Shape, center: ArrayLike, scale: ArrayLike, order: ArrayLike, lower: ArrayLike, upper: ArrayLike) -> np.ndarray:
     """Draw ``clamp(center + e, lower, upper)`` with ``e ~ GG(0, b, p)`` (the BIT GG mechanism).
 
     Parameters
@@ -1510,7 +1517,7 @@ def bit_gg_sample(rng, size, center, scale, order, lower, upper):
 # --- Liu's Gaussian-versus-Laplace comparisons (MATH.md 5.7) ------------------------------------
 
 
-def lemma11_variance_ratio(epsilon, delta):
+def lemma11_variance_ratio(epsilon: ArrayLike, delta: ArrayLike) -> FloatOrArray:
     """``Var_G / Var_L``: Lemma-10 Gaussian noise over Laplace noise with b = Δ/ε (Liu, Lemma 11).
 
     Parameters
@@ -1552,7 +1559,7 @@ class TailComparison(NamedTuple):
     log_ratio: np.ndarray | float
 
 
-def laplace_gaussian_tail_ratio(t, epsilon, delta, sensitivity=1.0, gaussian="pdp"):
+def laplace_gaussian_tail_ratio(t: ArrayLike, epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike = 1.0, gaussian: str = "pdp") -> TailComparison:
     """Liu's tail comparison at threshold t: Laplace ``p1 = exp(-ε t/Δ)``, Gaussian ``p2 = erfc(t/(σ√2))``.
 
     Parameters
@@ -1608,7 +1615,7 @@ def laplace_gaussian_tail_ratio(t, epsilon, delta, sensitivity=1.0, gaussian="pd
     )
 
 
-def privacy_cost_ratio(t, tail_probability, delta, sensitivity=1.0):
+def privacy_cost_ratio(t: ArrayLike, tail_probability: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike = 1.0) -> FloatOrArray:
     """``ε₂/ε₁``: the ε a Lemma-10 Gaussian needs over the ε Laplace needs for the same tail at t.
 
     Parameters

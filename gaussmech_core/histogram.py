@@ -19,15 +19,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 from scipy.special import rel_entr
 
-from ._validation import as_float_array, require_choice, require_integer, require_interval
 from . import mechanisms as registry
+from ._types import ArrayLike, FloatOrArray, Prior
+from ._validation import as_float_array, require_choice, require_integer, require_interval
 from .denoise import _apply_rows, _check_prior, check_pipeline
-from .registry_types import Mechanism
+from .registry_types import HistogramRelease, Mechanism
 from .streams import mechanism_rng
 
 __all__ = [
@@ -74,9 +75,17 @@ def release_mechanisms() -> tuple[str, ...]:
     return tuple(key for key, mechanism in registry.MECHANISMS.items() if mechanism.histogram is not None)
 
 
-def _release_mechanism(mechanism_id) -> Mechanism:
+def _release_mechanism(mechanism_id: str) -> Mechanism:
     require_choice(mechanism_id, "mechanism", release_mechanisms())
     return registry.MECHANISMS[mechanism_id]
+
+
+def _histogram_release(mechanism: Mechanism) -> HistogramRelease:
+    """The entry's histogram release (:func:`_release_mechanism` checked that it has one)."""
+    if mechanism.histogram is None:  # pragma: no cover  (release_mechanisms() lists only these)
+        raise ValueError(f"{mechanism.name} cannot release a histogram")
+    return mechanism.histogram
+
 
 # Below this, a normalised estimate counts as this small in KL(p ‖ q): an estimate that puts no
 # mass on an occupied bin would otherwise have infinite divergence, which ranks nothing.
@@ -116,7 +125,7 @@ class NeighbourModel:
         return math.sqrt(self.changed_coordinates) * self.coordinate_sensitivity
 
 
-def neighbour_model(relation) -> NeighbourModel:
+def neighbour_model(relation: str | NeighbourModel) -> NeighbourModel:
     """The :class:`NeighbourModel` of a histogram under ``relation`` ("add_remove" or "replace").
 
     A :class:`NeighbourModel` passed in is returned unchanged.
@@ -132,7 +141,7 @@ def neighbour_model(relation) -> NeighbourModel:
     return NeighbourModel(1 if relation == "add_remove" else 2, 1.0, RELATIONS[relation])
 
 
-def histogram_sensitivities(relation) -> tuple[float, float]:
+def histogram_sensitivities(relation: str | NeighbourModel) -> tuple[float, float]:
     """``(Δ₁, Δ₂)`` of a histogram under the neighbour relation.
 
     Notes
@@ -176,14 +185,14 @@ class NoiseCalibration:
     sensitivity_symbol: str = "Δ"
 
 
-def _epsilon_value(epsilon) -> float:
+def _epsilon_value(epsilon: ArrayLike) -> float:
     array = as_float_array(epsilon, "epsilon")
     if array.ndim:
         raise TypeError(f"epsilon must be a single number here, got an array of shape {array.shape}")
     return float(require_interval(array, "epsilon", 0.0, None))
 
 
-def calibrate_histogram_noise(mechanism, epsilon, delta, relation, order=2.0) -> NoiseCalibration:
+def calibrate_histogram_noise(mechanism: str, epsilon: float, delta: float, relation: str | NeighbourModel, order: float = 2.0) -> NoiseCalibration:
     """Calibrate the noise of ``mechanism`` for a query whose neighbours differ as in ``relation``.
 
     Parameters
@@ -230,20 +239,20 @@ def calibrate_histogram_noise(mechanism, epsilon, delta, relation, order=2.0) ->
     model = neighbour_model(relation)
     order_value = _order_value(order)
     delta_value = _delta_value(delta) if entry.uses_delta else float("nan")
-    found = entry.histogram.calibrate(eps, delta_value, model, order_value)
+    found = _histogram_release(entry).calibrate(eps, delta_value, model, order_value)
     return NoiseCalibration(mechanism, eps, delta_value, float(found.order), float(found.scale), float(found.noise_std),
                             float(found.sensitivity), found.note, found.sensitivity_symbol)
 
 
-def _order_value(order) -> float:
+def _order_value(order: ArrayLike) -> float:
     return float(require_interval(as_float_array(order, "order"), "order", 1.0, None))
 
 
-def _delta_value(delta) -> float:
+def _delta_value(delta: ArrayLike) -> float:
     return float(require_interval(as_float_array(delta, "delta"), "delta", 0.0, 1.0, lower_open=True, upper_open=True))
 
 
-def _as_generator(rng) -> np.random.Generator:
+def _as_generator(rng: np.random.Generator | int | None) -> np.random.Generator:
     if isinstance(rng, np.random.Generator):
         return rng
     if rng is None:
@@ -251,7 +260,7 @@ def _as_generator(rng) -> np.random.Generator:
     return np.random.default_rng(require_integer(rng, "rng", minimum=0))
 
 
-def _as_counts(counts, name: str = "counts") -> np.ndarray:
+def _as_counts(counts: ArrayLike, name: str = "counts") -> np.ndarray:
     values = require_interval(as_float_array(counts, name), name)
     if values.size == 0:
         raise ValueError(f"{name} must contain at least one bin, got an empty array")
@@ -274,7 +283,7 @@ class Release:
         return self.calibration.noise_std
 
 
-def release_histogram(counts, mechanism, epsilon, delta, relation, order=2.0, rng=None) -> Release:
+def release_histogram(counts: ArrayLike, mechanism: str, epsilon: float, delta: float, relation: str | NeighbourModel, order: float = 2.0, rng: np.random.Generator | int | None = None) -> Release:
     """Release ``counts`` (a vector or a 2-D grid) with calibrated noise.
 
     Parameters
@@ -298,7 +307,7 @@ def release_histogram(counts, mechanism, epsilon, delta, relation, order=2.0, rn
     """
     truth = _as_counts(counts)
     calibration = calibrate_histogram_noise(mechanism, epsilon, delta, relation, order)
-    release = registry.MECHANISMS[mechanism].histogram
+    release = _histogram_release(registry.MECHANISMS[mechanism])
     noise = release.sample(_as_generator(rng), truth.shape, calibration.scale, calibration.order)
     return Release(truth + np.asarray(noise, dtype=float), calibration)
 
@@ -333,7 +342,7 @@ def _max_rows(truth, guess):
     return np.max(np.abs(guess - truth), axis=-1)
 
 
-def _kl_applicable(truth) -> bool:
+def _kl_applicable(truth: np.ndarray) -> bool:
     return bool(np.all(truth >= 0) and truth.sum() > 0)
 
 
@@ -349,7 +358,7 @@ def _kl_rows(truth, guess, floor=KL_FLOOR):
     return np.maximum(divergence, 0.0)  # KL >= 0; rounding can leave -1e-16 for equal inputs
 
 
-def mse(true, estimate):
+def mse(true: ArrayLike, estimate: ArrayLike) -> FloatOrArray:
     """Mean squared error per bin, ``‖estimate - true‖²/d``.
 
     ``estimate`` may carry leading batch axes (one error per release). Note that MATH.md 8.5's
@@ -364,7 +373,7 @@ def mse(true, estimate):
     return _batch_result(_mse_rows(truth, guess))
 
 
-def l1_distance(true, estimate):
+def l1_distance(true: ArrayLike, estimate: ArrayLike) -> FloatOrArray:
     """Total absolute error over the bins, ``Σ |estimate_i - true_i|`` (Liu's l1 measure).
 
     Examples
@@ -376,7 +385,7 @@ def l1_distance(true, estimate):
     return _batch_result(_l1_rows(truth, guess))
 
 
-def max_error(true, estimate):
+def max_error(true: ArrayLike, estimate: ArrayLike) -> FloatOrArray:
     """Largest absolute error of a bin, ``max_i |estimate_i - true_i|``.
 
     Examples
@@ -388,7 +397,7 @@ def max_error(true, estimate):
     return _batch_result(_max_rows(truth, guess))
 
 
-def kl_divergence(true, estimate, floor=KL_FLOOR):
+def kl_divergence(true: ArrayLike, estimate: ArrayLike, floor: float = KL_FLOOR) -> FloatOrArray:
     """``KL(p ‖ q)`` between the true histogram and the estimate, both normalised to distributions.
 
     ``p = true/Σ true``. The estimate may hold zeros or negative values (a raw release), so it
@@ -435,7 +444,7 @@ class Metric:
     id: str
     name: str
     description: str
-    rows: object
+    rows: Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
 METRICS: dict[str, Metric] = {
@@ -446,7 +455,7 @@ METRICS: dict[str, Metric] = {
 }
 
 
-def error_metrics(true, estimate) -> dict[str, float]:
+def error_metrics(true: ArrayLike, estimate: ArrayLike) -> dict[str, float]:
     """Every metric of :data:`METRICS` for one estimate, as ``{id: value}``.
 
     The KL divergence is NaN when ``true`` is not a histogram (negative values or zero total).
@@ -466,7 +475,7 @@ def error_metrics(true, estimate) -> dict[str, float]:
     return results
 
 
-def improvement_factor(raw_error, denoised_error):
+def improvement_factor(raw_error: ArrayLike, denoised_error: ArrayLike) -> FloatOrArray:
     """``raw_error / denoised_error``: how many times smaller denoising made the error.
 
     ``inf`` when only the denoised error is 0, ``1`` when both are 0.
@@ -495,7 +504,7 @@ class PipelineResult:
     metrics: dict
 
 
-def evaluate_pipelines(true, noisy, noise_std, pipelines, total=None, prior=None) -> list[PipelineResult]:
+def evaluate_pipelines(true: ArrayLike, noisy: ArrayLike, noise_std: float, pipelines: Sequence[Sequence[str]], total: float | None = None, prior: Prior | None = None) -> list[PipelineResult]:
     """Apply each pipeline of denoiser ids to ``noisy`` and measure it against ``true``.
 
     Examples
@@ -574,20 +583,20 @@ def _mechanism_spec(entry, default_order):
 
 
 def error_sweep(
-    counts,
+    counts: ArrayLike,
     mechanisms: Sequence,
     denoiser_pipelines: Sequence[Sequence[str]],
-    epsilons,
-    delta,
-    relation,
+    epsilons: ArrayLike,
+    delta: float,
+    relation: str | NeighbourModel,
     repetitions: int,
     seed: int,
     *,
-    order=2.0,
+    order: float = 2.0,
     metrics: Sequence[str] = ("mse",),
-    total=None,
-    prior=None,
-    band=(0.1, 0.9),
+    total: float | None = None,
+    prior: Prior | None = None,
+    band: tuple[float, float] = (0.1, 0.9),
 ) -> SweepResult:
     """Error of each mechanism × denoising pipeline against ε, averaged over repetitions.
 
@@ -677,7 +686,7 @@ def error_sweep(
     entries = [registry.MECHANISMS[mechanism] for mechanism, _ in specs]
     delta_value = _delta_value(delta) if any(entry.uses_delta for entry in entries) else float("nan")
     for m, (mechanism, p_order) in enumerate(specs):
-        release = entries[m].histogram
+        release = _histogram_release(entries[m])
         mechanism_delta = delta_value if entries[m].uses_delta else float("nan")
 
         def calibrate(epsilons):
@@ -707,7 +716,7 @@ def error_sweep(
             rows = slice(start, min(reps, start + chunk))
             count = rows.stop - rows.start
             unit = np.asarray(release.sample(rng, (count, d), 1.0, p_order), dtype=float) if release.scale_family else None
-            for e, (scale, std) in calibrations.items():
+            for e, (scale, std) in calibrations.items():  # type: ignore[assignment]  # e: np.intp here, int above
                 noise = scale * unit if unit is not None else np.asarray(release.sample(rng, (count, d), scale, p_order))
                 noisy = flat_truth + noise
                 sigma_rows = np.full((count, 1), std)

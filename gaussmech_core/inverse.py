@@ -27,11 +27,14 @@ guarantee of that ε (it is the registry's calibration there), and its error mee
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 from scipy import optimize
 
+from ._types import FloatOrArray
 from ._validation import as_float_array, require_choice, require_interval
 from .mechanisms import MECHANISMS
 from .registry_types import Mechanism, Setting
@@ -90,7 +93,7 @@ def _mechanism(mechanism: Mechanism | str) -> Mechanism:
     return MECHANISMS[mechanism]
 
 
-def _quantile_from_tail(tail, alpha: float, start: float) -> float:
+def _quantile_from_tail(tail: Callable[[float], FloatOrArray], alpha: float, start: float) -> float:
     """Smallest t (to 1e-12 relative, rounded up) with ``tail(t) ≤ alpha``, for a decreasing tail.
 
     Returns the upper end of the final bracket, so ``tail(result) ≤ alpha`` always holds: a
@@ -134,7 +137,7 @@ def _norm_quantile_approximate(mechanism: Mechanism, scale: float, setting: Sett
     return math.sqrt(summary.quantiles[level]), f"approximate ({summary.method})"
 
 
-def error_at_epsilon(mechanism, setting: Setting, epsilon, *, kind="rms", alpha=0.05, scope="norm"):
+def error_at_epsilon(mechanism: Mechanism | str, setting: Setting, epsilon: float, *, kind: str = "rms", alpha: float = 0.05, scope: str = "norm") -> float | None:
     """The error of a mechanism calibrated at ``epsilon`` (the other parameters from ``setting``).
 
     Parameters
@@ -200,14 +203,14 @@ def _error(mechanism: Mechanism, setting: Setting, kind: str, alpha: float, scop
         return math.sqrt(mean_square), "exact"
     if scope == "coordinate":
         start = math.sqrt(expected_loss / setting.dim)
-        return _quantile_from_tail(lambda t: mechanism.tail(np.float64(t), scale, setting), alpha, start), "exact"
+        return _quantile_from_tail(lambda t: mechanism.tail(np.float64(t), scale, setting), alpha, start), "exact"  # type: ignore[arg-type]  # see [tool.mypy] in pyproject.toml
     if mechanism.norm_tail is not None:
         start = math.sqrt(expected_loss)
-        return _quantile_from_tail(lambda t: mechanism.norm_tail(np.float64(t), scale, setting), alpha, start), "exact"
+        return _quantile_from_tail(lambda t: mechanism.norm_tail(np.float64(t), scale, setting), alpha, start), "exact"  # type: ignore[arg-type, misc]  # norm_tail is not None: tested above
     return _norm_quantile_approximate(mechanism, scale, setting, alpha)
 
 
-def epsilon_for_target_error(mechanism, setting: Setting, target, *, kind="rms", alpha=0.05, scope="norm"):
+def epsilon_for_target_error(mechanism: Mechanism | str, setting: Setting, target: float, *, kind: str = "rms", alpha: float = 0.05, scope: str = "norm") -> InverseCalibration:
     """The smallest ε in [1e-6, 1e3] at which ``mechanism`` meets a target error.
 
     Parameters
@@ -257,7 +260,7 @@ def epsilon_for_target_error(mechanism, setting: Setting, target, *, kind="rms",
         require_interval(as_float_array(alpha, "alpha"), "alpha", 0.0, 1.0, lower_open=True, upper_open=True)
     )
     low_epsilon, high_epsilon = EPSILON_RANGE
-    result = dict(
+    result: dict[str, Any] = dict(
         mechanism_id=mechanism.id,
         target=target_value,
         kind=kind,
@@ -327,7 +330,7 @@ def epsilon_for_target_error(mechanism, setting: Setting, target, *, kind="rms",
         step *= 4.0
 
 
-def epsilons_for_target_error(setting: Setting, target, *, kind="rms", alpha=0.05, scope="norm", mechanism_ids=None):
+def epsilons_for_target_error(setting: Setting, target: float, *, kind: str = "rms", alpha: float = 0.05, scope: str = "norm", mechanism_ids: Sequence[str] | None = None) -> list[InverseCalibration]:
     """:func:`epsilon_for_target_error` for several mechanisms (the featured ones by default).
 
     Returns

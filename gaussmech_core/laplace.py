@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
+from ._types import ArrayLike, FloatOrArray, Shape
 from ._validation import (
     as_float_array,
     broadcast_1d as _broadcast,
@@ -60,7 +61,7 @@ _MAX_NUDGES = 64
 
 
 
-def laplace_scale(epsilon, sensitivity_l1=1.0):
+def laplace_scale(epsilon: ArrayLike, sensitivity_l1: ArrayLike = 1.0) -> FloatOrArray:
     """Laplace scale b = Δ₁/ε for pure ε-DP.
 
     Parameters
@@ -121,7 +122,7 @@ def _log_delta_of_ratio(epsilon: np.ndarray, epsilon_zero: np.ndarray) -> np.nda
     return result
 
 
-def laplace_log_delta(epsilon, scale, sensitivity_l1=1.0):
+def laplace_log_delta(epsilon: ArrayLike, scale: ArrayLike, sensitivity_l1: ArrayLike = 1.0) -> FloatOrArray:
     """Natural log of the exact privacy profile δ(ε) of Laplace noise of scale b.
 
     Parameters
@@ -158,7 +159,7 @@ def laplace_log_delta(epsilon, scale, sensitivity_l1=1.0):
     return scalar_or_array(result, epsilon, scale, sensitivity_l1)
 
 
-def laplace_delta(epsilon, scale, sensitivity_l1=1.0):
+def laplace_delta(epsilon: ArrayLike, scale: ArrayLike, sensitivity_l1: ArrayLike = 1.0) -> FloatOrArray:
     """Exact privacy profile δ(ε) of the Laplace mechanism with scale b.
 
     Parameters
@@ -197,7 +198,7 @@ def laplace_delta(epsilon, scale, sensitivity_l1=1.0):
     return scalar_or_array(result, epsilon, scale, sensitivity_l1)
 
 
-def laplace_epsilon(delta, scale, sensitivity_l1=1.0):
+def laplace_epsilon(delta: ArrayLike, scale: ArrayLike, sensitivity_l1: ArrayLike = 1.0) -> FloatOrArray:
     """The smallest ε with δ(ε) <= δ for Laplace noise of scale b (inverse of :func:`laplace_delta`).
 
     Parameters
@@ -246,7 +247,7 @@ def laplace_epsilon(delta, scale, sensitivity_l1=1.0):
     return scalar_or_array(epsilon_b, delta, scale, sensitivity_l1)
 
 
-def laplace_scale_for_delta(epsilon, delta, sensitivity_l1=1.0):
+def laplace_scale_for_delta(epsilon: ArrayLike, delta: ArrayLike, sensitivity_l1: ArrayLike = 1.0) -> FloatOrArray:
     """The smallest Laplace scale b whose exact privacy profile meets (ε, δ).
 
     Parameters
@@ -297,7 +298,7 @@ def laplace_scale_for_delta(epsilon, delta, sensitivity_l1=1.0):
     return scalar_or_array(scale_b, epsilon, delta, sensitivity_l1)
 
 
-def laplace_pdf(x, scale):
+def laplace_pdf(x: ArrayLike, scale: ArrayLike) -> FloatOrArray:
     """Density ``exp(-|x|/b) / (2b)`` of Laplace(0, b).
 
     Parameters
@@ -326,7 +327,7 @@ def laplace_pdf(x, scale):
     return scalar_or_array(stats.laplace.pdf(x_b, scale=scale_b), x, scale)
 
 
-def laplace_log_tail(t, scale):
+def laplace_log_tail(t: ArrayLike, scale: ArrayLike) -> FloatOrArray:
     """Natural log of the two-sided tail ``P(|Y| > t) = exp(-t/b)``, i.e. ``-t/b``.
 
     Parameters
@@ -355,7 +356,7 @@ def laplace_log_tail(t, scale):
     return scalar_or_array(-t_b / scale_b, t, scale)
 
 
-def laplace_tail(t, scale):
+def laplace_tail(t: ArrayLike, scale: ArrayLike) -> FloatOrArray:
     """Two-sided tail probability ``P(|Y| > t) = exp(-t/b)`` of Laplace(0, b).
 
     Parameters
@@ -381,7 +382,7 @@ def laplace_tail(t, scale):
     return scalar_or_array(np.exp(np.asarray(laplace_log_tail(t, scale))), t, scale)
 
 
-def laplace_variance(scale):
+def laplace_variance(scale: ArrayLike) -> FloatOrArray:
     """Variance ``2 b²`` of Laplace(0, b) (``E|Y| = b``, ``E||Y||₂² = 2 d b²``).
 
     Parameters
@@ -406,7 +407,7 @@ def laplace_variance(scale):
     return scalar_or_array(2.0 * scale_array**2, scale)
 
 
-def laplace_sample(rng, size, scale):
+def laplace_sample(rng: np.random.Generator, size: Shape, scale: ArrayLike) -> np.ndarray:
     """Draw i.i.d. Laplace(0, b) noise.
 
     Parameters

@@ -22,12 +22,14 @@ Skewness ``sqrt(8/d)`` and excess kurtosis ``12/d`` of σ²χ²_d fall with d; f
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
 from scipy import special, stats
 
+from ._types import ArrayLike
 from ._validation import as_float_array, broadcast, require_choice, require_integer, require_interval
 from .generalized import gg_absolute_moment, gg_sample
 from .laplace import laplace_sample
@@ -104,20 +106,20 @@ class MonteCarloLoss:
 # ----------------------------------------------------------------------------------------------
 
 
-def _levels(quantile_levels) -> tuple[float, ...]:
+def _levels(quantile_levels: Sequence[float]) -> tuple[float, ...]:
     levels = as_float_array(quantile_levels, "quantile_levels").ravel()
     require_interval(levels, "quantile_levels", 0.0, 1.0, lower_open=True, upper_open=True)
     return tuple(float(q) for q in levels)
 
 
-def _positive_scalar(value, name: str) -> float:
+def _positive_scalar(value: ArrayLike, name: str) -> float:
     array = require_interval(as_float_array(value, name), name, 0.0, None, lower_open=True)
     if array.ndim != 0:
         raise ValueError(f"{name} must be a scalar, got an array of shape {array.shape}")
     return float(array)
 
 
-def _whole_numbers(value, name: str, minimum: int = 1) -> np.ndarray:
+def _whole_numbers(value: ArrayLike, name: str, minimum: int = 1) -> np.ndarray:
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be an integer, got {name}={value!r}")
     array = require_interval(as_float_array(value, name), name, float(minimum), None)
@@ -127,7 +129,7 @@ def _whole_numbers(value, name: str, minimum: int = 1) -> np.ndarray:
     return array
 
 
-def _chi_square_summary(scale_sq: float, degrees: float, levels, method: str) -> LossSummary:
+def _chi_square_summary(scale_sq: float, degrees: float, levels: Sequence[float], method: str) -> LossSummary:
     """Summary of ``scale_sq * χ²_degrees`` (all closed forms; scipy.stats.chi2 for quantiles)."""
     levels = _levels(levels)
     with np.errstate(over="ignore"):  # a loss beyond 1.8e308 is inf, which is the answer
@@ -152,7 +154,7 @@ def _chi_square_summary(scale_sq: float, degrees: float, levels, method: str) ->
 # ----------------------------------------------------------------------------------------------
 
 
-def gaussian_loss_summary(sigma, dim, quantile_levels=DEFAULT_LEVELS) -> LossSummary:
+def gaussian_loss_summary(sigma: float, dim: int, quantile_levels: Sequence[float] = DEFAULT_LEVELS) -> LossSummary:
     """Loss of N(0, σ² I_d) noise: ``‖Z‖² ~ σ² χ²_d`` (exact).
 
     Parameters
@@ -195,7 +197,7 @@ def gaussian_loss_summary(sigma, dim, quantile_levels=DEFAULT_LEVELS) -> LossSum
     return _chi_square_summary(scale_sq, float(dim_value), quantile_levels, method)
 
 
-def r1smg_loss_summary(sigma_star, quantile_levels=DEFAULT_LEVELS) -> LossSummary:
+def r1smg_loss_summary(sigma_star: float, quantile_levels: Sequence[float] = DEFAULT_LEVELS) -> LossSummary:
     """Loss of R1SMG noise: ``‖n‖² = σ* z² ~ σ* χ²_1`` (exact; the mechanism's guarantee is claimed).
 
     Parameters
@@ -233,7 +235,7 @@ def r1smg_loss_summary(sigma_star, quantile_levels=DEFAULT_LEVELS) -> LossSummar
     return _chi_square_summary(sigma_value, 1.0, quantile_levels, "exact: sigma* chi^2_1 (scipy.stats.chi2)")
 
 
-def mvg_iid_loss_summary(std, rows, cols, quantile_levels=DEFAULT_LEVELS) -> LossSummary:
+def mvg_iid_loss_summary(std: float, rows: int, cols: int, quantile_levels: Sequence[float] = DEFAULT_LEVELS) -> LossSummary:
     """Loss of i.i.d. MVG noise on an m×n query: ``‖Z‖_F² ~ s² χ²_{mn}`` (exact).
 
     Parameters
@@ -278,7 +280,7 @@ def mvg_iid_loss_summary(std, rows, cols, quantile_levels=DEFAULT_LEVELS) -> Los
 # ----------------------------------------------------------------------------------------------
 
 
-def _family_order(family, order) -> float:
+def _family_order(family: str, order: float | None) -> float:
     require_choice(family, "family", ("laplace", "generalized_gaussian"))
     if family == "laplace":
         if order is not None and float(as_float_array(order, "order")) != 1.0:
@@ -308,14 +310,14 @@ def _square_cumulants(order: float) -> tuple[float, float, float, float]:
     return k1, k2, k3, k4
 
 
-def _cornish_fisher(levels, gamma1: float, gamma2: float) -> np.ndarray:
+def _cornish_fisher(levels: ArrayLike, gamma1: float, gamma2: float) -> np.ndarray:
     """Standardized quantiles from the Cornish–Fisher expansion with skewness and excess kurtosis."""
     z = special.ndtri(np.asarray(levels, dtype=np.float64))
     return (z + (z * z - 1.0) * gamma1 / 6.0 + (z ** 3 - 3.0 * z) * gamma2 / 24.0
             - (2.0 * z ** 3 - 5.0 * z) * gamma1 * gamma1 / 36.0)
 
 
-def _unit_loss_quantiles(order: float, dim: int, levels, n_samples: int, seed: int):
+def _unit_loss_quantiles(order: float, dim: int, levels: tuple[float, ...], n_samples: int, seed: int) -> tuple[dict[float, float], float, str, tuple[float, float, float, float]]:
     """Quantiles of Σ_{i<=d} X_i² for X ~ GG(0, 1, p), and how they were obtained."""
     k1, k2, k3, k4 = _square_cumulants(order)
     mean = dim * k1
@@ -343,8 +345,8 @@ def _unit_loss_quantiles(order: float, dim: int, levels, n_samples: int, seed: i
     return dict(zip(wanted[:-1], values[:-1].tolist())), float(values[-1]), method, (k1, k2, k3, k4)
 
 
-def iid_coordinate_loss_summary(family, scale, dim, order=None, quantile_levels=DEFAULT_LEVELS,
-                                n_samples=100_000, seed=0) -> LossSummary:
+def iid_coordinate_loss_summary(family: str, scale: float, dim: int, order: float | None = None, quantile_levels: Sequence[float] = DEFAULT_LEVELS,
+                                n_samples: int = 100_000, seed: int = 0) -> LossSummary:
     """Loss ``Σ_{i<=d} X_i²`` of i.i.d. Laplace or generalized Gaussian noise.
 
     Parameters
@@ -418,8 +420,8 @@ def iid_coordinate_loss_summary(family, scale, dim, order=None, quantile_levels=
     )
 
 
-def iid_loss_summary_from_moments(even_moments, dim, quantile_levels=DEFAULT_LEVELS, *, largest=None,
-                                  name="noise") -> LossSummary:
+def iid_loss_summary_from_moments(even_moments: Sequence[float], dim: int, quantile_levels: Sequence[float] = DEFAULT_LEVELS,
+                                  *, largest: float | None = None, name: str = "noise") -> LossSummary:
     """Loss ``Σ_{i<=d} X_i²`` of d i.i.d. coordinates from ``(E X², E X⁴, E X⁶, E X⁸)`` alone.
 
     Parameters
@@ -475,8 +477,8 @@ def iid_loss_summary_from_moments(even_moments, dim, quantile_levels=DEFAULT_LEV
     )
 
 
-def loss_quantiles_against_dim(family, scale, dim, quantile_levels=DEFAULT_LEVELS, order=None,
-                               n_samples=100_000, seed=0) -> dict[float, np.ndarray]:
+def loss_quantiles_against_dim(family: str, scale: ArrayLike, dim: ArrayLike, quantile_levels: Sequence[float] = DEFAULT_LEVELS, order: float | None = None,
+                               n_samples: int = 100_000, seed: int = 0) -> dict[float, np.ndarray]:
     """Loss quantiles against the dimension, for 5/50/95% bands in plots.
 
     Parameters
@@ -545,7 +547,7 @@ def loss_quantiles_against_dim(family, scale, dim, quantile_levels=DEFAULT_LEVEL
 # ----------------------------------------------------------------------------------------------
 
 
-def monte_carlo_loss(sampler: Callable, n, seed=0, quantile_levels=DEFAULT_LEVELS, confidence=0.95) -> MonteCarloLoss:
+def monte_carlo_loss(sampler: Callable, n: int, seed: int = 0, quantile_levels: Sequence[float] = DEFAULT_LEVELS, confidence: float = 0.95) -> MonteCarloLoss:
     """Simulate losses ``‖noise‖₂²`` from a sampler and summarise them with confidence intervals.
 
     Parameters

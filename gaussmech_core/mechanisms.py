@@ -22,6 +22,7 @@ import numpy as np
 from scipy import stats
 
 from . import bounded, gaussian, generalized, laplace, loss, multivariate, tails
+from ._types import ArrayLike
 from .registry_types import (
     GUARANTEE_LABELS,
     HistogramCalibration,
@@ -603,7 +604,7 @@ def _build_registry() -> dict[str, Mechanism]:
             log_norm_tail=lambda t, std, s: _log_probability(gaussian.gaussian_norm_tail(t, std, s.dim)),
             coordinate_sample=lambda rng, size, std, s: rng.normal(0.0, std, size=size),
             loss_summary=lambda std, s, levels=loss.DEFAULT_LEVELS, n_samples=0: loss.mvg_iid_loss_summary(
-                std, *s.matrix_shape, levels
+                std, s.matrix_shape[0], s.matrix_shape[1], levels
             ),
             scale_depends_on_dim=True,  # through the matrix shape
             matrix_valued=True,
@@ -752,7 +753,7 @@ def calibrate_all(setting: Setting, *, featured_only: bool = False) -> list[Cali
     ]
 
 
-def coordinate_std_over_epsilon(mechanism: Mechanism | str, epsilons, setting: Setting) -> np.ndarray:
+def coordinate_std_over_epsilon(mechanism: Mechanism | str, epsilons: ArrayLike, setting: Setting) -> np.ndarray:
     """Per-coordinate noise std of ``mechanism`` at every ε of an array, NaN where it is not valid.
 
     The other parameters come from ``setting``. Validity is checked at each ε; the scales of the

@@ -30,16 +30,17 @@ import math
 import numpy as np
 from scipy import special
 
+from ._types import ArrayLike, FloatOrArray
 from ._validation import (
     as_float_array,
     broadcast,
     delta_array,
     epsilon_array,
     positive_array,
-    whole_numbers,
     require_integer,
     require_interval,
     scalar_or_array,
+    whole_numbers,
 )
 
 __all__ = [
@@ -77,14 +78,14 @@ ZETA_HALF = -1.4603545088095868128894991525152980125  # ζ(1/2), mpmath.zeta(0.5
 
 
 
-def _r1smg_dim_array(dim) -> np.ndarray:
+def _r1smg_dim_array(dim: ArrayLike) -> np.ndarray:
     try:
         return whole_numbers(dim, "dim", 3)
     except ValueError as error:
         raise ValueError(f"{error}; R1SMG needs dim >= 3 (ψ has the exponent 2/(dim - 2))") from None
 
 
-def _r1smg_dim(dim) -> int:
+def _r1smg_dim(dim: object) -> int:
     try:
         return require_integer(dim, "dim", minimum=3)
     except ValueError as error:
@@ -95,15 +96,15 @@ _positive = positive_array
 _delta = delta_array
 
 
-def _epsilon(value, *, positive: bool) -> np.ndarray:
+def _epsilon(value: ArrayLike, *, positive: bool) -> np.ndarray:
     return epsilon_array(value, positive=positive, hint="the formula divides by ε" if positive else "")
 
 
-def _nonnegative(value, name: str) -> np.ndarray:
+def _nonnegative(value: ArrayLike, name: str) -> np.ndarray:
     return require_interval(as_float_array(value, name), name, 0.0, None, allow_infinity=True)
 
 
-def _require_rng(rng) -> None:
+def _require_rng(rng: object) -> None:
     if not isinstance(rng, np.random.Generator):
         raise TypeError(f"rng must be a numpy.random.Generator, got rng={rng!r}")
 
@@ -238,7 +239,7 @@ def _bisect(function, low, high, target, iterations=110):
 # ----------------------------------------------------------------------------------------------
 
 
-def log_r1smg_psi(delta, dim):
+def log_r1smg_psi(delta: ArrayLike, dim: ArrayLike) -> FloatOrArray:
     """log ψ of Ji & Li's R1SMG, in log space so that it is exact for δ down to 1e-300.
 
     Parameters
@@ -278,7 +279,7 @@ def log_r1smg_psi(delta, dim):
     return scalar_or_array(log_psi, delta, dim)
 
 
-def r1smg_psi(delta, dim):
+def r1smg_psi(delta: ArrayLike, dim: ArrayLike) -> FloatOrArray:
     """Ji & Li's ψ = (δ Γ((M-1)/2) / (√π Γ(M/2)))^{2/(M-2)} (claimed guarantee).
 
     Parameters
@@ -313,7 +314,7 @@ def r1smg_psi(delta, dim):
     return scalar_or_array(np.exp(np.asarray(log_r1smg_psi(delta, dim))), delta, dim)
 
 
-def log_r1smg_sigma_star(epsilon, delta, sensitivity, dim):
+def log_r1smg_sigma_star(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike, dim: ArrayLike) -> FloatOrArray:
     """log σ* of R1SMG, ``log(2 Δ² / (ε ψ))``: finite even where σ* overflows float64.
 
     Parameters
@@ -357,7 +358,7 @@ def log_r1smg_sigma_star(epsilon, delta, sensitivity, dim):
     return scalar_or_array(log_sigma, epsilon, delta, sensitivity, dim)
 
 
-def r1smg_sigma_star(epsilon, delta, sensitivity, dim):
+def r1smg_sigma_star(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike, dim: ArrayLike) -> FloatOrArray:
     """R1SMG's noise variance σ* = C_R Δ² = 2 Δ² / (ε ψ), as published (a **claimed** guarantee).
 
     Parameters
@@ -400,7 +401,7 @@ def r1smg_sigma_star(epsilon, delta, sensitivity, dim):
     return scalar_or_array(sigma, epsilon, delta, sensitivity, dim)
 
 
-def r1smg_sample(rng, size, sigma_star, dim):
+def r1smg_sample(rng: np.random.Generator, size: int, sigma_star: float, dim: int) -> np.ndarray:
     """Draw R1SMG noise vectors: ``n = sqrt(σ*) z v`` with a fresh direction per vector.
 
     Parameters
@@ -456,7 +457,7 @@ def r1smg_sample(rng, size, sigma_star, dim):
     return out
 
 
-def r1smg_norm_tail(t, sigma_star):
+def r1smg_norm_tail(t: ArrayLike, sigma_star: ArrayLike) -> FloatOrArray:
     """P(‖n‖₂ > t) for R1SMG noise: ``erfc(t / sqrt(2 σ*))`` (‖n‖ = sqrt(σ*) |z|).
 
     Parameters
@@ -553,7 +554,7 @@ def _coordinate_integral(x_over_s, dim, kind):
     return result
 
 
-def r1smg_coordinate_pdf(x, sigma_star, dim):
+def r1smg_coordinate_pdf(x: ArrayLike, sigma_star: float, dim: int) -> FloatOrArray:
     """Density of one coordinate n_i = sqrt(σ*) z v_i of R1SMG noise.
 
     Parameters
@@ -602,7 +603,7 @@ def r1smg_coordinate_pdf(x, sigma_star, dim):
     return scalar_or_array(density.reshape(x_array.shape), x)
 
 
-def r1smg_coordinate_tail(t, sigma_star, dim):
+def r1smg_coordinate_tail(t: ArrayLike, sigma_star: float, dim: int) -> FloatOrArray:
     """P(|n_i| > t) for one coordinate of R1SMG noise.
 
     Parameters
@@ -654,7 +655,7 @@ def r1smg_coordinate_tail(t, sigma_star, dim):
 # ----------------------------------------------------------------------------------------------
 
 
-def r1smg_privacy_loss(z, t, sigma_star, sensitivity, dim):
+def r1smg_privacy_loss(z: ArrayLike, t: ArrayLike, sigma_star: ArrayLike, sensitivity: ArrayLike, dim: int) -> FloatOrArray:
     """Exact privacy loss L of R1SMG noise at (z, t), for a difference of norm Δ.
 
     Parameters
@@ -878,7 +879,7 @@ def _true_delta_units(epsilon, a, dim, rtol):
     return delta, error
 
 
-def r1smg_true_delta(epsilon, sigma_star, sensitivity, dim, *, full_output=False):
+def r1smg_true_delta(epsilon: ArrayLike, sigma_star: ArrayLike, sensitivity: ArrayLike, dim: int, *, full_output: bool = False) -> FloatOrArray | tuple[FloatOrArray, FloatOrArray]:
     """The TRUE δ(ε) of R1SMG noise: what the rank-1 noise actually guarantees (MATH.md 6.2).
 
     Parameters
@@ -960,7 +961,7 @@ def r1smg_true_delta(epsilon, sigma_star, sensitivity, dim, *, full_output=False
     return delta
 
 
-def r1smg_true_delta_monte_carlo(epsilon, sigma_star, sensitivity, dim, n_samples=200_000, seed=0):
+def r1smg_true_delta_monte_carlo(epsilon: ArrayLike, sigma_star: float, sensitivity: float, dim: int, n_samples: int = 200_000, seed: int = 0) -> tuple[FloatOrArray, FloatOrArray]:
     """Monte Carlo estimate of the true δ(ε) of R1SMG noise, with its standard error.
 
     Parameters
@@ -1040,7 +1041,7 @@ def r1smg_true_delta_monte_carlo(epsilon, sigma_star, sensitivity, dim, n_sample
 # ----------------------------------------------------------------------------------------------
 
 
-def ji_li_constant_classical(epsilon, delta, dim):
+def ji_li_constant_classical(epsilon: ArrayLike, delta: ArrayLike, dim: ArrayLike) -> FloatOrArray:
     """Ji & Li's C_C = 2 ln(1.25/δ) M / ε² (classical Gaussian mechanism).
 
     Parameters
@@ -1079,7 +1080,7 @@ def ji_li_constant_classical(epsilon, delta, dim):
     return scalar_or_array(value, epsilon, delta, dim)
 
 
-def ji_li_constant_analytic(epsilon, delta, dim):
+def ji_li_constant_analytic(epsilon: ArrayLike, delta: ArrayLike, dim: ArrayLike) -> FloatOrArray:
     """Ji & Li's C_A = ((Φ⁻¹(δ))² + ε) M / ε², stated for the analytic Gaussian mechanism.
 
     Parameters
@@ -1120,7 +1121,7 @@ def ji_li_constant_analytic(epsilon, delta, dim):
     return scalar_or_array(value, epsilon, delta, dim)
 
 
-def ji_li_constant_mvg(epsilon, rows, cols):
+def ji_li_constant_mvg(epsilon: ArrayLike, rows: ArrayLike, cols: ArrayLike) -> FloatOrArray:
     """Ji & Li's C_M = ((5/4) H_r + (1/4) H_{r,1/2}) M N / (2ε), r = min(M, N), for MVG.
 
     Parameters
@@ -1160,7 +1161,7 @@ def ji_li_constant_mvg(epsilon, rows, cols):
     return scalar_or_array(value, epsilon, rows, cols)
 
 
-def ji_li_constant_r1smg(epsilon, delta, dim):
+def ji_li_constant_r1smg(epsilon: ArrayLike, delta: ArrayLike, dim: ArrayLike) -> FloatOrArray:
     """Ji & Li's C_R = 2/(ε ψ), the claimed expected loss of R1SMG per Δ² (a **claimed** guarantee).
 
     Parameters
@@ -1233,7 +1234,7 @@ def _harmonic_half(r):
     return np.where(r <= _TABLE_SIZE, table, series)
 
 
-def harmonic_number(r):
+def harmonic_number(r: ArrayLike) -> FloatOrArray:
     """H_r = Σ_{k=1}^r 1/k.
 
     Parameters
@@ -1266,7 +1267,7 @@ def harmonic_number(r):
     return scalar_or_array(_harmonic(r_array), r)
 
 
-def harmonic_number_half(r):
+def harmonic_number_half(r: ArrayLike) -> FloatOrArray:
     """H_{r,1/2} = Σ_{k=1}^r k^{-1/2}, the harmonic number of order 1/2.
 
     Parameters
@@ -1335,7 +1336,7 @@ def _mvg_k(e, d, s, m, n, g):
     return 16.0 * e * e / (beta + root) ** 2
 
 
-def mvg_K(epsilon, delta, sensitivity, rows, cols, gamma):
+def mvg_K(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike, rows: ArrayLike, cols: ArrayLike, gamma: ArrayLike) -> FloatOrArray:
     """The MVG bound K(ε, δ) on ‖σ(Σ⁻¹)‖₂ ‖σ(Ψ⁻¹)‖₂ (Chanyaswad et al. 2018, Theorem 2).
 
     Parameters
@@ -1379,7 +1380,7 @@ def mvg_K(epsilon, delta, sensitivity, rows, cols, gamma):
     return scalar_or_array(_mvg_k(*arrays), epsilon, delta, sensitivity, rows, cols, gamma)
 
 
-def mvg_iid_std(epsilon, delta, sensitivity, rows, cols, gamma):
+def mvg_iid_std(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike, rows: ArrayLike, cols: ArrayLike, gamma: ArrayLike) -> FloatOrArray:
     """Per-entry standard deviation s of i.i.d. MVG noise: s² = sqrt(mn)/K(ε, δ).
 
     Parameters
@@ -1415,7 +1416,7 @@ def mvg_iid_std(epsilon, delta, sensitivity, rows, cols, gamma):
     return scalar_or_array(std, epsilon, delta, sensitivity, rows, cols, gamma)
 
 
-def mvg_iid_expected_loss(epsilon, delta, sensitivity, rows, cols, gamma):
+def mvg_iid_expected_loss(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike, rows: ArrayLike, cols: ArrayLike, gamma: ArrayLike) -> FloatOrArray:
     """Expected accuracy loss E‖Z‖_F² = (mn)^{3/2}/K of i.i.d. MVG noise.
 
     Parameters

@@ -31,6 +31,7 @@ import numpy as np
 from scipy import optimize
 
 from . import gaussian
+from ._types import ArrayLike, FloatOrArray
 from ._validation import as_float_array, broadcast, require_integer, require_interval, scalar_or_array
 from .registry_types import Mechanism, Setting
 
@@ -78,7 +79,7 @@ CLASSICAL_REGION_LABELS = {
 }
 
 
-def tail_quantile(log_tail: Callable[[np.ndarray], np.ndarray], alpha, scale):
+def tail_quantile(log_tail: Callable[[np.ndarray], FloatOrArray], alpha: ArrayLike, scale: float) -> FloatOrArray:
     """Smallest half-width t, up to a relative 1e-12 and rounded up, with ``P(|N| > t) <= α``.
 
     Parameters
@@ -166,7 +167,7 @@ def tail_quantile(log_tail: Callable[[np.ndarray], np.ndarray], alpha, scale):
     return scalar_or_array(half_width.reshape(alpha_array.shape), alpha)
 
 
-def _safe_root(log_tail, log_alpha: float, lower: float, upper: float) -> float:
+def _safe_root(log_tail: Callable[[np.ndarray], FloatOrArray], log_alpha: float, lower: float, upper: float) -> float:
     """The smallest t found, at or above the root of log_tail(t) = log α, at which the tail is
     evaluated <= α; ``e^upper`` is known to satisfy it, ``e^lower`` not."""
 
@@ -199,7 +200,7 @@ def _safe_root(log_tail, log_alpha: float, lower: float, upper: float) -> float:
     raise ValueError("could not verify the error bound; please report the inputs")  # pragma: no cover
 
 
-def log_coordinate_tail(mechanism: Mechanism, t, scale: float, setting: Setting):
+def log_coordinate_tail(mechanism: Mechanism, t: ArrayLike, scale: float, setting: Setting) -> FloatOrArray:
     """Natural log of ``P(|N_i| > t)`` for one noise coordinate of a registered mechanism.
 
     Parameters
@@ -239,7 +240,7 @@ def log_coordinate_tail(mechanism: Mechanism, t, scale: float, setting: Setting)
     return scalar_or_array(result, t)
 
 
-def log_norm_tail(mechanism: Mechanism, t, scale: float, setting: Setting):
+def log_norm_tail(mechanism: Mechanism, t: ArrayLike, scale: float, setting: Setting) -> FloatOrArray:
     """Natural log of ``P(‖N‖₂ > t)`` for the noise vector at ``setting.dim``.
 
     Parameters
@@ -276,7 +277,7 @@ def log_norm_tail(mechanism: Mechanism, t, scale: float, setting: Setting):
     >>> round(math.exp(log_norm_tail(MECHANISMS["analytic_gaussian"], 1.959963985, 1.0, setting)), 9)
     0.05
     """
-    if mechanism.norm_tail is None:
+    if mechanism.log_norm_tail is None:
         raise ValueError(
             f"{mechanism.name} has no closed-form tail of ‖noise‖₂ (norm_tail is None); estimate it by Monte Carlo"
         )
@@ -284,7 +285,7 @@ def log_norm_tail(mechanism: Mechanism, t, scale: float, setting: Setting):
     return scalar_or_array(np.asarray(mechanism.log_norm_tail(t_array, scale, setting), dtype=np.float64), t)
 
 
-def coordinate_error_bound(mechanism: Mechanism, scale: float, setting: Setting, alpha):
+def coordinate_error_bound(mechanism: Mechanism, scale: float, setting: Setting, alpha: ArrayLike) -> FloatOrArray:
     """Half-width t with ``P(|N_i| <= t) >= 1 - α``: the error bound of one coordinate.
 
     Parameters
@@ -320,7 +321,7 @@ def coordinate_error_bound(mechanism: Mechanism, scale: float, setting: Setting,
     return tail_quantile(lambda t: log_coordinate_tail(mechanism, t, scale, setting), alpha, std)
 
 
-def norm_error_bound(mechanism: Mechanism, scale: float, setting: Setting, alpha):
+def norm_error_bound(mechanism: Mechanism, scale: float, setting: Setting, alpha: ArrayLike) -> FloatOrArray:
     """Radius t with ``P(‖N‖₂ <= t) >= 1 - α``: the error bound of the whole vector in l2.
 
     Parameters
@@ -363,7 +364,7 @@ def norm_error_bound(mechanism: Mechanism, scale: float, setting: Setting, alpha
     return tail_quantile(lambda t: log_norm_tail(mechanism, t, scale, setting), alpha, typical)
 
 
-def classical_formula_sigma(epsilon, delta, sensitivity=1.0):
+def classical_formula_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike = 1.0) -> FloatOrArray:
     """Dwork & Roth's formula σ = Δ√(2 ln(1.25/δ))/ε evaluated for every ε > 0, also where it is no theorem.
 
     Parameters
@@ -405,7 +406,7 @@ def classical_formula_sigma(epsilon, delta, sensitivity=1.0):
     return scalar_or_array(sigma, epsilon, delta, sensitivity)
 
 
-def classical_true_delta(epsilon, delta):
+def classical_true_delta(epsilon: ArrayLike, delta: ArrayLike) -> FloatOrArray:
     """Exact δ at ε of Gaussian noise with the classical σ = Δ√(2 ln(1.25/δ))/ε, for every ε > 0.
 
     Parameters
@@ -445,7 +446,7 @@ def classical_true_delta(epsilon, delta):
     return scalar_or_array(true_delta, epsilon, delta)
 
 
-def classical_validity_map(epsilon, delta):
+def classical_validity_map(epsilon: ArrayLike, delta: ArrayLike) -> int | np.ndarray:
     """Where the classical Gaussian σ meets (ε, δ): 0 a theorem, 1 holds beyond it, 2 fails.
 
     Parameters
@@ -484,7 +485,7 @@ def classical_validity_map(epsilon, delta):
     return region
 
 
-def classical_breakdown_epsilon(delta, *, largest_epsilon=1e3):
+def classical_breakdown_epsilon(delta: float, *, largest_epsilon: float = 1e3) -> float:
     """The smallest ε >= 1 at which the classical σ stops meeting (ε, δ), or inf if it never does.
 
     Parameters
@@ -530,7 +531,7 @@ def classical_breakdown_epsilon(delta, *, largest_epsilon=1e3):
     return math.exp(low)
 
 
-def _require_rng(rng) -> None:
+def _require_rng(rng: object) -> None:
     if not isinstance(rng, np.random.Generator):
         raise TypeError(f"rng must be a numpy.random.Generator, got rng={rng!r}")
 

@@ -7,9 +7,8 @@ CSV download carry the exact value. One module does the rounding so that every p
 
 from __future__ import annotations
 
-import re
-
 import math
+import re
 
 __all__ = ["format_number", "format_exact", "format_percent", "format_ratio", "format_interval", "escape_markdown"]
 

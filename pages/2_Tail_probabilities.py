@@ -16,15 +16,12 @@ setting = render_sidebar()
 
 from gaussmech_core.generalized import LEMMA11_DELTA_THRESHOLD, lemma11_variance_ratio  # noqa: E402
 from gaussmech_core.mechanisms import MECHANISMS  # noqa: E402
-from gaussmech_ui.cached import distributions as cached_setting  # noqa: E402
-from gaussmech_ui.cached import tails as cached  # noqa: E402
+from gaussmech_ui.cached import distributions as cached_setting, tails as cached  # noqa: E402
 from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import tails as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
 from gaussmech_ui.format import format_number, format_percent  # noqa: E402
 from gaussmech_ui.page_kit import PLOTLY_CONFIG, say  # noqa: E402
-
-
 
 ARGS = cached_setting.setting_arguments(setting)
 

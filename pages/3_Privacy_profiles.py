@@ -14,16 +14,13 @@ setting = render_sidebar()
 
 from gaussmech_core import tails as core_tails  # noqa: E402
 from gaussmech_core.mechanisms import MECHANISMS  # noqa: E402
-from gaussmech_ui.cached import distributions as cached_setting  # noqa: E402
-from gaussmech_ui.cached import profiles as cached  # noqa: E402
+from gaussmech_ui.cached import distributions as cached_setting, profiles as cached  # noqa: E402
 from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import profiles as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
 from gaussmech_ui.figures.distributions import trace_name  # noqa: E402
 from gaussmech_ui.format import format_number, format_percent  # noqa: E402
 from gaussmech_ui.page_kit import PLOTLY_CONFIG, say  # noqa: E402
-
-
 
 ARGS = cached_setting.setting_arguments(setting)
 

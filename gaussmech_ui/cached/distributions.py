@@ -18,7 +18,6 @@ import streamlit as st
 
 from gaussmech_core import generalized, tails
 from gaussmech_core.mechanisms import DEFAULT_MECHANISM_ID, MECHANISMS
-from gaussmech_core.registry_types import Setting
 from gaussmech_core.streams import mechanism_rng
 
 from .arguments import make_setting, setting_arguments

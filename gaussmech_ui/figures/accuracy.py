@@ -218,6 +218,18 @@ def expected_loss_figure(
     return _legend_below(figure)
 
 
+# Mechanisms for bounded data assume more (every coordinate in [a, b]): a ranking leaves them out and says so.
+_BOUNDED_LEFT_OUT = (
+    " Mechanisms for bounded data are left out of this ranking: they assume every coordinate lies in the data "
+    "bounds [a, b], so their error never exceeds b − a."
+)
+
+
+def _ranked(mechanism) -> bool:
+    """Whether a ranking may name the mechanism: a proven guarantee under the page's assumptions alone."""
+    return mechanism.guarantee != "claimed" and not mechanism.uses_bounds
+
+
 def expected_loss_caption(current: pd.DataFrame, mechanisms: Mapping, setting) -> str:
     """The smallest proven expected error at d, and how it grows; R1SMG's number only with its caveat.
 
@@ -225,7 +237,7 @@ def expected_loss_caption(current: pd.DataFrame, mechanisms: Mapping, setting) -
     the best, whatever its (claimed) number.
     """
     valid = current[current["valid"] & current["mean"].notna()]
-    proven = valid[np.array([mechanisms[m].guarantee != "claimed" for m in valid["mechanism"]], dtype=bool)]
+    proven = valid[np.array([_ranked(mechanisms[m]) for m in valid["mechanism"]], dtype=bool)]
     parts = []
     if len(proven):
         best = proven.loc[proven["mean"].idxmin()]
@@ -248,6 +260,8 @@ def expected_loss_caption(current: pd.DataFrame, mechanisms: Mapping, setting) -
             "Lower bounds for (ε, δ)-DP rule out an error that stays bounded as M grows, and its claimed guarantee indeed "
             "fails at most d: see the R1SMG audit tab."
         )
+    if any(mechanisms[m].uses_bounds for m in valid["mechanism"]):
+        parts.append(_BOUNDED_LEFT_OUT.strip())
     return " ".join(parts)
 
 
@@ -686,7 +700,7 @@ def accuracy_first_notes(frame: pd.DataFrame, mechanisms: Mapping, setting) -> t
 def accuracy_first_caption(frame: pd.DataFrame, mechanisms: Mapping, setting, target: float, kind: str, scope: str,
                            alpha: float) -> str:
     """The answer in one sentence: the smallest ε among mechanisms with a proven guarantee."""
-    is_proven = np.array([mechanisms[m].guarantee != "claimed" for m in frame["mechanism"]], dtype=bool)
+    is_proven = np.array([_ranked(mechanisms[m]) for m in frame["mechanism"]], dtype=bool)
     proven = frame[is_proven & frame["epsilon"].notna().to_numpy()]
     goal = f"{target_description(kind, scope, alpha, target)} at d = {setting.dim:,}"
     if not len(proven):
@@ -695,5 +709,5 @@ def accuracy_first_caption(frame: pd.DataFrame, mechanisms: Mapping, setting, ta
     return (
         f"For {goal}, the most private proven choice is {mechanisms[best['mechanism']].name} at ε = "
         f"{format_number(best['epsilon'])} (δ = {format_number(setting.delta)}); a smaller ε is more private and "
-        "needs more noise."
+        "needs more noise." + _BOUNDED_LEFT_OUT * any(mechanisms[m].uses_bounds for m in frame["mechanism"])
     )

@@ -14,8 +14,15 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..format import format_number, format_percent, format_ratio
-from .common import CURRENT_COLOR, LINE_WIDTH, apply_layout, exact_hover, mechanism_line
-from .common import horizontal_marker, vertical_marker
+from .common import (
+    CURRENT_COLOR,
+    LINE_WIDTH,
+    apply_layout,
+    exact_hover,
+    horizontal_marker,
+    mechanism_line,
+    vertical_marker,
+)
 from .distributions import legend_below, log_dtick, trace_name
 from .overview import setting_summary
 

@@ -6,7 +6,6 @@ URL (``distributions_view``), as a shared link would.
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest

@@ -5,7 +5,6 @@ Numbers read back from the chart specs and tables are checked against the core.
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest

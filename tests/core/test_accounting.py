@@ -9,8 +9,7 @@ import warnings
 import mpmath as mp
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 import gaussmech_core.accounting as accounting
 from gaussmech_core.accounting import (

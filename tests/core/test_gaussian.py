@@ -14,8 +14,7 @@ import warnings
 import mpmath as mp
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
-from hypothesis import strategies as st
+from hypothesis import assume, given, settings, strategies as st
 from scipy import special, stats
 
 import gaussmech_core.gaussian as gaussian

@@ -11,8 +11,7 @@ import math
 import mpmath as mp
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from scipy import integrate, special, stats
 
 from gaussmech_core import generalized
@@ -473,8 +472,9 @@ def test_probabilistic_scale_meets_its_condition(epsilon, delta, order):
     assert generalized_gaussian_pdp_delta(epsilon, scale, 1.0, order) <= delta
     if order > 1.0:
         assert generalized_gaussian_pdp_delta(epsilon, scale * (1 - 1e-9), 1.0, order) > delta
-    # pDP implies approximate DP, and the exact calibration never needs more noise.
-    assert generalized_gaussian_scale(epsilon, delta, 1.0, order) <= scale
+    # pDP implies approximate DP, and the exact calibration never needs more noise: up to the
+    # few-ulp safety margin each calibration adds on its own (seen: 4e-16 relative at p = 1 + 2e-16).
+    assert generalized_gaussian_scale(epsilon, delta, 1.0, order) <= scale * (1 + 8 * np.finfo(float).eps)
 
 
 @pytest.mark.parametrize(

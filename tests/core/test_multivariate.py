@@ -14,8 +14,7 @@ import math
 import mpmath as mp
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from scipy import integrate, optimize, special, stats
 
 import gaussmech_core.multivariate as multivariate

@@ -6,8 +6,7 @@ import doctest
 import math
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 import gaussmech_ui.format as format_module
 from gaussmech_ui.format import format_exact, format_interval, format_number, format_percent, format_ratio

@@ -5,8 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gaussmech_core.registry_types import Setting
-from gaussmech_ui import format as formatting
-from gaussmech_ui import page_kit
+from gaussmech_ui import format as formatting, page_kit
 from gaussmech_ui.cached import arguments, distributions, overview
 
 ROOT = Path(__file__).resolve().parents[2]

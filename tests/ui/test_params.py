@@ -6,8 +6,7 @@ import doctest
 import math
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 import gaussmech_ui.params as params_module
 from gaussmech_core.registry_types import Setting

@@ -12,8 +12,7 @@ import pathlib
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 import gaussmech_ui.uploads as uploads_module
 from gaussmech_ui.uploads import (
