@@ -443,6 +443,7 @@ def _bounded_mechanism(mechanism_id, name, short_name, source, family, scale_fun
         uses_delta=False,
         uses_order=True,
         uses_bounds=True,
+        profile_is_exact=False,
         featured=True,
         notes=notes,
         atoms=None if atoms is None else (lambda b, s: atoms(b, s.order, half(s))),

@@ -199,7 +199,8 @@ class Mechanism:
       ‖noise‖₂² at ``setting.dim`` (a :class:`~gaussmech_core.loss.LossSummary`: mean, quantiles,
       skewness, excess kurtosis, and whether each is exact).
     * ``privacy_profile(epsilon, scale, setting)``: the true δ(ε) of the calibrated noise for an
-      array of ε (for "claimed" mechanisms, the computed true δ, not the claim).
+      array of ε (for "claimed" mechanisms, the computed true δ, not the claim); where only an
+      upper bound is known (``profile_is_exact`` False: the bounded-data mechanisms), that bound.
     * ``scale_over_epsilon(epsilons, setting)`` (optional): ``scale`` for a whole array of ε at the
       setting's other values, in one vectorized call; only called on ε where ``validity`` holds.
 
@@ -241,6 +242,7 @@ class Mechanism:
     matrix_valued: bool = False
     support: Support = "continuous"
     histogram: HistogramRelease | None = None
+    profile_is_exact: bool = True
     is_default: bool = False
     featured: bool = True
     notes: str = field(default="")

@@ -90,7 +90,7 @@ def profile_curves(
         columns[key] = _shown_delta(mechanism.privacy_profile(epsilons, scale, setting))
         if mechanism.guarantee == "claimed":
             claimed[key] = (float(delta), float(table.loc[key, "true_delta"]))
-        else:
+        elif mechanism.profile_is_exact:  # the comparison is of exact profiles; a bound is not compared
             half, double = mechanism.privacy_profile(np.array([epsilon / 2.0, 2.0 * epsilon]), scale, setting)
             comparison[key] = dict(half=float(half), double=float(double))
     comparison_frame = pd.DataFrame.from_dict(comparison, orient="index", columns=["half", "double"])

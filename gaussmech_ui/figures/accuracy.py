@@ -19,6 +19,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..format import format_number, format_percent
+from ..ranking import bounded_note, ranked
 from .common import CURRENT_COLOR, FONT_SIZE, LINE_WIDTH, apply_layout, exact_hover, mechanism_line, vertical_marker
 from .distributions import trace_name
 
@@ -218,18 +219,6 @@ def expected_loss_figure(
     return _legend_below(figure)
 
 
-# Mechanisms for bounded data assume more (every coordinate in [a, b]): a ranking leaves them out and says so.
-_BOUNDED_LEFT_OUT = (
-    " Mechanisms for bounded data are left out of this ranking: they assume every coordinate lies in the data "
-    "bounds [a, b], so their error never exceeds b − a."
-)
-
-
-def _ranked(mechanism) -> bool:
-    """Whether a ranking may name the mechanism: a proven guarantee under the page's assumptions alone."""
-    return mechanism.guarantee != "claimed" and not mechanism.uses_bounds
-
-
 def expected_loss_caption(current: pd.DataFrame, mechanisms: Mapping, setting) -> str:
     """The smallest proven expected error at d, and how it grows; R1SMG's number only with its caveat.
 
@@ -237,7 +226,7 @@ def expected_loss_caption(current: pd.DataFrame, mechanisms: Mapping, setting) -
     the best, whatever its (claimed) number.
     """
     valid = current[current["valid"] & current["mean"].notna()]
-    proven = valid[np.array([_ranked(mechanisms[m]) for m in valid["mechanism"]], dtype=bool)]
+    proven = valid[np.array([ranked(mechanisms[m]) for m in valid["mechanism"]], dtype=bool)]
     parts = []
     if len(proven):
         best = proven.loc[proven["mean"].idxmin()]
@@ -260,8 +249,8 @@ def expected_loss_caption(current: pd.DataFrame, mechanisms: Mapping, setting) -
             "Lower bounds for (ε, δ)-DP rule out an error that stays bounded as M grows, and its claimed guarantee indeed "
             "fails at most d: see the R1SMG audit tab."
         )
-    if any(mechanisms[m].uses_bounds for m in valid["mechanism"]):
-        parts.append(_BOUNDED_LEFT_OUT.strip())
+    if bounded_note(mechanisms[m] for m in valid["mechanism"]):
+        parts.append(bounded_note(mechanisms[m] for m in valid["mechanism"]))
     return " ".join(parts)
 
 
@@ -700,7 +689,7 @@ def accuracy_first_notes(frame: pd.DataFrame, mechanisms: Mapping, setting) -> t
 def accuracy_first_caption(frame: pd.DataFrame, mechanisms: Mapping, setting, target: float, kind: str, scope: str,
                            alpha: float) -> str:
     """The answer in one sentence: the smallest ε among mechanisms with a proven guarantee."""
-    is_proven = np.array([_ranked(mechanisms[m]) for m in frame["mechanism"]], dtype=bool)
+    is_proven = np.array([ranked(mechanisms[m]) for m in frame["mechanism"]], dtype=bool)
     proven = frame[is_proven & frame["epsilon"].notna().to_numpy()]
     goal = f"{target_description(kind, scope, alpha, target)} at d = {setting.dim:,}"
     if not len(proven):
@@ -709,5 +698,6 @@ def accuracy_first_caption(frame: pd.DataFrame, mechanisms: Mapping, setting, ta
     return (
         f"For {goal}, the most private proven choice is {mechanisms[best['mechanism']].name} at ε = "
         f"{format_number(best['epsilon'])} (δ = {format_number(setting.delta)}); a smaller ε is more private and "
-        "needs more noise." + _BOUNDED_LEFT_OUT * any(mechanisms[m].uses_bounds for m in frame["mechanism"])
+        "needs more noise." + " " * bool(bounded_note(mechanisms[m] for m in frame["mechanism"]))
+        + bounded_note(mechanisms[m] for m in frame["mechanism"])
     )

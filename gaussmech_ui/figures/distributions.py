@@ -15,6 +15,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..format import format_number, format_ratio
+from ..ranking import bounded_note, ranked
 from .common import (
     CURRENT_COLOR,
     FONT_FAMILY,
@@ -131,7 +132,7 @@ def density_caption(stds: Mapping[str, float], mechanisms: Mapping, invalid: Map
     """Which mechanism is narrowest and widest, in plain words, and which were left out and why."""
     finite = {key: value for key, value in stds.items() if value is not None and math.isfinite(value)}
     sentences = []
-    proven = {key: value for key, value in finite.items() if mechanisms[key].guarantee != "claimed"}
+    proven = {key: value for key, value in finite.items() if ranked(mechanisms[key])}
     if len(proven) >= 2:
         narrow = min(proven, key=proven.get)
         wide = max(proven, key=proven.get)
@@ -140,6 +141,8 @@ def density_caption(stds: Mapping[str, float], mechanisms: Mapping, invalid: Map
             f"(std {format_number(proven[narrow])} per coordinate) and {mechanisms[wide].name} the widest "
             f"(std {format_number(proven[wide])}, {format_ratio(proven[wide] / proven[narrow])})."
         )
+    if bounded_note(mechanisms[key] for key in finite):
+        sentences.append(bounded_note(mechanisms[key] for key in finite))
     for key in finite:
         if mechanisms[key].guarantee == "claimed":
             sentences.append(

@@ -14,6 +14,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..format import format_number, format_percent, format_ratio
+from ..ranking import assumes_bounds, bounded_note, ranked
 from .common import (
     CURRENT_COLOR,
     LINE_WIDTH,
@@ -140,8 +141,10 @@ def tail_caption(bounds: Mapping[str, float], mechanisms: Mapping, alpha: float,
     if not finite:
         return ""
     what = "the whole noise vector has l2 length" if vector else "each noise coordinate is"
-    parts = [f"{trace_name(mechanisms[key])} {format_number(value)}" for key, value in sorted(finite.items(), key=lambda kv: kv[1])]
-    proven = {key: value for key, value in finite.items() if mechanisms[key].guarantee != "claimed"}
+    # Bounded-data mechanisms are listed after the others (they assume more; see gaussmech_ui.ranking).
+    in_order = sorted(finite.items(), key=lambda kv: (assumes_bounds(mechanisms[kv[0]]), kv[1]))
+    parts = [f"{trace_name(mechanisms[key])} {format_number(value)}" for key, value in in_order]
+    proven = {key: value for key, value in finite.items() if ranked(mechanisms[key])}
     text = f"With probability {format_percent(1 - alpha, 6)}, {what} at most: " + "; ".join(parts) + "."
     if len(proven) >= 2:
         best = min(proven, key=proven.get)
@@ -150,7 +153,8 @@ def tail_caption(bounds: Mapping[str, float], mechanisms: Mapping, alpha: float,
             f" Among proven guarantees the largest bound ({mechanisms[worst].name}) is "
             f"{format_ratio(proven[worst] / proven[best])} the smallest ({mechanisms[best].name})."
         )
-    return text
+    note = bounded_note(mechanisms[key] for key in finite)
+    return text + (" " + note if note else "")
 
 
 def error_bound_table(frame: pd.DataFrame, mechanisms: Mapping, alpha: float, dim: int, *, vector: bool) -> pd.DataFrame:
