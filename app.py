@@ -17,7 +17,7 @@ from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import overview as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
 from gaussmech_ui.format import escape_markdown  # noqa: E402
-from gaussmech_ui.page_kit import PLOTLY_CONFIG  # noqa: E402
+from gaussmech_ui.page_kit import PLOTLY_CONFIG, bounded_data_explainer  # noqa: E402
 
 ROW_HEIGHT = 38
 
@@ -96,6 +96,7 @@ with guarded("the variance-ratio chart"):
         "grows without bound as ε → 0, and is larger for larger δ (Balle & Wang 2018, Section 5.1)."
     )
     download_csv("Chart data as CSV", lambda: figure_frame(ratio_figure), "gaussmech-variance-ratio.csv", key="overview_download_ratio")
+
 
 with st.expander("The math", icon=":material/function:"):
     st.markdown(
@@ -176,3 +177,5 @@ with st.expander("The math", icon=":material/function:"):
     )
     st.markdown("**Sources of every mechanism in the table:**")
     st.markdown("\n".join(f"- {mechanism.name}: {mechanism.source}" for mechanism in MECHANISMS.values()))
+
+bounded_data_explainer()

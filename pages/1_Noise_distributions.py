@@ -18,7 +18,7 @@ from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import distributions as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
 from gaussmech_ui.format import format_number  # noqa: E402
-from gaussmech_ui.page_kit import PLOTLY_CONFIG, chart, say, seed_controls  # noqa: E402
+from gaussmech_ui.page_kit import PLOTLY_CONFIG, bounded_data_explainer, chart, say, seed_controls  # noqa: E402
 
 SAMPLE_SIZES = (100, 1_000, 10_000, 100_000, 1_000_000)
 VECTOR_POINTS = 600
@@ -243,3 +243,5 @@ with vector_tab:
                 "value along v (Ji & Li 2024, as published; MATH.md 6.1). Over fresh draws of v the noise is spherically "
                 "symmetric with a half-normal radius (MATH.md 6.2)."
             )
+
+bounded_data_explainer()

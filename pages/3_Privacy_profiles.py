@@ -20,7 +20,7 @@ from gaussmech_ui.figures import profiles as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
 from gaussmech_ui.figures.distributions import trace_name  # noqa: E402
 from gaussmech_ui.format import format_number, format_percent  # noqa: E402
-from gaussmech_ui.page_kit import PLOTLY_CONFIG, say  # noqa: E402
+from gaussmech_ui.page_kit import PLOTLY_CONFIG, bounded_data_explainer, say  # noqa: E402
 
 ARGS = cached_setting.setting_arguments(setting)
 
@@ -237,3 +237,5 @@ with composition_tab:
                 "Naive summation: (kε, kδ). For the per-release σ, the advanced route gives half of δ to δ′ and splits the rest "
                 "as δ/(2k) per release; naive uses σ_aGM(ε/k, δ/k)."
             )
+
+bounded_data_explainer()

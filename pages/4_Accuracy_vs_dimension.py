@@ -19,7 +19,7 @@ from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import accuracy as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
 from gaussmech_ui.format import format_number  # noqa: E402
-from gaussmech_ui.page_kit import PLOTLY_CONFIG  # noqa: E402
+from gaussmech_ui.page_kit import PLOTLY_CONFIG, bounded_data_explainer  # noqa: E402
 
 SEED_KEY = "accuracy_seed"
 
@@ -92,8 +92,10 @@ with controls[2]:
         )
     st.caption(figures.shape_note(rows, setting.dim))
 
+BOUNDS = dict(data_lower=setting.data_lower, data_upper=setting.data_upper)
 page_setting = cached.make_setting(
-    setting.epsilon, setting.delta, setting.sensitivity, setting.order, setting.dim, setting.l1_model, rows, gamma_ratio
+    setting.epsilon, setting.delta, setting.sensitivity, setting.order, setting.dim, setting.l1_model, rows, gamma_ratio,
+    **BOUNDS,
 )
 SWEEP = dict(
     epsilon=setting.epsilon,
@@ -103,6 +105,7 @@ SWEEP = dict(
     l1_model=setting.l1_model,
     rows=rows,
     gamma_ratio=float(gamma_ratio),
+    **BOUNDS,
 )
 seed = int(st.session_state.setdefault(SEED_KEY, 0))
 
@@ -337,7 +340,7 @@ with first_tab:
                 explain_link(key)
             frame = cached.accuracy_first(
                 setting.delta, setting.sensitivity, setting.order, setting.dim, setting.l1_model, rows, float(gamma_ratio),
-                float(target), kind, float(alpha), scope,
+                float(target), kind, float(alpha), scope, **BOUNDS,
             )
             st.info(figures.accuracy_first_caption(frame, MECHANISMS, page_setting, float(target), kind, scope, float(alpha)),
                     icon=":material/campaign:")
@@ -368,3 +371,5 @@ with first_tab:
                 "(χ² for Gaussian noise, erfc for R1SMG); the norm of Laplace and GG noise has no closed-form tail, so its "
                 "bound is simulated (or, at large d, the Cornish–Fisher expansion) and marked approximate."
             )
+
+bounded_data_explainer()

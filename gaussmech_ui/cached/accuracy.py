@@ -118,10 +118,12 @@ def divisors(number: int) -> list[int]:
     return sorted(set(small + [number // k for k in small]))
 
 
-def make_setting(epsilon, delta, sensitivity, order, dim, l1_model, rows=1, gamma_ratio=0.5) -> Setting:
+def make_setting(epsilon, delta, sensitivity, order, dim, l1_model, rows=1, gamma_ratio=0.5, *, data_lower=0.0,
+                 data_upper=1.0) -> Setting:
     """The core's Setting with the page's MVG shape (rows × d/rows) and γ = gamma_ratio × Δ.
 
-    A row count that does not divide d falls back to 1 (the page only offers divisors).
+    A row count that does not divide d falls back to 1 (the page only offers divisors). The data
+    bounds are the sidebar's (used by the bounded-data mechanisms).
     """
     rows = int(rows) if int(rows) >= 1 and dim % int(rows) == 0 else 1
     return Setting(
@@ -133,6 +135,8 @@ def make_setting(epsilon, delta, sensitivity, order, dim, l1_model, rows=1, gamm
         l1_model=l1_model,
         mvg_shape=(rows, int(dim) // rows),
         mvg_gamma=float(gamma_ratio) * float(sensitivity),
+        data_lower=data_lower,
+        data_upper=data_upper,
     )
 
 
@@ -205,7 +209,7 @@ def _finite_or_nan(value) -> float:
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def loss_curves(
-    epsilon: float, delta: float, sensitivity: float, order: float, l1_model: str, rows: int, gamma_ratio: float
+    epsilon: float, delta: float, sensitivity: float, order: float, l1_model: str, rows: int, gamma_ratio: float, *, data_lower: float = 0.0, data_upper: float = 1.0
 ) -> tuple[pd.DataFrame, dict]:
     """E‖noise‖₂² against M for each shown mechanism, calibrated at every M.
 
@@ -213,7 +217,8 @@ def loss_curves(
     coordinate_std, expected_loss`` (valid points only; MVG on M = rows × cols); ``not_drawn``
     maps a mechanism id to the reason it is missing at some M.
     """
-    base = make_setting(epsilon, delta, sensitivity, order, 1, l1_model, 1, gamma_ratio)
+    base = make_setting(epsilon, delta, sensitivity, order, 1, l1_model, 1, gamma_ratio, data_lower=data_lower,
+                        data_upper=data_upper)
     rows_out = []
     not_drawn = {}
     # One Setting per (M, rows), shared by the mechanisms: building a Setting validates every field.
@@ -256,7 +261,7 @@ def _summaries(mechanism: Mechanism, curve: pd.DataFrame, base: Setting, rows: i
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def loss_bands(
-    epsilon: float, delta: float, sensitivity: float, order: float, l1_model: str, rows: int, gamma_ratio: float
+    epsilon: float, delta: float, sensitivity: float, order: float, l1_model: str, rows: int, gamma_ratio: float, *, data_lower: float = 0.0, data_upper: float = 1.0
 ) -> pd.DataFrame:
     """The 5%, 50% and 95% quantiles of ‖noise‖₂² against M, next to the mean.
 
@@ -265,8 +270,10 @@ def loss_bands(
     seeded Monte Carlo at small M and the Cornish–Fisher expansion with exact cumulants beyond
     (:func:`gaussmech_core.loss.iid_coordinate_loss_summary`, at b = 1 once per M, scaled by b²).
     """
-    curves, _ = loss_curves(epsilon, delta, sensitivity, order, l1_model, rows, gamma_ratio)
-    base = make_setting(epsilon, delta, sensitivity, order, 1, l1_model, 1, gamma_ratio)
+    curves, _ = loss_curves(epsilon, delta, sensitivity, order, l1_model, rows, gamma_ratio, data_lower=data_lower,
+                            data_upper=data_upper)
+    base = make_setting(epsilon, delta, sensitivity, order, 1, l1_model, 1, gamma_ratio, data_lower=data_lower,
+                        data_upper=data_upper)
     pieces = []
     for mechanism_id, curve in curves.groupby("mechanism", sort=False):
         summaries = _summaries(MECHANISMS[mechanism_id], curve, base, rows)
@@ -345,7 +352,7 @@ def _paper_constant(mechanism_id: str, setting: Setting) -> tuple[str, float]:
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def current_losses(
-    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, rows: int, gamma_ratio: float
+    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, rows: int, gamma_ratio: float, *, data_lower: float = 0.0, data_upper: float = 1.0
 ) -> pd.DataFrame:
     """The loss distribution of each shown mechanism at the current d: one row per mechanism.
 
@@ -353,7 +360,8 @@ def current_losses(
     excess_kurtosis, exact, method, constant, paper_bound``. Invalid mechanisms keep their row
     with the reason and NaN numbers.
     """
-    setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model, rows, gamma_ratio)
+    setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model, rows, gamma_ratio, data_lower=data_lower,
+                           data_upper=data_upper)
     records = []
     for mechanism_id in shown_ids():
         mechanism = MECHANISMS[mechanism_id]
@@ -396,7 +404,7 @@ def _monte_carlo_dims(mechanism: Mechanism, rows: int) -> list[int]:
 @st.cache_data(max_entries=32, show_spinner=False)
 def monte_carlo_points(
     epsilon: float, delta: float, sensitivity: float, order: float, l1_model: str, rows: int, gamma_ratio: float,
-    seed: int, samples: int = MONTE_CARLO_SAMPLES,
+    seed: int, samples: int = MONTE_CARLO_SAMPLES, *, data_lower: float = 0.0, data_upper: float = 1.0
 ) -> pd.DataFrame:
     """Simulated losses at a few M, drawn with each mechanism's own sampler, with 95% intervals.
 
@@ -405,8 +413,10 @@ def monte_carlo_points(
     ``n`` is ``samples``, or fewer where n × M would exceed 100,000 coordinates (at least 50).
     The scales are those of :func:`loss_curves` (the registry's calibration at that M).
     """
-    curves, _ = loss_curves(epsilon, delta, sensitivity, order, l1_model, rows, gamma_ratio)
-    base = make_setting(epsilon, delta, sensitivity, order, 1, l1_model, 1, gamma_ratio)
+    curves, _ = loss_curves(epsilon, delta, sensitivity, order, l1_model, rows, gamma_ratio, data_lower=data_lower,
+                            data_upper=data_upper)
+    base = make_setting(epsilon, delta, sensitivity, order, 1, l1_model, 1, gamma_ratio, data_lower=data_lower,
+                        data_upper=data_upper)
     records = []
     for mechanism_id in shown_ids():
         mechanism = MECHANISMS[mechanism_id]
@@ -555,14 +565,15 @@ def closer_test_curve(epsilon: float, delta: float, sensitivity: float) -> pd.Da
 @st.cache_data(max_entries=64, show_spinner=False)
 def accuracy_first(
     delta: float, sensitivity: float, order: float, dim: int, l1_model: str, rows: int, gamma_ratio: float,
-    target: float, kind: str, alpha: float, scope: str,
+    target: float, kind: str, alpha: float, scope: str, *, data_lower: float = 0.0, data_upper: float = 1.0
 ) -> pd.DataFrame:
     """The ε each shown mechanism needs for the target error (:func:`gaussmech_core.inverse.epsilon_for_target_error`).
 
     Columns ``mechanism, epsilon, error, at_lower_end, method, reason, true_delta`` (``true_delta``:
     for R1SMG, the true δ(ε) of its noise at the ε found; its δ is only claimed).
     """
-    setting = make_setting(1.0, delta, sensitivity, order, dim, l1_model, rows, gamma_ratio)
+    setting = make_setting(1.0, delta, sensitivity, order, dim, l1_model, rows, gamma_ratio, data_lower=data_lower,
+                           data_upper=data_upper)
     records = []
     for mechanism_id in shown_ids():
         mechanism = MECHANISMS[mechanism_id]

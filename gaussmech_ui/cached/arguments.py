@@ -18,7 +18,7 @@ def setting_arguments(setting: Setting, *, epsilon: bool = True) -> dict:
     Examples
     --------
     >>> sorted(setting_arguments(Setting(epsilon=1.0, delta=1e-5), epsilon=False))
-    ['delta', 'dim', 'l1_model', 'order', 'sensitivity']
+    ['data_lower', 'data_upper', 'delta', 'dim', 'l1_model', 'order', 'sensitivity']
     """
     arguments = dict(
         epsilon=setting.epsilon,
@@ -27,12 +27,15 @@ def setting_arguments(setting: Setting, *, epsilon: bool = True) -> dict:
         order=setting.order,
         dim=setting.dim,
         l1_model=setting.l1_model,
+        data_lower=setting.data_lower,
+        data_upper=setting.data_upper,
     )
     if not epsilon:
         del arguments["epsilon"]
     return arguments
 
 
-def make_setting(epsilon, delta, sensitivity, order, dim, l1_model) -> Setting:
+def make_setting(epsilon, delta, sensitivity, order, dim, l1_model, data_lower=0.0, data_upper=1.0) -> Setting:
     """The :class:`Setting` of :func:`setting_arguments`' keyword arguments."""
-    return Setting(epsilon=epsilon, delta=delta, sensitivity=sensitivity, order=order, dim=dim, l1_model=l1_model)
+    return Setting(epsilon=epsilon, delta=delta, sensitivity=sensitivity, order=order, dim=dim, l1_model=l1_model,
+                   data_lower=data_lower, data_upper=data_upper)

@@ -53,7 +53,7 @@ def _valid(table: pd.DataFrame, mechanism_id: str) -> bool:
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def density_curves(
-    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, every_variant: bool, reference: str
+    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, every_variant: bool, reference: str, *, data_lower: float = 0.0, data_upper: float = 1.0
 ) -> tuple[pd.DataFrame, dict, dict]:
     """Per-coordinate densities of the shown mechanisms on a common window.
 
@@ -62,8 +62,8 @@ def density_curves(
     invalid)``: ``curves`` has ``x`` and one column per valid mechanism, ``stds`` maps every valid
     shown mechanism to its std, ``invalid`` maps the others to the reason.
     """
-    setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model)
-    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model)
+    setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model, data_lower, data_upper)
+    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper)
     ids = shown_ids(every_variant)
     stds, invalid = {}, {}
     for mechanism_id in ids:
@@ -83,7 +83,7 @@ def density_curves(
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def gg_family_curves(
-    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, mode: str
+    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, mode: str, *, data_lower: float = 0.0, data_upper: float = 1.0
 ) -> tuple[pd.DataFrame, dict, dict, dict]:
     """GG(p) beside Laplace (p = 1) and the Gaussian (p = 2), at equal variance or calibrated.
 
@@ -96,8 +96,8 @@ def gg_family_curves(
     ``"calibrated"``: GG(p) at its exact (ε, δ) scale, Laplace at b = Δ₁/ε (pure ε-DP), the
     Gaussian at the analytic σ.
     """
-    setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model)
-    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model)
+    setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model, data_lower, data_upper)
+    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper)
     sigma = float(table.loc[DEFAULT_MECHANISM_ID, "coordinate_std"])
     p = float(order)
     colors = {
@@ -153,7 +153,7 @@ def sample_histogram(
     dim: int,
     l1_model: str,
     size: int,
-    seed: int,
+    seed: int, *, data_lower: float = 0.0, data_upper: float = 1.0
 ) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
     """``size`` seeded draws of one noise coordinate, as a density histogram, and the exact density.
 
@@ -162,8 +162,8 @@ def sample_histogram(
     ``outside`` (draws beyond the window), ``size``, ``seed``. Raises ``ValueError`` when the
     mechanism is not valid at this setting.
     """
-    setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model)
-    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model)
+    setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model, data_lower, data_upper)
+    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper)
     if not _valid(table, mechanism_id):
         raise ValueError(table.loc[mechanism_id, "reason"] or f"{MECHANISMS[mechanism_id].name} is not available here")
     mechanism = MECHANISMS[mechanism_id]
@@ -200,7 +200,7 @@ def noise_vectors(
     vector_dim: int,
     size: int,
     seed: int,
-    fixed_direction: bool,
+    fixed_direction: bool, *, data_lower: float = 0.0, data_upper: float = 1.0
 ) -> tuple[dict, dict, float]:
     """Noise vectors in 2-D or 3-D: the analytic Gaussian's isotropic noise and rank-1 (R1SMG-shaped)
     noise with the same expected squared error ``vector_dim × σ²``.
@@ -208,9 +208,9 @@ def noise_vectors(
     Returns ``(points, styles, expected_loss)`` with ``points["gaussian"]`` and ``points["r1smg"]``
     arrays of shape (size, vector_dim) (the true value is the origin).
     """
-    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model)
+    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper)
     sigma = float(table.loc[DEFAULT_MECHANISM_ID, "scale"])
-    picture = dataclasses.replace(make_setting(epsilon, delta, sensitivity, order, dim, l1_model), dim=vector_dim)
+    picture = dataclasses.replace(make_setting(epsilon, delta, sensitivity, order, dim, l1_model, data_lower, data_upper), dim=vector_dim)
     gaussian = MECHANISMS[DEFAULT_MECHANISM_ID]
     expected_loss = float(gaussian.expected_loss(sigma, picture))
     rng = np.random.default_rng(seed)

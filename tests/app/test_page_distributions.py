@@ -51,8 +51,9 @@ def test_the_page_opens_on_the_densities_with_every_featured_mechanism(chart_spe
     assert gaussian.max() == pytest.approx(1 / (sigma * np.sqrt(2 * np.pi)), rel=1e-3)
     assert "Laplace has the narrowest noise" in at.info[0].value
     assert len(at.get("download_button")) == 1
-    (expander,) = at.expander
+    expander, bounded = at.expander  # the page's math, and why the bounded-data mechanisms need bounds
     assert expander.label == "The math" and len(expander.get("latex")) >= 2
+    assert bounded.label.startswith("Mechanisms for bounded data")
 
 
 def test_the_log_view_and_every_variant(chart_specs):
