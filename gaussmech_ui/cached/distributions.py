@@ -40,6 +40,7 @@ DENSITY_POINTS = 800  # an even count: the grid never hits x = 0, where R1SMG's 
 WINDOW_STDS = 6.0  # the density window spans ± this many standard deviations of the reference mechanism
 HISTOGRAM_STDS = 4.5
 HISTOGRAM_BINS = 90
+LATTICE_POINTS = 401  # at most this many integers carry an integer noise's pmf in the density chart
 
 
 def shown_ids(every_variant: bool) -> list[str]:
@@ -73,12 +74,28 @@ def density_curves(
             invalid[mechanism_id] = table.loc[mechanism_id, "reason"] or "not available here"
     anchor = reference if reference in stds else DEFAULT_MECHANISM_ID
     half_width = WINDOW_STDS * stds.get(anchor, float(table.loc[DEFAULT_MECHANISM_ID, "coordinate_std"]))
-    x = np.linspace(-half_width, half_width, DENSITY_POINTS)
+    grid = np.linspace(-half_width, half_width, DENSITY_POINTS)
+    lattice = _lattice(half_width) if any(MECHANISMS[key].support == "integer" for key in stds) else np.array([])
+    # Continuous densities on the grid, integer noise's pmf on the integers (each NaN at the other's points).
+    x = np.union1d(grid, lattice) if lattice.size else grid
+    on_grid, on_lattice = np.isin(x, grid), np.isin(x, lattice)
     columns = {"x": x}
     for mechanism_id in stds:
         mechanism = MECHANISMS[mechanism_id]
-        columns[mechanism_id] = np.asarray(mechanism.pdf(x, float(table.loc[mechanism_id, "scale"]), setting), dtype=float)
+        where = on_lattice if mechanism.support == "integer" else on_grid
+        values = np.full(x.shape, np.nan)
+        values[where] = np.asarray(mechanism.pdf(x[where], float(table.loc[mechanism_id, "scale"]), setting), dtype=float)
+        columns[mechanism_id] = values
     return pd.DataFrame(columns), stds, invalid
+
+
+def _lattice(half_width: float) -> np.ndarray:
+    """The integers of [-half_width, half_width] where integer noise's pmf is drawn: every one, or
+    at most :data:`LATTICE_POINTS` of them, evenly spread (their pmf is then close to a density)."""
+    top = math.floor(half_width)
+    if 2 * top + 1 <= LATTICE_POINTS:
+        return np.arange(-top, top + 1, dtype=float)
+    return np.unique(np.round(np.linspace(-top, top, LATTICE_POINTS)))
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

@@ -103,6 +103,20 @@ def density_figure(curves: pd.DataFrame, mechanisms: Mapping, setting, *, log_de
         density = curves[mechanism_id].to_numpy(dtype=float)
         if log_density:
             density = np.where(density > 0, density, np.nan)
+        if getattr(mechanism, "support", "continuous") == "integer":  # a pmf on the integers: points, not a curve
+            shown = np.isfinite(density)
+            figure.add_trace(
+                go.Scatter(
+                    x=x[shown],
+                    y=density[shown],
+                    name=trace_name(mechanism),
+                    legendrank=rank + 1,
+                    mode="markers",
+                    marker=dict(color=mechanism.color, size=6),
+                    hovertemplate=exact_hover("k", "P(N = k)"),
+                )
+            )
+            continue
         figure.add_trace(
             go.Scatter(
                 x=x,
@@ -111,6 +125,7 @@ def density_figure(curves: pd.DataFrame, mechanisms: Mapping, setting, *, log_de
                 legendrank=rank + 1,
                 mode="lines",
                 line=mechanism_line(mechanism),
+                connectgaps=True,  # the integers of a pmf drawn beside it are not gaps of this curve
                 hovertemplate=exact_hover("x", "f(x)"),
             )
         )

@@ -138,3 +138,113 @@ def test_adding_a_mechanism_changes_no_other_mechanisms_draws(monkeypatch):
     assert toy.id in set(after_points["mechanism"])
     kept = after_points[after_points["mechanism"] != toy.id].reset_index(drop=True)
     assert kept.equals(before_points.reset_index(drop=True))
+
+
+# --- integer noise: a toy discrete Laplace added to the registry -------------------------------------
+
+INTEGER_NAME = "Toy discrete Laplace for the seam test"
+
+
+def _q(b):
+    return np.exp(-1.0 / np.asarray(b, dtype=float))
+
+
+def _discrete_laplace_pmf(k, b):
+    q = _q(b)
+    k = np.asarray(k, dtype=float)
+    return np.where(k == np.round(k), (1 - q) / (1 + q) * q ** np.abs(k), 0.0)
+
+
+def _discrete_laplace_tail(t, b):
+    q = _q(b)
+    return 2 * q ** (np.floor(np.asarray(t, dtype=float)) + 1) / (1 + q)
+
+
+def _discrete_laplace_sample(rng, shape, b):
+    q = float(_q(b))
+    return (rng.geometric(1 - q, shape) - rng.geometric(1 - q, shape)).astype(float)
+
+
+def _discrete_laplace_moments(b):
+    k = np.arange(1, 20_000, dtype=float)
+    weights = 2 * _discrete_laplace_pmf(k, b)
+    return [float(np.sum(weights * k ** (2 * j))) for j in (1, 2, 3, 4)]
+
+
+def integer_toy() -> Mechanism:
+    """Discrete Laplace noise on the integers, b = Δ/ε: pure ε-DP for integer queries (a toy)."""
+    from gaussmech_core import bounded
+
+    def histogram_calibration(epsilon, delta, model, order):
+        b = np.asarray(model.l1_sensitivity / np.asarray(epsilon, dtype=float), dtype=float)
+        q = _q(b)
+        return HistogramCalibration(b, np.sqrt(2 * q) / (1 - q), model.l1_sensitivity, "Δ₁", 1.0, "b = Δ₁/ε on the integers")
+
+    std = lambda b, s: float(np.sqrt(2 * _q(b)) / (1 - _q(b)))  # noqa: E731
+    return Mechanism(
+        id="toy_integer_for_the_seam",
+        name=INTEGER_NAME,
+        short_name="ToyZ",
+        source="tests/app/test_registry_seam.py",
+        guarantee="pure",
+        scale_symbol="b",
+        color="#111111",
+        family="laplace",
+        validity=lambda s: Validity(s.epsilon > 0, "" if s.epsilon > 0 else "needs ε > 0"),
+        scale=lambda s: s.sensitivity / s.epsilon,
+        coordinate_std=std,
+        expected_loss=lambda b, s: s.dim * std(b, s) ** 2,
+        sample=lambda rng, size, b, s: _discrete_laplace_sample(rng, (size, s.dim), b),
+        coordinate_sample=lambda rng, size, b, s: _discrete_laplace_sample(rng, size, b),
+        pdf=lambda x, b, s: _discrete_laplace_pmf(x, b),
+        tail=lambda t, b, s: _discrete_laplace_tail(t, b),
+        log_tail=lambda t, b, s: np.log(np.maximum(_discrete_laplace_tail(t, b), np.finfo(float).tiny)),
+        norm_tail=None,
+        log_norm_tail=None,
+        loss_summary=lambda b, s, levels=loss.DEFAULT_LEVELS, n_samples=0: loss.iid_loss_summary_from_moments(
+            _discrete_laplace_moments(b), s.dim, levels),
+        privacy_profile=lambda eps, b, s: bounded.pure_dp_delta_bound(eps, s.sensitivity / b),
+        sensitivity_norm="l1",
+        uses_delta=False,
+        support="integer",
+        histogram=HistogramRelease(histogram_calibration, lambda rng, shape, b, order: _discrete_laplace_sample(rng, shape, b),
+                                   scale_family=False),
+        featured=True,
+    )
+
+
+@pytest.fixture
+def integer_registry(monkeypatch):
+    toy = integer_toy()
+    monkeypatch.setitem(mechanisms.MECHANISMS, toy.id, toy)
+    return toy
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_an_integer_mechanism_appears_on_every_page(integer_registry, page):
+    at = open_page(page)
+    assert INTEGER_NAME in "\n".join(_texts(at._tree)), page
+
+
+def test_integer_noise_is_drawn_as_a_pmf_on_the_integers(integer_registry):
+    at = open_page("pages/1_Noise_distributions.py", dim="1")
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    trace = next(t for t in spec["data"] if t["name"] == INTEGER_NAME)
+    assert trace["mode"] == "markers"
+    from tests.conftest import _decode
+
+    x = np.asarray(_decode(trace["x"]), dtype=float)
+    assert x.size > 3 and np.array_equal(x, np.round(x)), "the pmf sits on the integers"
+    y = np.asarray(_decode(trace["y"]), dtype=float)
+    np.testing.assert_allclose(y, _discrete_laplace_pmf(x, 1.0), rtol=1e-12)
+    gaussian = next(t for t in spec["data"] if t["name"] == "Analytic Gaussian")
+    assert gaussian["mode"] == "lines" and gaussian.get("connectgaps") is True
+
+
+def test_integer_noise_releases_integer_counts(integer_registry):
+    from gaussmech_core.histogram import error_sweep, release_histogram
+
+    release = release_histogram([10.0, 0.0, 3.0, 7.0], integer_registry.id, 1.0, 1e-5, "add_remove", rng=3)
+    assert np.array_equal(release.noisy, np.round(release.noisy)) and release.calibration.sensitivity_symbol == "Δ₁"
+    sweep = error_sweep([10.0, 0.0, 3.0], [integer_registry.id, "laplace"], [()], [0.5, 2.0], 1e-5, "add_remove", 50, 1)
+    assert np.all(np.isfinite(sweep.mean)) and sweep.mean[0, 0, 0, 0] > sweep.mean[0, 0, 0, 1]
