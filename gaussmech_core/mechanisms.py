@@ -401,7 +401,7 @@ def _bounded_mechanism(mechanism_id, name, short_name, source, family, scale_fun
         return float(moment(2.0, b, s.order, half(s)))
 
     def loss_summary(b, s, levels=loss.DEFAULT_LEVELS, n_samples=0):
-        moments = [float(moment(2.0 * j, b, s.order, half(s))) for j in (1, 2, 3, 4)]
+        moments = [float(value) for value in np.asarray(moment(np.array([2.0, 4.0, 6.0, 8.0]), b, s.order, half(s)))]
         summary = loss.iid_loss_summary_from_moments(moments, s.dim, levels, largest=half(s) ** 2, name=short_name)
         if s.dim > 1:
             return summary
@@ -451,11 +451,11 @@ def _bounded_mechanism(mechanism_id, name, short_name, source, family, scale_fun
 
 
 def _truncated_sampler(rng, size, b, order, h):
-    return np.asarray(generalized.truncated_gg_sample(rng, size, 0.0, b, order, -h, h), dtype=float)
+    return bounded.truncated_noise_sample(rng, size, b, order, h)
 
 
 def _clamped_sampler(rng, size, b, order, h):
-    return np.asarray(generalized.bit_gg_sample(rng, size, 0.0, b, order, -h, h), dtype=float)
+    return bounded.clamped_noise_sample(rng, size, b, order, h)
 
 
 def _build_registry() -> dict[str, Mechanism]:

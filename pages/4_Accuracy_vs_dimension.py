@@ -15,6 +15,7 @@ setting = render_sidebar()
 
 from gaussmech_core.mechanisms import MECHANISMS  # noqa: E402  (after the frame, so a broken core still shows the sidebar)
 from gaussmech_ui.cached import accuracy as cached  # noqa: E402
+from gaussmech_ui.cached.arguments import setting_arguments  # noqa: E402
 from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import accuracy as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
@@ -97,16 +98,9 @@ page_setting = cached.make_setting(
     setting.epsilon, setting.delta, setting.sensitivity, setting.order, setting.dim, setting.l1_model, rows, gamma_ratio,
     **BOUNDS,
 )
-SWEEP = dict(
-    epsilon=setting.epsilon,
-    delta=setting.delta,
-    sensitivity=setting.sensitivity,
-    order=setting.order,
-    l1_model=setting.l1_model,
-    rows=rows,
-    gamma_ratio=float(gamma_ratio),
-    **BOUNDS,
-)
+# The sweeps over M: the sidebar's setting without d, with the page's MVG shape and γ.
+SWEEP = {key: value for key, value in setting_arguments(setting).items() if key != "dim"}
+SWEEP.update(rows=rows, gamma_ratio=float(gamma_ratio))
 seed = int(st.session_state.setdefault(SEED_KEY, 0))
 
 mean_tab, spread_tab, audit_tab, first_tab = st.tabs(

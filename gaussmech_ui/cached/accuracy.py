@@ -249,11 +249,13 @@ def loss_curves(
     return curves.dropna(subset=["expected_loss"]).reset_index(drop=True), not_drawn
 
 
-def _summaries(mechanism: Mechanism, curve: pd.DataFrame, base: Setting, rows: int) -> list:
-    """The entry's loss summary at every point of its curve (its own calibrated scale at each M)."""
-    mechanism_rows = _rows_of(mechanism, rows)
+def _summaries(mechanism: Mechanism, curve: pd.DataFrame, settings: dict) -> list:
+    """The entry's loss summary at every point of its curve (its own calibrated scale at each M).
+
+    ``settings`` maps (M, rows) to the Setting there, shared by the mechanisms of one call.
+    """
     return [
-        mechanism.loss_summary(float(scale), _setting_at(base, int(dim), mechanism_rows), QUANTILE_LEVELS,
+        mechanism.loss_summary(float(scale), settings[int(dim), _rows_of(mechanism, settings["rows"])], QUANTILE_LEVELS,
                                UNIT_QUANTILE_SAMPLES)
         for dim, scale in zip(curve["dim"].to_numpy(), curve["scale"].to_numpy())
     ]
@@ -275,8 +277,13 @@ def loss_bands(
     base = make_setting(epsilon, delta, sensitivity, order, 1, l1_model, 1, gamma_ratio, data_lower=data_lower,
                         data_upper=data_upper)
     pieces = []
+    settings: dict = {"rows": rows}
+    for dim in np.unique(curves["dim"].to_numpy()):
+        settings[int(dim), 1] = _setting_at(base, int(dim), 1)
+        if int(dim) % rows == 0:
+            settings[int(dim), rows] = _setting_at(base, int(dim), rows)
     for mechanism_id, curve in curves.groupby("mechanism", sort=False):
-        summaries = _summaries(MECHANISMS[mechanism_id], curve, base, rows)
+        summaries = _summaries(MECHANISMS[mechanism_id], curve, settings)
         with np.errstate(over="ignore"):
             pieces.append(
                 pd.DataFrame(
@@ -421,11 +428,12 @@ def monte_carlo_points(
     for mechanism_id in shown_ids():
         mechanism = MECHANISMS[mechanism_id]
         mechanism_rows = _rows_of(mechanism, rows)
-        curve = curves[curves["mechanism"] == mechanism_id].set_index("dim")
+        curve = curves[curves["mechanism"] == mechanism_id]
+        scales = dict(zip(curve["dim"].tolist(), curve["scale"].tolist()))  # a dict: no pandas index per mechanism
         for dim in _monte_carlo_dims(mechanism, rows):
-            if dim not in curve.index:  # not valid there, or beyond float64
+            if dim not in scales:  # not valid there, or beyond float64
                 continue
-            scale = float(curve.at[dim, "scale"])
+            scale = float(scales[dim])
             setting = _setting_at(base, dim, mechanism_rows)
             size = max(50, min(samples, MONTE_CARLO_DRAWS // dim))
             result = loss.monte_carlo_loss(

@@ -90,3 +90,14 @@ def test_bit_atoms_hold_the_mass_beyond_the_bounds():
 
 def test_doctests():
     assert doctest.testmod(bounded).failed == 0
+
+
+@pytest.mark.parametrize("b, p, h", CASES)
+def test_the_rejection_sampler_matches_the_truncated_law(b, p, h):
+    draws = bounded.truncated_noise_sample(np.random.default_rng(7), 60_000, b, p, h)
+    assert np.abs(draws).max() <= h
+    for t in (0.2 * h, 0.6 * h):
+        expected = float(bounded.truncated_noise_tail(t, b, p, h))
+        assert abs(np.mean(np.abs(draws) > t) - expected) < 5 * math.sqrt(expected * (1 - expected) / draws.size) + 1e-12
+    reference = generalized.truncated_gg_sample(np.random.default_rng(8), 60_000, 0.0, b, p, -h, h)
+    assert abs(draws.var() - reference.var()) < 0.05 * reference.var()
