@@ -13,6 +13,8 @@ MATH.md of the project):
 
 * :mod:`~gaussmech_core.gaussian`: classical and analytic Gaussian (Balle & Wang 2018), the
   privacy profile and its inverse, (0, δ) calibrations, privacy-loss distribution, zCDP and GDP.
+* :mod:`~gaussmech_core.discrete_gaussian`: the discrete Gaussian for integer queries (Canonne,
+  Kamath & Steinke 2020): exact calibration, pmf, moments, tails, and an exact sampler.
 * :mod:`~gaussmech_core.accounting`: composition of k Gaussian releases by every route.
 * :mod:`~gaussmech_core.laplace` and :mod:`~gaussmech_core.generalized`: Laplace and Liu's
   generalized Gaussian family (exact (ε, δ) profile, probabilistic DP, truncated variants).
@@ -29,6 +31,7 @@ from . import (
     accounting,
     audit,
     denoise,
+    discrete_gaussian,
     gaussian,
     generalized,
     histogram,
@@ -40,6 +43,7 @@ from . import (
     tails,
 )
 from .accounting import *  # noqa: F401,F403
+from .discrete_gaussian import *  # noqa: F401,F403
 from .gaussian import *  # noqa: F401,F403
 from .generalized import *  # noqa: F401,F403
 from .laplace import *  # noqa: F401,F403
@@ -52,6 +56,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     *accounting.__all__,
+    *discrete_gaussian.__all__,
     *gaussian.__all__,
     *generalized.__all__,
     *laplace.__all__,
@@ -64,6 +69,7 @@ __all__ = [
     "accounting",
     "audit",
     "denoise",
+    "discrete_gaussian",
     "gaussian",
     "generalized",
     "histogram",

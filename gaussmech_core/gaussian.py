@@ -150,7 +150,7 @@ def _log_delta_negative_a(a, mu, accurate):
     """log δ for a < 0 (arrays): ½ e^{−a²/2} [erfcx(x₁) − erfcx(x₂)]."""
     x1 = -a / SQRT2
     h = mu / SQRT2
-    if a.min() < -_A_CAP:
+    if a.size and a.min() < -_A_CAP:
         out = np.full_like(a, -np.inf)
         near = np.flatnonzero(a >= -_A_CAP)
         out[near] = _log_delta_negative_a(a[near], mu[near], accurate)

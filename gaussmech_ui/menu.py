@@ -36,6 +36,7 @@ MENU: tuple[MenuEntry, ...] = (
     MenuEntry("Privacy profiles", ":material/shield:", "pages/3_Privacy_profiles.py"),
     MenuEntry("Accuracy vs dimension", ":material/stacked_line_chart:", "pages/4_Accuracy_vs_dimension.py"),
     MenuEntry("Denoising lab", ":material/auto_fix_high:", "pages/5_Denoising_lab.py"),
+    MenuEntry("Math reference", ":material/functions:", "pages/9_Math_reference.py"),
 )
 
 

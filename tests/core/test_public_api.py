@@ -17,6 +17,10 @@ PROMISED = [
     "laplace_scale", "generalized_gaussian_scale",
     # Multivariate
     "r1smg_sigma_star", "r1smg_true_delta",
+    # Discrete Gaussian (issue 13)
+    "discrete_gaussian_sigma", "discrete_gaussian_delta", "discrete_gaussian_log_delta",
+    "discrete_gaussian_sigma_zcdp_bound", "discrete_gaussian_delta_zcdp_bound",
+    "discrete_gaussian_pmf", "discrete_gaussian_variance", "discrete_gaussian_exact_sample",
     # Registry
     "MECHANISMS",
 ]
