@@ -48,8 +48,11 @@ WEIGHT_LABELS = {"locations": "Locations", "car_hours": "Car-hours"}
 PROJECTION_LABELS = {"none": "Nothing more", **{step: DENOISERS[step].name for step in ("nonnegative", "simplex", "clip_rescale")}}
 REPETITION_STOPS = (5, 10, 20, 50, 100, 200, 500)
 RELEASE_MECHANISMS = release_mechanisms()
-# Balle & Wang's comparison by default: the release mechanisms whose noise needs no order p.
-DEFAULT_SWEEP_MECHANISMS = tuple(m for m in RELEASE_MECHANISMS if not MECHANISMS[m].uses_order)
+# Balle & Wang's comparison by default: the release mechanisms whose noise needs no order p and is a
+# scale family (drawn once and rescaled to every ε: smooth, paired curves); the others are a choice.
+DEFAULT_SWEEP_MECHANISMS = tuple(
+    m for m in RELEASE_MECHANISMS if not MECHANISMS[m].uses_order and MECHANISMS[m].histogram.scale_family
+)
 ESTIMATORS = figures.ESTIMATOR_STEPS
 SHAPE_LABELS = {None: "Detect", "1d": "One histogram", "2d": "A grid (heat map)"}
 HEADER_LABELS = {None: "Detect", True: "Yes", False: "No"}
