@@ -114,6 +114,16 @@ def _quantile_from_tail(tail: Callable[[float], FloatOrArray], alpha: float, sta
         value = float(tail(math.exp(log_t)))
         return (math.log(value) if value > 0 else -1e3) - log_alpha
 
+    if high / low > 1.0 + _QUANTILE_RELATIVE_TOLERANCE and excess(math.log(low)) * excess(math.log(high)) >= 0:
+        # A step tail (integer noise) can jump between t and exp(log t): bisect on t itself, keeping
+        # the end verified to meet α.
+        while high / low > 1.0 + _QUANTILE_RELATIVE_TOLERANCE:
+            middle = math.sqrt(low * high)
+            if float(tail(middle)) <= alpha:
+                high = middle
+            else:
+                low = middle
+        return high
     if high / low > 1.0 + _QUANTILE_RELATIVE_TOLERANCE:
         root = optimize.brentq(excess, math.log(low), math.log(high), xtol=_QUANTILE_RELATIVE_TOLERANCE / 4, rtol=4 * np.finfo(float).eps)
         candidate = math.exp(root) * (1.0 + _QUANTILE_RELATIVE_TOLERANCE)

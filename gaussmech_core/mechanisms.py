@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from scipy import stats
 
-from . import bounded, gaussian, generalized, laplace, loss, multivariate, tails
+from . import bounded, discrete_gaussian, gaussian, generalized, laplace, loss, multivariate, tails
 from ._types import ArrayLike
 from .registry_types import (
     GUARANTEE_LABELS,
@@ -58,6 +58,7 @@ _COLORS = {
     "r1smg": "#CC6677",
     "truncated_gg": "#CC79A7",
     "bit_gg": "#6699CC",
+    "discrete_gaussian": "#994F00",
 }
 
 _ALWAYS = Validity(True)
@@ -458,6 +459,89 @@ def _clamped_sampler(rng, size, b, order, h):
     return bounded.clamped_noise_sample(rng, size, b, order, h)
 
 
+# --- The discrete Gaussian (Canonne, Kamath & Steinke 2020), for integer queries --------------------
+
+
+def _discrete_validity(setting: Setting) -> Validity:
+    if setting.sensitivity != math.floor(setting.sensitivity):
+        return Validity(
+            False,
+            f"The discrete Gaussian adds integer noise to an integer query, so Δ must be a whole number; "
+            f"got Δ = {setting.sensitivity:g}.",
+        )
+    if setting.dim > 1 and setting.l1_model != "one_coordinate":
+        return Validity(
+            False,
+            "The exact discrete Gaussian calibration here is for one changed coordinate (CKS Theorem 7); "
+            "choose 'one coordinate changes' (for a general l2 sensitivity only the zCDP bound is known).",
+        )
+    return _ALWAYS
+
+
+def _discrete_histogram_calibration(epsilon, delta, model, order) -> HistogramCalibration:
+    """Exact σ for integer counts: one bin changes (add/remove) or one record moves between two (replace)."""
+    c = model.coordinate_sensitivity
+    if c != math.floor(c) or model.changed_coordinates > 2:
+        raise ValueError(
+            "the discrete Gaussian needs integer counts that change by whole numbers in one or two bins; "
+            f"this query changes {model.changed_coordinates} coordinates by {c:g}"
+        )
+    relation = "add_remove" if model.changed_coordinates == 1 else "replace"
+    sigma = np.asarray(discrete_gaussian.discrete_gaussian_sigma(epsilon, delta, int(c), neighbours=relation), dtype=float)
+    std = np.sqrt(np.asarray(discrete_gaussian.discrete_gaussian_variance(sigma), dtype=float))
+    note = "exact (CKS Theorem 7)" if relation == "add_remove" else "exact: one record moves between two bins"
+    return HistogramCalibration(sigma, std, model.l2_sensitivity, "Δ₂", 2.0, note)
+
+
+def _discrete_gaussian_mechanism() -> Mechanism:
+    """Integer noise N_Z(0, σ²) per coordinate, σ the exact calibration (gaussmech_core.discrete_gaussian)."""
+
+    def sigma_at(epsilons, s):
+        return discrete_gaussian.discrete_gaussian_sigma(epsilons, s.delta, int(s.sensitivity))
+
+    return Mechanism(
+        id="discrete_gaussian",
+        name="Discrete Gaussian",
+        short_name="DGM",
+        source="Canonne, Kamath & Steinke 2020, Theorem 7 (exact calibration for integer queries)",
+        guarantee="approximate",
+        scale_symbol="σ",
+        color=_COLORS["discrete_gaussian"],
+        family="discrete_gaussian",
+        validity=_discrete_validity,
+        scale=lambda s: float(sigma_at(s.epsilon, s)),
+        scale_over_epsilon=sigma_at,
+        coordinate_std=lambda sigma, s: math.sqrt(float(discrete_gaussian.discrete_gaussian_variance(sigma))),
+        expected_loss=lambda sigma, s: float(discrete_gaussian.discrete_gaussian_expected_loss(sigma, s.dim)),
+        sample=lambda rng, size, sigma, s: np.asarray(
+            discrete_gaussian.discrete_gaussian_sample(rng, (size, s.dim), sigma), dtype=float
+        ),
+        coordinate_sample=lambda rng, size, sigma, s: np.asarray(
+            discrete_gaussian.discrete_gaussian_sample(rng, size, sigma), dtype=float
+        ),
+        pdf=lambda x, sigma, s: discrete_gaussian.discrete_gaussian_pmf(x, sigma),
+        tail=lambda t, sigma, s: discrete_gaussian.discrete_gaussian_tail(t, sigma),
+        log_tail=lambda t, sigma, s: discrete_gaussian.discrete_gaussian_log_tail(t, sigma),
+        norm_tail=None,
+        log_norm_tail=None,
+        loss_summary=lambda sigma, s, levels=loss.DEFAULT_LEVELS, n_samples=100_000: (
+            discrete_gaussian.discrete_gaussian_loss_summary(sigma, s.dim, levels, n_samples)
+        ),
+        privacy_profile=lambda eps, sigma, s: discrete_gaussian.discrete_gaussian_delta(eps, sigma, int(s.sensitivity)),
+        sensitivity_norm="integer_l2",
+        support="integer",
+        histogram=HistogramRelease(
+            calibrate=_discrete_histogram_calibration,
+            sample=lambda rng, shape, sigma, order: np.asarray(
+                discrete_gaussian.discrete_gaussian_sample(rng, shape, sigma), dtype=float
+            ),
+            scale_family=False,
+        ),
+        featured=True,
+        notes="Integer noise for integer queries (counts): σ is exact, its variance slightly below σ².",
+    )
+
+
 def _build_registry() -> dict[str, Mechanism]:
     mechanisms = [
         _gaussian_mechanism(
@@ -677,6 +761,7 @@ def _build_registry() -> dict[str, Mechanism]:
             "not drawn in the density). Its ε is exact (MATH.md 5.6). " + BOUNDED_DATA_NOTE,
             atoms=bounded.clamped_noise_atoms,
         ),
+        _discrete_gaussian_mechanism(),
     ]
     return {mechanism.id: mechanism for mechanism in mechanisms}
 

@@ -26,6 +26,7 @@ def test_registry_ids_and_required_entries():
         "classical_gaussian", "analytic_gaussian", "gaussian_tail_bound", "gaussian_pdp",
         "gaussian_zcdp_bs", "gaussian_zcdp_cks", "gaussian_vinterbo", "laplace",
         "generalized_gaussian", "generalized_gaussian_pdp", "mvg_iid", "r1smg", "truncated_gg", "bit_gg",
+        "discrete_gaussian",
     }
     assert set(MECHANISMS) == expected
     for mechanism_id, mechanism in MECHANISMS.items():
@@ -84,6 +85,17 @@ def test_density_tail_and_sampler_agree(mechanism_id):
     assert calibration.validity.valid
     scale, std = calibration.scale, calibration.coordinate_std
     # The density integrates to one and its tail matches the tail function.
+    if mechanism.support == "integer":  # a pmf on the integers: its sum, and its tail as a sum
+        k = np.arange(-int(60 * std) - 10, int(60 * std) + 11, dtype=float)
+        pmf = np.asarray(mechanism.pdf(k, scale, setting), dtype=float)
+        assert pmf.sum() == pytest.approx(1.0, abs=1e-12)
+        t = 1.3 * std
+        assert float(mechanism.tail(np.array(t), scale, setting)) == pytest.approx(pmf[np.abs(k) > t].sum(), rel=1e-9)
+        samples = mechanism.sample(np.random.default_rng(20261129), 40_000, scale, setting)
+        assert samples.shape == (40_000, setting.dim) and np.array_equal(samples, np.round(samples))
+        loss = np.sum(samples**2, axis=1)
+        assert abs(loss.mean() - calibration.expected_loss) < 5 * loss.std(ddof=1) / math.sqrt(loss.size)
+        return
     total, _ = integrate.quad(lambda x: float(mechanism.pdf(np.array(x), scale, setting)), -np.inf, np.inf, limit=200)
     if mechanism.atoms is not None:  # point masses beside the density (the BIT GG's bounds)
         total += float(np.sum(mechanism.atoms(scale, setting)[1]))
