@@ -17,15 +17,11 @@ from gaussmech_ui.cached import overview as cached  # noqa: E402
 from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import overview as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame, trace_name  # noqa: E402
-from gaussmech_ui.params import EVERY_VARIANT_HELP  # noqa: E402
 from gaussmech_ui.format import cite_math, escape_markdown, math_reference_link  # noqa: E402
+from gaussmech_ui.page_kit import PLOTLY_CONFIG, bounded_data_explainer  # noqa: E402
+from gaussmech_ui.params import EVERY_VARIANT_HELP  # noqa: E402
 
 ROW_HEIGHT = 38
-PLOTLY_CONFIG = {
-    "displaylogo": False,
-    # The camera button saves a PNG at twice the screen resolution, ready for a slide.
-    "toImageButtonOptions": {"format": "png", "scale": 2},
-}
 
 st.title("How much noise does each mechanism need?")
 st.markdown(
@@ -36,8 +32,8 @@ st.markdown(
 
 frame = None
 with guarded("the table of mechanisms"):
-    frame = cached.calibration_table(setting.epsilon, **cached.setting_arguments(setting))
-    other_model = cached.calibration_table(setting.epsilon, **cached.setting_arguments(setting, other_neighbour_model=True))
+    frame = cached.calibration_table(**cached.setting_arguments(setting))
+    other_model = cached.calibration_table(**cached.setting_arguments(setting, other_neighbour_model=True))
     st.info(figures.overview_caption(frame, MECHANISMS, setting, other_model), icon=":material/campaign:")
     for message in figures.claim_warnings(frame, MECHANISMS, setting):
         st.warning(message, icon=":material/warning:")
@@ -80,7 +76,7 @@ with guarded("the table of mechanisms"):
 st.subheader("Noise against ε")
 with guarded("the chart of noise against ε"):
     low, high = cached.epsilon_grid_exponents(setting.epsilon)
-    sweep = cached.std_sweep(**cached.setting_arguments(setting), low_exponent=low, high_exponent=high)
+    sweep = cached.std_sweep(**cached.setting_arguments(setting, epsilon=False), low_exponent=low, high_exponent=high)
     current_stds = {} if frame is None else frame["coordinate_std"].where(frame["valid"]).to_dict()
     every_variant = st.checkbox(
         "Every calibration variant",
@@ -120,6 +116,7 @@ with guarded("the variance-ratio chart"):
         "grows without bound as ε → 0, and is larger for larger δ (Balle & Wang 2018, Section 5.1)."
     )
     download_csv("Chart data as CSV", lambda: figure_frame(ratio_figure), "gaussmech-variance-ratio.csv", key="overview_download_ratio")
+
 
 with st.expander("The math", icon=":material/function:"):
     st.markdown(
@@ -200,6 +197,8 @@ with st.expander("The math", icon=":material/function:"):
     )
     st.markdown("**Sources of every mechanism in the table:**")
     st.markdown("\n".join(f"- {trace_name(mechanism)}: {cite_math(mechanism.source)}" for mechanism in MECHANISMS.values()))
+
+bounded_data_explainer()
 
 render_page_tools(setting, "app.py")
 

@@ -20,11 +20,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from gaussmech_core.attack_risk import attack_risk_all  # noqa: E402
+from gaussmech_core.mechanisms import MECHANISMS  # noqa: E402
 from gaussmech_core.registry_types import Setting  # noqa: E402
 from gaussmech_ui import export, report  # noqa: E402
 from gaussmech_ui.cached import overview as cached  # noqa: E402
 from gaussmech_ui.figures import overview as figures  # noqa: E402
-from gaussmech_core.mechanisms import MECHANISMS  # noqa: E402
 
 
 def _median(function, repeats: int) -> float:

@@ -31,7 +31,6 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from load_test import free_port, wait_healthy  # noqa: E402
 
-
 SECURITY_HEADERS = {"x-content-type-options", "x-frame-options", "content-security-policy", "referrer-policy",
                     "permissions-policy"}
 

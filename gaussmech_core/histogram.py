@@ -7,9 +7,10 @@ Liu's count-fidelity measures, on plain numpy arrays:
   bin by 1 under add/remove (``Δ₁ = Δ₂ = 1``) and two bins by 1 under replace-one
   (``Δ₁ = 2``, ``Δ₂ = √2``); :class:`NeighbourModel` also covers other queries, such as
   Balle & Wang's mean estimation where every coordinate changes by ``1/n``;
-* :func:`release_histogram` adds noise calibrated by the family modules (never re-derived
-  here): analytic or classical Gaussian on ``Δ₂``, Laplace on ``Δ₁``, generalized Gaussian on
-  one coordinate (see :func:`calibrate_histogram_noise` for several changed coordinates);
+* :func:`release_histogram` adds noise calibrated as the mechanism's registry entry says
+  (``Mechanism.histogram``, :func:`release_mechanisms`): the entry calibrates with its family
+  module (never re-derived here) at the sensitivity it needs, e.g. the Gaussians at ``Δ₂`` and
+  Laplace at ``Δ₁``;
 * :func:`error_metrics` (MSE, l1, KL, max error) and :func:`error_sweep` (error against ε,
   averaged over seeded repetitions with bands, for each mechanism × denoising pipeline).
 """
@@ -23,19 +24,19 @@ from typing import Callable, Sequence
 import numpy as np
 from scipy.special import rel_entr
 
-from ._types import ArrayLike, FloatOrArray, Prior, Shape
+from . import mechanisms as registry
+from ._types import ArrayLike, FloatOrArray, Prior
 from ._validation import as_float_array, require_choice, require_integer, require_interval
 from .denoise import _apply_rows, _check_prior, check_pipeline
-from .gaussian import analytic_gaussian_sigma, classical_gaussian_sigma
-from .generalized import generalized_gaussian_scale, gg_sample, gg_variance
-from .laplace import laplace_sample, laplace_scale
+from .registry_types import HistogramRelease, Mechanism
+from .streams import mechanism_rng
 
 __all__ = [
     "RELATIONS",
     "NeighbourModel",
     "neighbour_model",
     "histogram_sensitivities",
-    "RELEASE_MECHANISMS",
+    "release_mechanisms",
     "NoiseCalibration",
     "calibrate_histogram_noise",
     "Release",
@@ -58,12 +59,33 @@ RELATIONS: dict[str, str] = {
     "replace": "Replace one record (two bins change by 1)",
 }
 
-RELEASE_MECHANISMS: dict[str, str] = {
-    "analytic_gaussian": "Analytic Gaussian (Balle & Wang 2018)",
-    "classical_gaussian": "Classical Gaussian (ε < 1 only)",
-    "laplace": "Laplace",
-    "generalized_gaussian": "Generalized Gaussian GG(p) (Liu 2019)",
-}
+
+
+def release_mechanisms() -> tuple[str, ...]:
+    """Ids of the registered mechanisms that can release a histogram, in registry order.
+
+    Asked of the registry each time (``Mechanism.histogram`` is not ``None``), so a mechanism
+    added to :data:`~gaussmech_core.mechanisms.MECHANISMS` is offered at once.
+
+    Examples
+    --------
+    >>> release_mechanisms()[:3]
+    ('analytic_gaussian', 'classical_gaussian', 'laplace')
+    """
+    return tuple(key for key, mechanism in registry.MECHANISMS.items() if mechanism.histogram is not None)
+
+
+def _release_mechanism(mechanism_id: str) -> Mechanism:
+    require_choice(mechanism_id, "mechanism", release_mechanisms())
+    return registry.MECHANISMS[mechanism_id]
+
+
+def _histogram_release(mechanism: Mechanism) -> HistogramRelease:
+    """The entry's histogram release (:func:`_release_mechanism` checked that it has one)."""
+    if mechanism.histogram is None:  # pragma: no cover  (release_mechanisms() lists only these)
+        raise ValueError(f"{mechanism.name} cannot release a histogram")
+    return mechanism.histogram
+
 
 # Below this, a normalised estimate counts as this small in KL(p ‖ q): an estimate that puts no
 # mass on an occupied bin would otherwise have infinite divergence, which ranks nothing.
@@ -147,7 +169,9 @@ class NoiseCalibration:
 
     ``scale`` is the mechanism's own parameter (σ for the Gaussians, b for Laplace and GG);
     ``noise_std`` the standard deviation of one noise coordinate (what denoisers call sigma);
-    ``sensitivity`` the value the calibration used and ``note`` how it was used.
+    ``sensitivity`` the value the calibration used, ``sensitivity_symbol`` its name ("Δ₁", "Δ₂",
+    or "Δ" for one coordinate's change) and ``note`` how it was used. ``delta`` is NaN when the
+    mechanism does not use δ (pure ε-DP).
     """
 
     mechanism: str
@@ -158,6 +182,7 @@ class NoiseCalibration:
     noise_std: float
     sensitivity: float
     note: str
+    sensitivity_symbol: str = "Δ"
 
 
 def _epsilon_value(epsilon: ArrayLike) -> float:
@@ -172,12 +197,13 @@ def calibrate_histogram_noise(mechanism: str, epsilon: float, delta: float, rela
 
     Parameters
     ----------
-    mechanism : {"analytic_gaussian", "classical_gaussian", "laplace", "generalized_gaussian"}
+    mechanism : str
+        An id of :func:`release_mechanisms`.
     epsilon, delta : float
-        The target guarantee; Laplace is pure ε-DP and ignores ``delta``.
+        The target guarantee; a mechanism that does not use δ (Laplace, pure ε-DP) ignores ``delta``.
     relation : {"add_remove", "replace"} or NeighbourModel
     order : float, optional
-        The GG order p ``>= 1`` (only for "generalized_gaussian").
+        The GG order p ``>= 1`` (for the mechanisms whose noise has one).
 
     Returns
     -------
@@ -190,6 +216,8 @@ def calibrate_histogram_noise(mechanism: str, epsilon: float, delta: float, rela
 
     Notes
     -----
+    The mechanism's entry calibrates (``Mechanism.histogram.calibrate``):
+
     * Gaussians: ``σ`` from :func:`~gaussmech_core.gaussian.analytic_gaussian_sigma` or
       :func:`~gaussmech_core.gaussian.classical_gaussian_sigma` at ``Δ₂``.
     * Laplace: ``b = Δ₁/ε`` from :func:`~gaussmech_core.laplace.laplace_scale`; std ``√2 b``.
@@ -206,14 +234,14 @@ def calibrate_histogram_noise(mechanism: str, epsilon: float, delta: float, rela
     >>> round(calibrate_histogram_noise("laplace", 0.5, 1e-5, "replace").scale, 12)
     4.0
     """
-    require_choice(mechanism, "mechanism", tuple(RELEASE_MECHANISMS))
+    entry = _release_mechanism(mechanism)
     eps = _epsilon_value(epsilon)
     model = neighbour_model(relation)
     order_value = _order_value(order)
-    delta_value = float("nan") if mechanism == "laplace" else _delta_value(delta)
-    scale, std, sensitivity, note = _calibrate(mechanism, eps, delta_value, model, order_value)
-    used_order = {"laplace": 1.0, "generalized_gaussian": order_value}.get(mechanism, 2.0)
-    return NoiseCalibration(mechanism, eps, delta_value, used_order, float(scale), float(std), sensitivity, note)
+    delta_value = _delta_value(delta) if entry.uses_delta else float("nan")
+    found = _histogram_release(entry).calibrate(eps, delta_value, model, order_value)
+    return NoiseCalibration(mechanism, eps, delta_value, float(found.order), float(found.scale), float(found.noise_std),
+                            float(found.sensitivity), found.note, found.sensitivity_symbol)
 
 
 def _order_value(order: ArrayLike) -> float:
@@ -222,43 +250,6 @@ def _order_value(order: ArrayLike) -> float:
 
 def _delta_value(delta: ArrayLike) -> float:
     return float(require_interval(as_float_array(delta, "delta"), "delta", 0.0, 1.0, lower_open=True, upper_open=True))
-
-
-def _calibrate(mechanism, epsilon, delta, model, order):
-    """``(scale, noise_std, sensitivity, note)``; ``epsilon`` may be an array (the sweep's grid).
-
-    Every scale comes from the family modules, which raise ``ValueError`` where their guarantee
-    does not hold (classical Gaussian at ε >= 1, Laplace at ε = 0).
-    """
-    if mechanism == "laplace":
-        sensitivity = model.l1_sensitivity
-        scale = np.asarray(laplace_scale(epsilon, sensitivity), dtype=float)
-        return scale, math.sqrt(2.0) * scale, sensitivity, "b = Δ₁/ε (pure ε-DP)"
-    if mechanism in ("analytic_gaussian", "classical_gaussian"):
-        calibrate = analytic_gaussian_sigma if mechanism == "analytic_gaussian" else classical_gaussian_sigma
-        sensitivity = model.l2_sensitivity
-        sigma = np.asarray(calibrate(epsilon, delta, sensitivity), dtype=float)
-        return sigma, sigma, sensitivity, "σ calibrated at Δ₂"
-    k = model.changed_coordinates
-    if k == 1 or order == 2.0:
-        sensitivity = model.l2_sensitivity
-        scale = generalized_gaussian_scale(epsilon, delta, sensitivity, order, guarantee="approximate")
-        note = "exact: one changed coordinate" if k == 1 else "exact: p = 2 is rotation invariant, calibrated at Δ₂"
-    else:
-        sensitivity = model.coordinate_sensitivity
-        scale = generalized_gaussian_scale(np.divide(epsilon, k), delta / k, sensitivity, order, guarantee="approximate")
-        note = f"{k} coordinates change: each calibrated at (ε/{k}, δ/{k}), basic composition (valid, may be loose)"
-    scale = np.asarray(scale, dtype=float)
-    return scale, np.sqrt(np.asarray(gg_variance(scale, order), dtype=float)), sensitivity, note
-
-
-def _unit_noise(rng: np.random.Generator, shape: Shape, mechanism: str, order: float) -> np.ndarray:
-    """Noise of scale parameter 1 (all four families are scale families)."""
-    if mechanism == "laplace":
-        return np.asarray(laplace_sample(rng, shape, 1.0), dtype=float)
-    if mechanism == "generalized_gaussian":
-        return np.asarray(gg_sample(rng, shape, 1.0, order), dtype=float)
-    return rng.standard_normal(shape)
 
 
 def _as_generator(rng: np.random.Generator | int | None) -> np.random.Generator:
@@ -316,8 +307,9 @@ def release_histogram(counts: ArrayLike, mechanism: str, epsilon: float, delta: 
     """
     truth = _as_counts(counts)
     calibration = calibrate_histogram_noise(mechanism, epsilon, delta, relation, order)
-    noise = _unit_noise(_as_generator(rng), truth.shape, mechanism, calibration.order)
-    return Release(truth + calibration.scale * noise, calibration)
+    release = _histogram_release(registry.MECHANISMS[mechanism])
+    noise = release.sample(_as_generator(rng), truth.shape, calibration.scale, calibration.order)
+    return Release(truth + np.asarray(noise, dtype=float), calibration)
 
 
 # --- error metrics ---------------------------------------------------------------------------------
@@ -585,9 +577,9 @@ def _mechanism_spec(entry, default_order):
             mechanism, order = entry
         except (TypeError, ValueError) as error:
             raise TypeError(f"a mechanism must be an id or a pair (id, order), got {entry!r}") from error
-    require_choice(mechanism, "mechanism", tuple(RELEASE_MECHANISMS))
+    entry = _release_mechanism(mechanism)
     order = float(require_interval(as_float_array(order, "order"), "order", 1.0, None))
-    return mechanism, order if mechanism == "generalized_gaussian" else 2.0
+    return mechanism, order if entry.uses_order else 2.0
 
 
 def error_sweep(
@@ -613,7 +605,7 @@ def error_sweep(
     counts : array_like
         The true histogram (vector or 2-D grid).
     mechanisms : sequence
-        Mechanism ids of :data:`RELEASE_MECHANISMS`, or pairs ``("generalized_gaussian", p)``.
+        Mechanism ids of :func:`release_mechanisms`, or pairs ``(id, p)`` giving the GG order.
     denoiser_pipelines : sequence of sequences of str
         E.g. ``[(), ("soft_threshold",), ("soft_threshold", "simplex")]``; ``()`` is the raw release.
     epsilons : array_like
@@ -637,12 +629,15 @@ def error_sweep(
 
     Notes
     -----
-    Balle & Wang (2018), figures 1 (right) and 4. For each mechanism, R noise draws of unit
-    scale are made once and rescaled to every ε (common random numbers: the curves are smooth
-    in ε and the comparison between pipelines is paired); each mechanism has its own random
-    stream, so adding one leaves the others' numbers unchanged. The scales come from one
-    vectorized call of the family module over the ε grid; they agree with
-    :func:`calibrate_histogram_noise` to floating-point rounding (both are verified private).
+    Balle & Wang (2018), figures 1 (right) and 4. For a mechanism whose noise is a scale family
+    (``HistogramRelease.scale_family``), R noise draws of unit scale are made once and rescaled to
+    every ε (common random numbers: the curves are smooth in ε and the comparison between
+    pipelines is paired); other noise (e.g. on the integers) is drawn afresh at each ε. Each
+    mechanism has its own random stream, keyed by its id and ``seed``
+    (:func:`gaussmech_core.streams.mechanism_rng`), never by its place in the list, so adding
+    a mechanism leaves the others' numbers unchanged. The scales come from one vectorized call
+    of the entry's calibration over the ε grid; they agree with :func:`calibrate_histogram_noise`
+    to floating-point rounding (both are verified private).
 
     Examples
     --------
@@ -685,15 +680,22 @@ def error_sweep(
     noise_std = np.full((len(specs), eps_grid.size), np.nan)
     valid = np.zeros((len(specs), eps_grid.size), dtype=bool)
     reasons: list[str] = []
-    streams = np.random.SeedSequence(seed_value).spawn(len(specs))
     chunk = max(1, _SWEEP_CHUNK_VALUES // d)
 
     model = neighbour_model(relation)
-    delta_value = float("nan") if all(m == "laplace" for m, _ in specs) else _delta_value(delta)
+    entries = [registry.MECHANISMS[mechanism] for mechanism, _ in specs]
+    delta_value = _delta_value(delta) if any(entry.uses_delta for entry in entries) else float("nan")
     for m, (mechanism, p_order) in enumerate(specs):
+        release = _histogram_release(entries[m])
+        mechanism_delta = delta_value if entries[m].uses_delta else float("nan")
+
+        def calibrate(epsilons):
+            found = release.calibrate(epsilons, mechanism_delta, model, p_order)
+            return np.asarray(found.scale, dtype=float), np.asarray(found.noise_std, dtype=float)
+
         try:
             # One vectorized calibration over the whole grid (for GG about 10x faster than per ε) ...
-            scales, stds, _, _ = _calibrate(mechanism, eps_grid, delta_value, model, p_order)
+            scales, stds = calibrate(eps_grid)
             valid[m] = True
             reasons.append("")
         except ValueError:
@@ -702,20 +704,21 @@ def error_sweep(
             reason = ""
             for e, epsilon in enumerate(eps_grid):
                 try:
-                    scales[e], stds[e], _, _ = _calibrate(mechanism, float(epsilon), delta_value, model, p_order)
+                    scales[e], stds[e] = calibrate(float(epsilon))
                     valid[m, e] = True
                 except ValueError as error:
                     reason = reason or f"ε = {epsilon:g}: {error}"
             reasons.append(reason)
         noise_std[m] = np.where(valid[m], stds, np.nan)
         calibrations = {e: (float(scales[e]), float(stds[e])) for e in np.flatnonzero(valid[m])}
-        rng = np.random.default_rng(streams[m])
+        rng = mechanism_rng(seed_value, mechanism)
         for start in range(0, reps, chunk):
             rows = slice(start, min(reps, start + chunk))
             count = rows.stop - rows.start
-            unit = _unit_noise(rng, (count, d), mechanism, p_order)
+            unit = np.asarray(release.sample(rng, (count, d), 1.0, p_order), dtype=float) if release.scale_family else None
             for e, (scale, std) in calibrations.items():  # type: ignore[assignment]  # e: np.intp here, int above
-                noisy = flat_truth + scale * unit
+                noise = scale * unit if unit is not None else np.asarray(release.sample(rng, (count, d), scale, p_order))
+                noisy = flat_truth + noise
                 sigma_rows = np.full((count, 1), std)
                 for p, steps in enumerate(pipelines):
                     estimate = _apply_rows(noisy, steps, sigma_rows, target, checked_prior, shape)

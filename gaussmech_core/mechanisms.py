@@ -13,15 +13,24 @@ published, and :func:`evaluate` always pairs it with the computed true δ(ε) of
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import math
 from dataclasses import dataclass, replace
 
 import numpy as np
 from scipy import stats
 
-from . import gaussian, generalized, laplace, multivariate
+from . import bounded, discrete_gaussian, gaussian, generalized, laplace, loss, multivariate, tails
 from ._types import ArrayLike
-from .registry_types import GUARANTEE_LABELS, Mechanism, Setting, Validity
+from .registry_types import (
+    GUARANTEE_LABELS,
+    HistogramCalibration,
+    HistogramRelease,
+    Mechanism,
+    Setting,
+    Validity,
+)
 
 __all__ = [
     "MECHANISMS",
@@ -49,6 +58,9 @@ _COLORS = {
     "generalized_gaussian_pdp": "#117733",  # 5.7:1
     "mvg_iid": "#AA4499",  # 5.3:1
     "r1smg": "#CC6677",  # 3.7:1
+    "truncated_gg": "#AD5A8C",  # 4.6:1 (Okabe–Ito reddish purple #CC79A7, darkened from 3.1:1)
+    "bit_gg": "#557799",  # 4.7:1 (Tol's #6699CC, darkened from 3.0:1)
+    "discrete_gaussian": "#994F00",  # 6.1:1
 }
 
 _ALWAYS = Validity(True)
@@ -62,6 +74,117 @@ def _total_variance(count: float, variance_factor: float, scale: float) -> float
     """
     log_value = math.log(count) + math.log(variance_factor) + 2.0 * math.log(float(scale))
     return math.inf if log_value >= _LOG_FLOAT_MAX else count * variance_factor * float(scale) ** 2
+
+
+def _log_probability(probability) -> np.ndarray:
+    """log p with log 0 = -inf (a tail that underflowed is below every α the pages accept)."""
+    probability = np.asarray(probability, dtype=np.float64)
+    result = np.full(probability.shape, -np.inf)
+    positive = probability > 0
+    result[positive] = np.log(probability[positive])
+    return result
+
+
+def _first_coordinates(rng, size, scale, setting, sample) -> np.ndarray:
+    """``size`` draws of one coordinate of i.i.d. noise: the vector sampler at d = 1."""
+    one_dimensional = dataclasses.replace(setting, dim=1, mvg_shape=None)
+    return np.asarray(sample(rng, size, scale, one_dimensional), dtype=np.float64).reshape(size)
+
+
+@functools.lru_cache(maxsize=256)
+def _unit_iid_loss_summary(family: str, order: float, dim: int, levels: tuple, n_samples: int) -> loss.LossSummary:
+    """Loss summary of i.i.d. Laplace/GG noise at scale b = 1 (bounded and thread-safe memo)."""
+    return loss.iid_coordinate_loss_summary(
+        family, 1.0, dim, order=None if family == "laplace" else order, quantile_levels=levels,
+        n_samples=n_samples, seed=0,
+    )
+
+
+def _iid_loss_summary(family: str, order_of):
+    """``loss_summary`` of i.i.d. GG(p) noise: b² times the (cached) summary at b = 1.
+
+    Noise at scale b is b times the noise at b = 1, so the loss scales by b² and its shape
+    (skewness, kurtosis) not at all: one simulation at b = 1 serves every ε (MATH.md 10).
+    """
+
+    def summary(scale, setting, quantile_levels=loss.DEFAULT_LEVELS, n_samples=100_000):
+        levels = tuple(float(q) for q in quantile_levels)
+        unit = _unit_iid_loss_summary(family, float(order_of(setting)), int(setting.dim), levels, int(n_samples))
+        with np.errstate(over="ignore"):  # a loss beyond 1.8e308 is inf
+            factor = float(np.float64(scale) ** 2)
+            return dataclasses.replace(
+                unit,
+                mean=unit.mean * factor,
+                median=unit.median * factor,
+                quantiles={level: value * factor for level, value in unit.quantiles.items()},
+                std=unit.std * factor,
+            )
+
+    return summary
+
+
+def _gaussian_histogram(sigma_function) -> HistogramRelease:
+    """Release of N(0, σ² I) noise with σ calibrated at Δ₂ of the neighbour model."""
+
+    def calibrate(epsilon, delta, model, order):
+        sensitivity = model.l2_sensitivity
+        sigma = np.asarray(sigma_function(epsilon, delta, sensitivity), dtype=float)
+        return HistogramCalibration(sigma, sigma, sensitivity, "Δ₂", 2.0, "σ calibrated at Δ₂")
+
+    return HistogramRelease(calibrate=calibrate, sample=lambda rng, shape, sigma, order: sigma * rng.standard_normal(shape))
+
+
+def _laplace_histogram_calibration(epsilon, delta, model, order) -> HistogramCalibration:
+    sensitivity = model.l1_sensitivity
+    scale = np.asarray(laplace.laplace_scale(epsilon, sensitivity), dtype=float)
+    return HistogramCalibration(scale, math.sqrt(2.0) * scale, sensitivity, "Δ₁", 1.0, "b = Δ₁/ε (pure ε-DP)")
+
+
+def _gg_histogram_calibration(epsilon, delta, model, order) -> HistogramCalibration:
+    """GG(p) noise for a histogram: exact with one changed coordinate or p = 2, composed otherwise.
+
+    With one changed coordinate the 1-D calibration is exact. With k > 1 changed coordinates and
+    p = 2 the noise is Gaussian and rotation invariant, so the 1-D calibration at Δ₂ is exact.
+    For p ≠ 2 no exact multi-coordinate calibration is known (MATH.md 5.4); each changed
+    coordinate is then a 1-D GG release of sensitivity c, calibrated at (ε/k, δ/k), and basic
+    composition gives (ε, δ) overall: valid, possibly loose, and said so in the note.
+    """
+    k = model.changed_coordinates
+    if k == 1 or order == 2.0:
+        sensitivity, symbol = model.l2_sensitivity, "Δ₂"
+        scale = generalized.generalized_gaussian_scale(epsilon, delta, sensitivity, order, guarantee="approximate")
+        note = "exact: one changed coordinate" if k == 1 else "exact: p = 2 is rotation invariant, calibrated at Δ₂"
+    else:
+        sensitivity, symbol = model.coordinate_sensitivity, "Δ"
+        scale = generalized.generalized_gaussian_scale(
+            np.divide(epsilon, k), delta / k, sensitivity, order, guarantee="approximate"
+        )
+        note = f"{k} coordinates change: each calibrated at (ε/{k}, δ/{k}), basic composition (valid, may be loose)"
+    scale = np.asarray(scale, dtype=float)
+    std = np.sqrt(np.asarray(generalized.gg_variance(scale, order), dtype=float))
+    return HistogramCalibration(scale, std, sensitivity, symbol, float(order), note)
+
+
+_GG_HISTOGRAM = HistogramRelease(
+    calibrate=_gg_histogram_calibration,
+    sample=lambda rng, shape, b, order: np.asarray(generalized.gg_sample(rng, shape, b, order), dtype=float),
+)
+_LAPLACE_HISTOGRAM = HistogramRelease(
+    calibrate=_laplace_histogram_calibration,
+    sample=lambda rng, shape, b, order: np.asarray(laplace.laplace_sample(rng, shape, b), dtype=float),
+)
+
+
+def _r1smg_coordinate_sample(rng, size, sigma_star, setting) -> np.ndarray:
+    """One coordinate of R1SMG noise, ``√σ* z v₁``, in O(size) work whatever d.
+
+    ``v₁``, the first coordinate of a uniform unit vector, is drawn as ``g₁ / √(g₁² + χ²_{d−1})``:
+    the law of :func:`~gaussmech_core.multivariate.r1smg_sample` 's first column (MATH.md 6.1).
+    """
+    first = rng.standard_normal(size)
+    rest = rng.chisquare(setting.dim - 1, size) if setting.dim > 1 else np.zeros(size)
+    radius = math.sqrt(float(sigma_star)) * rng.standard_normal(size)
+    return radius * first / np.sqrt(first * first + rest)
 
 
 def _needs_positive_epsilon(what: str):
@@ -88,8 +211,12 @@ def _gaussian_mechanism(
     is_default: bool = False,
     featured: bool = False,
     notes: str = "",
+    releases_histograms: bool = False,
 ) -> Mechanism:
-    """A mechanism that adds N(0, σ² I_d) noise, σ calibrated by ``sigma_function(ε, δ, Δ₂)``."""
+    """A mechanism that adds N(0, σ² I_d) noise, σ calibrated by ``sigma_function(ε, δ, Δ₂)``.
+
+    ``releases_histograms``: offered in the denoising lab (σ at the neighbour model's Δ₂).
+    """
     return Mechanism(
         id=mechanism_id,
         name=name,
@@ -109,6 +236,13 @@ def _gaussian_mechanism(
         tail=lambda t, sigma, s: gaussian.gaussian_coordinate_tail(t, sigma),
         norm_tail=lambda t, sigma, s: gaussian.gaussian_norm_tail(t, sigma, s.dim),
         privacy_profile=lambda eps, sigma, s: gaussian.gaussian_delta(eps, sigma, s.sensitivity),
+        log_tail=lambda t, sigma, s: gaussian.gaussian_log_coordinate_tail(t, sigma),
+        log_norm_tail=lambda t, sigma, s: _log_probability(gaussian.gaussian_norm_tail(t, sigma, s.dim)),
+        coordinate_sample=lambda rng, size, sigma, s: rng.normal(0.0, sigma, size=size),
+        loss_summary=lambda sigma, s, levels=loss.DEFAULT_LEVELS, n_samples=0: loss.gaussian_loss_summary(
+            sigma, s.dim, levels
+        ),
+        histogram=_gaussian_histogram(sigma_function) if releases_histograms else None,
         is_default=is_default,
         featured=featured,
         notes=notes,
@@ -160,7 +294,8 @@ def _laplace_validity(setting: Setting) -> Validity:
     return _ALWAYS
 
 
-def _gg_mechanism(mechanism_id, name, short_name, source, guarantee_kind, scale_guarantee, validity, featured, notes=""):
+def _gg_mechanism(mechanism_id, name, short_name, source, guarantee_kind, scale_guarantee, validity, featured, notes="",
+                  histogram=None):
     return Mechanism(
         id=mechanism_id,
         name=name,
@@ -184,6 +319,12 @@ def _gg_mechanism(mechanism_id, name, short_name, source, guarantee_kind, scale_
         tail=lambda t, b, s: generalized.gg_tail(t, b, s.order),
         norm_tail=None,
         privacy_profile=lambda eps, b, s: generalized.generalized_gaussian_delta(eps, b, s.sensitivity, s.order),
+        log_tail=lambda t, b, s: generalized.gg_log_tail(t, b, s.order),
+        log_norm_tail=None,
+        coordinate_sample=lambda rng, size, b, s: np.asarray(generalized.gg_sample(rng, size, b, s.order), dtype=float),
+        loss_summary=_iid_loss_summary("generalized_gaussian", lambda s: s.order),
+        uses_order=True,
+        histogram=histogram,
         featured=featured,
         notes=notes,
     )
@@ -216,6 +357,193 @@ def _r1smg_validity(setting: Setting) -> Validity:
     return _ALWAYS
 
 
+# --- Liu's GG mechanisms for bounded data (pure ε-DP) --------------------------------------------
+
+
+BOUNDED_DATA_NOTE = (
+    "Unbounded GG noise with p > 1 is never pure ε-DP (Liu, Claim 4): the privacy loss "
+    "(|e + Δ|^p − |e|^p)/b^p grows without limit as the noise e grows. When the data are known to lie "
+    "in [a, b], the release can be kept in [a, b] too, which bounds the loss by (W^p − (W − Δ)^p)/b^p "
+    "(W = b − a), so pure ε-DP holds for every p ≥ 1 (MATH.md 5.6). Shown for a true value at the middle "
+    "of [a, b]."
+)
+
+
+def _bounded_validity(setting: Setting, what: str) -> Validity:
+    if setting.epsilon <= 0:
+        return Validity(False, f"{what} gives pure ε-DP only for ε > 0.")
+    if setting.order > generalized.ORDER_RANGE[1]:
+        return Validity(False, f"{what} is implemented for p in [1, {generalized.ORDER_RANGE[1]:g}].")
+    if setting.sensitivity > setting.data_width:
+        return Validity(
+            False,
+            f"Δ = {setting.sensitivity:g} exceeds the width W = {setting.data_width:g} of the data bounds "
+            f"[{setting.data_lower:g}, {setting.data_upper:g}]: no query on data in [a, b] moves further. "
+            "Widen the bounds or lower Δ.",
+        )
+    if setting.dim > 1 and setting.l1_model != "one_coordinate":
+        return Validity(
+            False,
+            f"{what} is calibrated per coordinate; with every coordinate changing there is no exact calibration "
+            "here. Choose 'one coordinate changes'.",
+        )
+    return _ALWAYS
+
+
+def _bounded_mechanism(mechanism_id, name, short_name, source, family, scale_function, epsilon_of, pdf, tail, moment,
+                       sampler, notes, atoms=None):
+    """A bounded-data GG mechanism; its noise is shown at the middle of the bounds, on [-h, h]."""
+
+    def half(s):
+        return bounded.half_width(s.data_lower, s.data_upper)
+
+    def scale(s):
+        return scale_function(s.epsilon, s.sensitivity, s.order, s.data_lower, s.data_upper)
+
+    def variance(b, s):
+        return float(moment(2.0, b, s.order, half(s)))
+
+    def loss_summary(b, s, levels=loss.DEFAULT_LEVELS, n_samples=0):
+        moments = [float(value) for value in np.asarray(moment(np.array([2.0, 4.0, 6.0, 8.0]), b, s.order, half(s)))]
+        summary = loss.iid_loss_summary_from_moments(moments, s.dim, levels, largest=half(s) ** 2, name=short_name)
+        if s.dim > 1:
+            return summary
+        # d = 1: the loss is e², whose quantiles are squares of |e|'s, found exactly on its tail.
+        levels = tuple(float(q) for q in levels)
+        wanted = levels + (0.5,)
+        std = math.sqrt(moments[0])
+        log_tail = lambda t: _log_probability(tail(t, b, s.order, half(s)))  # noqa: E731
+        values = [min(float(tails.tail_quantile(log_tail, 1.0 - q, std)) ** 2, half(s) ** 2) for q in wanted]
+        return dataclasses.replace(
+            summary, quantiles=dict(zip(levels, values[:-1])), median=values[-1], exact=True,
+            method=f"{short_name}: exact (moments in closed form; quantiles of |e| by root-finding on its tail)",
+        )
+
+    return Mechanism(
+        id=mechanism_id,
+        name=name,
+        short_name=short_name,
+        source=source,
+        guarantee="pure",
+        scale_symbol="b",
+        color=_COLORS[mechanism_id],
+        family=family,
+        validity=lambda s: _bounded_validity(s, name),
+        scale=scale,
+        scale_over_epsilon=lambda epsilons, s: scale_function(epsilons, s.sensitivity, s.order, s.data_lower, s.data_upper),
+        coordinate_std=lambda b, s: math.sqrt(variance(b, s)),
+        expected_loss=lambda b, s: s.dim * variance(b, s),
+        sample=lambda rng, size, b, s: sampler(rng, (size, s.dim), b, s.order, half(s)),
+        coordinate_sample=lambda rng, size, b, s: sampler(rng, size, b, s.order, half(s)),
+        pdf=lambda x, b, s: pdf(x, b, s.order, half(s)),
+        tail=lambda t, b, s: tail(t, b, s.order, half(s)),
+        log_tail=lambda t, b, s: _log_probability(tail(t, b, s.order, half(s))),
+        norm_tail=None,
+        log_norm_tail=None,
+        loss_summary=loss_summary,
+        # Every ε₀-DP mechanism has δ(ε) <= (e^ε₀ − e^ε)₊/(1 + e^ε₀); ε₀ is the mechanism's proven ε at b.
+        privacy_profile=lambda eps, b, s: bounded.pure_dp_delta_bound(eps, epsilon_of(b, s)),
+        uses_delta=False,
+        uses_order=True,
+        uses_bounds=True,
+        profile_is_exact=False,
+        featured=True,
+        notes=notes,
+        atoms=None if atoms is None else (lambda b, s: atoms(b, s.order, half(s))),
+    )
+
+
+def _truncated_sampler(rng, size, b, order, h):
+    return bounded.truncated_noise_sample(rng, size, b, order, h)
+
+
+def _clamped_sampler(rng, size, b, order, h):
+    return bounded.clamped_noise_sample(rng, size, b, order, h)
+
+
+# --- The discrete Gaussian (Canonne, Kamath & Steinke 2020), for integer queries --------------------
+
+
+def _discrete_validity(setting: Setting) -> Validity:
+    if setting.sensitivity != math.floor(setting.sensitivity):
+        return Validity(
+            False,
+            f"The discrete Gaussian adds integer noise to an integer query, so Δ must be a whole number; "
+            f"got Δ = {setting.sensitivity:g}.",
+        )
+    if setting.dim > 1 and setting.l1_model != "one_coordinate":
+        return Validity(
+            False,
+            "The exact discrete Gaussian calibration here is for one changed coordinate (CKS Theorem 7); "
+            "choose 'one coordinate changes' (for a general l2 sensitivity only the zCDP bound is known).",
+        )
+    return _ALWAYS
+
+
+def _discrete_histogram_calibration(epsilon, delta, model, order) -> HistogramCalibration:
+    """Exact σ for integer counts: one bin changes (add/remove) or one record moves between two (replace)."""
+    c = model.coordinate_sensitivity
+    if c != math.floor(c) or model.changed_coordinates > 2:
+        raise ValueError(
+            "the discrete Gaussian needs integer counts that change by whole numbers in one or two bins; "
+            f"this query changes {model.changed_coordinates} coordinates by {c:g}"
+        )
+    relation = "add_remove" if model.changed_coordinates == 1 else "replace"
+    sigma = np.asarray(discrete_gaussian.discrete_gaussian_sigma(epsilon, delta, int(c), neighbours=relation), dtype=float)
+    std = np.sqrt(np.asarray(discrete_gaussian.discrete_gaussian_variance(sigma), dtype=float))
+    note = "exact (CKS Theorem 7)" if relation == "add_remove" else "exact: one record moves between two bins"
+    return HistogramCalibration(sigma, std, model.l2_sensitivity, "Δ₂", 2.0, note)
+
+
+def _discrete_gaussian_mechanism() -> Mechanism:
+    """Integer noise N_Z(0, σ²) per coordinate, σ the exact calibration (gaussmech_core.discrete_gaussian)."""
+
+    def sigma_at(epsilons, s):
+        return discrete_gaussian.discrete_gaussian_sigma(epsilons, s.delta, int(s.sensitivity))
+
+    return Mechanism(
+        id="discrete_gaussian",
+        name="Discrete Gaussian",
+        short_name="DGM",
+        source="Canonne, Kamath & Steinke 2020, Theorem 7 (exact calibration for integer queries)",
+        guarantee="approximate",
+        scale_symbol="σ",
+        color=_COLORS["discrete_gaussian"],
+        family="discrete_gaussian",
+        validity=_discrete_validity,
+        scale=lambda s: float(sigma_at(s.epsilon, s)),
+        scale_over_epsilon=sigma_at,
+        coordinate_std=lambda sigma, s: math.sqrt(float(discrete_gaussian.discrete_gaussian_variance(sigma))),
+        expected_loss=lambda sigma, s: float(discrete_gaussian.discrete_gaussian_expected_loss(sigma, s.dim)),
+        sample=lambda rng, size, sigma, s: np.asarray(
+            discrete_gaussian.discrete_gaussian_sample(rng, (size, s.dim), sigma), dtype=float
+        ),
+        coordinate_sample=lambda rng, size, sigma, s: np.asarray(
+            discrete_gaussian.discrete_gaussian_sample(rng, size, sigma), dtype=float
+        ),
+        pdf=lambda x, sigma, s: discrete_gaussian.discrete_gaussian_pmf(x, sigma),
+        tail=lambda t, sigma, s: discrete_gaussian.discrete_gaussian_tail(t, sigma),
+        log_tail=lambda t, sigma, s: discrete_gaussian.discrete_gaussian_log_tail(t, sigma),
+        norm_tail=None,
+        log_norm_tail=None,
+        loss_summary=lambda sigma, s, levels=loss.DEFAULT_LEVELS, n_samples=100_000: (
+            discrete_gaussian.discrete_gaussian_loss_summary(sigma, s.dim, levels, n_samples)
+        ),
+        privacy_profile=lambda eps, sigma, s: discrete_gaussian.discrete_gaussian_delta(eps, sigma, int(s.sensitivity)),
+        sensitivity_norm="integer_l2",
+        support="integer",
+        histogram=HistogramRelease(
+            calibrate=_discrete_histogram_calibration,
+            sample=lambda rng, shape, sigma, order: np.asarray(
+                discrete_gaussian.discrete_gaussian_sample(rng, shape, sigma), dtype=float
+            ),
+            scale_family=False,
+        ),
+        featured=True,
+        notes="Integer noise for integer queries (counts): σ is exact, its variance slightly below σ².",
+    )
+
+
 def _build_registry() -> dict[str, Mechanism]:
     mechanisms = [
         _gaussian_mechanism(
@@ -228,6 +556,7 @@ def _build_registry() -> dict[str, Mechanism]:
             lambda s: _ALWAYS,
             is_default=True,
             featured=True,
+            releases_histograms=True,
         ),
         _gaussian_mechanism(
             "classical_gaussian",
@@ -238,6 +567,7 @@ def _build_registry() -> dict[str, Mechanism]:
             gaussian.classical_gaussian_sigma,
             _classical_validity,
             featured=True,
+            releases_histograms=True,
         ),
         _gaussian_mechanism(
             "gaussian_tail_bound",
@@ -303,6 +633,14 @@ def _build_registry() -> dict[str, Mechanism]:
             tail=lambda t, b, s: laplace.laplace_tail(t, b),
             norm_tail=None,
             privacy_profile=lambda eps, b, s: laplace.laplace_delta(eps, b, s.l1_sensitivity),
+            log_tail=lambda t, b, s: laplace.laplace_log_tail(t, b),
+            log_norm_tail=None,
+            coordinate_sample=lambda rng, size, b, s: np.asarray(laplace.laplace_sample(rng, size, b), dtype=float),
+            loss_summary=_iid_loss_summary("laplace", lambda s: 1.0),
+            sensitivity_norm="l1",
+            uses_delta=False,
+            scale_depends_on_dim=True,  # through Δ₁ = √d Δ₂ when every coordinate may change
+            histogram=_LAPLACE_HISTOGRAM,
             featured=True,
             notes="Calibrated to the l1 sensitivity Δ₁ implied by the neighbour model.",
         ),
@@ -315,6 +653,7 @@ def _build_registry() -> dict[str, Mechanism]:
             "approximate",
             _generalized_validity,
             featured=True,
+            histogram=_GG_HISTOGRAM,
         ),
         _gg_mechanism(
             "generalized_gaussian_pdp",
@@ -348,6 +687,14 @@ def _build_registry() -> dict[str, Mechanism]:
             tail=lambda t, std, s: gaussian.gaussian_coordinate_tail(t, std),
             norm_tail=lambda t, std, s: gaussian.gaussian_norm_tail(t, std, s.dim),
             privacy_profile=lambda eps, std, s: gaussian.gaussian_delta(eps, std, s.sensitivity),
+            log_tail=lambda t, std, s: gaussian.gaussian_log_coordinate_tail(t, std),
+            log_norm_tail=lambda t, std, s: _log_probability(gaussian.gaussian_norm_tail(t, std, s.dim)),
+            coordinate_sample=lambda rng, size, std, s: rng.normal(0.0, std, size=size),
+            loss_summary=lambda std, s, levels=loss.DEFAULT_LEVELS, n_samples=0: loss.mvg_iid_loss_summary(
+                std, s.matrix_shape[0], s.matrix_shape[1], levels
+            ),
+            scale_depends_on_dim=True,  # through the matrix shape
+            matrix_valued=True,
             featured=True,
             notes="γ (a bound on ‖f(X)‖_F) and the matrix shape are settings of their own.",
         ),
@@ -372,12 +719,51 @@ def _build_registry() -> dict[str, Mechanism]:
             privacy_profile=lambda eps, sigma_star, s: multivariate.r1smg_true_delta(
                 eps, sigma_star, s.sensitivity, s.dim
             ),
+            log_tail=lambda t, sigma_star, s: _log_probability(multivariate.r1smg_coordinate_tail(t, sigma_star, s.dim)),
+            log_norm_tail=lambda t, sigma_star, s: _log_probability(multivariate.r1smg_norm_tail(t, sigma_star)),
+            coordinate_sample=_r1smg_coordinate_sample,
+            loss_summary=lambda sigma_star, s, levels=loss.DEFAULT_LEVELS, n_samples=0: loss.r1smg_loss_summary(
+                sigma_star, levels
+            ),
+            scale_depends_on_dim=True,
             featured=True,
             notes=(
                 "Claimed (ε, δ)-DP by Ji & Li; our analysis (MATH.md 6.2) computes the true δ(ε) of this "
                 "noise, which exceeds the claimed δ from d = 4 on. Never a default."
             ),
         ),
+        _bounded_mechanism(
+            "truncated_gg",
+            "Truncated GG(p), bounded data",
+            "tGG",
+            "Liu, Definition 5 and Appendix C (sufficient condition of MATH.md 5.6)",
+            "truncated_generalized_gaussian",
+            generalized.truncated_gg_scale,
+            lambda b, s: bounded.truncated_gg_epsilon_bound(b, s.sensitivity, s.order, s.data_width),
+            bounded.truncated_noise_pdf,
+            bounded.truncated_noise_tail,
+            bounded.truncated_noise_moment,
+            _truncated_sampler,
+            "Pure ε-DP for data in [a, b]: the release is drawn from GG(s(x), b, p) restricted to [a, b]. "
+            "Calibrated by the sufficient condition 2A(b) ≤ ε (valid, loose). " + BOUNDED_DATA_NOTE,
+        ),
+        _bounded_mechanism(
+            "bit_gg",
+            "Boundary-inflated truncated GG(p), bounded data",
+            "BIT-GG",
+            "Liu, boundary-inflated truncation (exact ε of MATH.md 5.6)",
+            "clamped_generalized_gaussian",
+            generalized.bit_gg_scale,
+            lambda b, s: generalized.bit_gg_epsilon(b, s.sensitivity, s.order, s.data_lower, s.data_upper),
+            bounded.clamped_noise_pdf,
+            bounded.clamped_noise_tail,
+            bounded.clamped_noise_moment,
+            _clamped_sampler,
+            "Pure ε-DP for data in [a, b]: clamp(s(x) + e, a, b), the mass beyond a bound piled onto it (atoms, "
+            "not drawn in the density). Its ε is exact (MATH.md 5.6). " + BOUNDED_DATA_NOTE,
+            atoms=bounded.clamped_noise_atoms,
+        ),
+        _discrete_gaussian_mechanism(),
     ]
     return {mechanism.id: mechanism for mechanism in mechanisms}
 

@@ -16,6 +16,25 @@ from ._validation import as_float_array, require_choice, require_integer, requir
 
 GuaranteeKind = Literal["pure", "approximate", "probabilistic", "claimed"]
 L1Model = Literal["one_coordinate", "all_coordinates"]
+SensitivityNorm = Literal["l1", "l2", "integer_l2"]
+Support = Literal["continuous", "integer"]
+
+# The one vocabulary for "kind of noise" (a mechanism's ``family``): what the noise is, not how
+# it is calibrated. Descriptive only: code asks a mechanism's functions, never branches on this.
+NOISE_FAMILIES: dict[str, str] = {
+    "gaussian": "i.i.d. Gaussian coordinates",
+    "laplace": "i.i.d. Laplace coordinates",
+    "generalized_gaussian": "i.i.d. generalized Gaussian GG(p) coordinates",
+    "r1smg": "rank-1 singular Gaussian (one random direction)",
+    "truncated_generalized_gaussian": "GG(p) restricted and renormalised to the data bounds",
+    "clamped_generalized_gaussian": "GG(p) clamped to the data bounds (atoms at the bounds)",
+    "discrete_gaussian": "i.i.d. discrete Gaussian coordinates on the integers",
+}
+SENSITIVITY_NORMS: dict[str, str] = {
+    "l1": "Δ₁ (l1 sensitivity)",
+    "l2": "Δ₂ (l2 sensitivity)",
+    "integer_l2": "Δ₂ of an integer-valued query",
+}
 
 GUARANTEE_LABELS: dict[str, str] = {
     "pure": "ε-DP (pure)",
@@ -34,6 +53,8 @@ class Setting:
     may change, the tightest bound from Δ₂ alone is Δ₁ = √d Δ₂ (MATH.md section 0).
     ``mvg_shape`` is the (rows, cols) of a matrix query for the MVG mechanism (default (dim, 1));
     ``mvg_gamma`` bounds ‖f(X)‖_F (default Δ₂/2, the smallest value MATH.md 7.1 allows).
+    ``data_lower`` < ``data_upper`` are the known bounds [a, b] of every coordinate of the query
+    (default [0, 1]), used only by the bounded-data mechanisms of Liu (MATH.md section 5.6).
     """
 
     epsilon: float
@@ -44,6 +65,8 @@ class Setting:
     l1_model: L1Model = "one_coordinate"
     mvg_shape: tuple[int, int] | None = None
     mvg_gamma: float | None = None
+    data_lower: float = 0.0
+    data_upper: float = 1.0
 
     def __post_init__(self):
         for name, lower, upper, lower_open, upper_open in (
@@ -68,6 +91,15 @@ class Setting:
             gamma = as_float_array(self.mvg_gamma, "mvg_gamma")
             require_interval(gamma, "mvg_gamma", 0.0, None, lower_open=True)
             object.__setattr__(self, "mvg_gamma", float(gamma))
+        for name in ("data_lower", "data_upper"):
+            value = require_interval(as_float_array(getattr(self, name), name), name)
+            object.__setattr__(self, name, float(value))
+        if not self.data_lower < self.data_upper:
+            raise ValueError(
+                f"data_lower must be below data_upper, got data_lower={self.data_lower!r}, data_upper={self.data_upper!r}"
+            )
+        if not math.isfinite(self.data_upper - self.data_lower):
+            raise ValueError(f"the data bounds must have a finite width, got [{self.data_lower!r}, {self.data_upper!r}]")
 
     @property
     def l1_sensitivity(self) -> float:
@@ -75,6 +107,11 @@ class Setting:
         if self.l1_model == "one_coordinate":
             return self.sensitivity
         return math.sqrt(self.dim) * self.sensitivity
+
+    @property
+    def data_width(self) -> float:
+        """W = b - a, the width of the data bounds."""
+        return self.data_upper - self.data_lower
 
     @property
     def matrix_shape(self) -> tuple[int, int]:
@@ -96,24 +133,84 @@ class Validity:
 
 
 @dataclass(frozen=True)
+class HistogramCalibration:
+    """How a mechanism's noise was calibrated for one histogram release (see :class:`HistogramRelease`).
+
+    ``scale`` and ``noise_std`` are arrays over the ε grid the calibration was asked for (or 0-d);
+    ``sensitivity`` is the value used, ``sensitivity_symbol`` its name ("Δ₁", "Δ₂", or "Δ" for
+    the per-coordinate change of a composed calibration), ``order`` the GG order p of the noise
+    (2 for Gaussian noise, 1 for Laplace) and ``note`` how the calibration used the sensitivity.
+    """
+
+    scale: np.ndarray
+    noise_std: np.ndarray
+    sensitivity: float
+    sensitivity_symbol: str
+    order: float
+    note: str
+
+
+@dataclass(frozen=True)
+class HistogramRelease:
+    """What a mechanism needs to release a histogram: its calibration and its noise.
+
+    * ``calibrate(epsilon, delta, model, order)``: a :class:`HistogramCalibration` for a query whose
+      neighbours differ as ``model`` says (a :class:`~gaussmech_core.histogram.NeighbourModel`:
+      ``changed_coordinates`` k, ``coordinate_sensitivity`` c, ``l1_sensitivity``,
+      ``l2_sensitivity``); ``epsilon`` may be an array (a sweep's grid). Raises ``ValueError``
+      where the guarantee does not hold (the family module's message).
+    * ``sample(rng, shape, scale, order)``: noise of ``shape`` at the calibrated ``scale``.
+    * ``scale_family``: True when the noise at scale s is s times the noise at scale 1, so a sweep
+      may draw unit noise once and rescale it to every ε (common random numbers); False (e.g.
+      integer noise) draws afresh at each ε.
+    """
+
+    calibrate: Callable
+    sample: Callable[[np.random.Generator, tuple, float, float], np.ndarray]
+    scale_family: bool = True
+
+
+@dataclass(frozen=True)
 class Mechanism:
     """One noise mechanism: where it comes from, what it guarantees, and how to compute with it.
 
-    Every function takes the ``Setting`` last so pages can treat mechanisms alike:
+    This is the seam (DESIGN.md section 2): a page, the release lab or a comparison asks the
+    entry, and never tests its id. Every function takes the ``Setting`` last so pages can treat
+    mechanisms alike:
 
     * ``scale(setting)``: the calibrated scale parameter (σ, b, σ* or s), a float; raises
       ``ValueError`` when ``validity(setting)`` is not valid.
     * ``coordinate_std(scale, setting)``: standard deviation of one noise coordinate.
     * ``expected_loss(scale, setting)``: E‖noise‖₂² at ``setting.dim``.
-    * ``sample(rng, size, scale, setting)``: ``size`` noise vectors, shape (size, dim).
-    * ``pdf(x, scale, setting)``: density of one noise coordinate (its marginal).
+    * ``sample(rng, size, scale, setting)``: ``size`` noise vectors, shape (size, dim) (the release
+      sampler).
+    * ``coordinate_sample(rng, size, scale, setting)``: ``size`` draws of one noise coordinate,
+      shape (size,), in work that does not grow with d.
+    * ``pdf(x, scale, setting)``: density of one noise coordinate (its marginal); for integer
+      noise (``support == "integer"``) the probability mass at the integers ``x``.
+    * ``atoms(scale, setting)`` (optional): ``(positions, probabilities)`` of the point masses of
+      one continuous noise coordinate beside its density (the BIT GG's piled-up bounds), or None.
     * ``tail(t, scale, setting)``: P(|noise coordinate| > t).
-    * ``norm_tail(t, scale, setting)``: P(‖noise‖₂ > t) at ``setting.dim``, or ``None`` when only
-      Monte Carlo can give it (``norm_tail`` attribute is then ``None``).
+    * ``log_tail(t, scale, setting)``: log P(|noise coordinate| > t), finite far below 1e-300
+      where the family has a log-space formula.
+    * ``norm_tail(t, scale, setting)`` and ``log_norm_tail``: P(‖noise‖₂ > t) at ``setting.dim``
+      and its log, or ``None`` when only Monte Carlo can give it.
+    * ``loss_summary(scale, setting, quantile_levels, n_samples)``: the distribution of the loss
+      ‖noise‖₂² at ``setting.dim`` (a :class:`~gaussmech_core.loss.LossSummary`: mean, quantiles,
+      skewness, excess kurtosis, and whether each is exact).
     * ``privacy_profile(epsilon, scale, setting)``: the true δ(ε) of the calibrated noise for an
-      array of ε (for "claimed" mechanisms, the computed true δ, not the claim).
+      array of ε (for "claimed" mechanisms, the computed true δ, not the claim); where only an
+      upper bound is known (``profile_is_exact`` False: the bounded-data mechanisms), that bound.
     * ``scale_over_epsilon(epsilons, setting)`` (optional): ``scale`` for a whole array of ε at the
       setting's other values, in one vectorized call; only called on ε where ``validity`` holds.
+
+    And as data: ``sensitivity_norm`` (the sensitivity the calibration uses: "l1", "l2" or
+    "integer_l2"), ``uses_delta`` (False for pure ε-DP calibrations), ``uses_order`` (the
+    setting's GG order p changes the noise), ``uses_bounds`` (the setting's data bounds [a, b]
+    change the noise), ``scale_depends_on_dim`` (the calibration reads d), ``matrix_valued`` (the
+    noise is laid out as the setting's m × n matrix), ``support`` ("continuous" or "integer"),
+    ``family`` (the kind of noise, a key of :data:`NOISE_FAMILIES`) and ``histogram`` (a
+    :class:`HistogramRelease`, or ``None`` when the mechanism cannot release a histogram).
     """
 
     id: str
@@ -133,11 +230,42 @@ class Mechanism:
     tail: Callable[[np.ndarray, float, Setting], np.ndarray]
     norm_tail: Callable[[np.ndarray, float, Setting], np.ndarray] | None
     privacy_profile: Callable[[np.ndarray, float, Setting], np.ndarray]
+    log_tail: Callable[[np.ndarray, float, Setting], np.ndarray]
+    log_norm_tail: Callable[[np.ndarray, float, Setting], np.ndarray] | None
+    coordinate_sample: Callable[[np.random.Generator, int, float, Setting], np.ndarray]
+    loss_summary: Callable
+    sensitivity_norm: SensitivityNorm = "l2"
+    uses_delta: bool = True
+    uses_order: bool = False
+    uses_bounds: bool = False
+    scale_depends_on_dim: bool = False
+    matrix_valued: bool = False
+    support: Support = "continuous"
+    histogram: HistogramRelease | None = None
+    profile_is_exact: bool = True
     is_default: bool = False
     featured: bool = True
     notes: str = field(default="")
     scale_over_epsilon: Callable[[np.ndarray, Setting], np.ndarray] | None = None
+    atoms: Callable[[float, Setting], tuple[np.ndarray, np.ndarray]] | None = None
+
+    def __post_init__(self):
+        require_choice(self.family, "family", tuple(NOISE_FAMILIES))
+        require_choice(self.sensitivity_norm, "sensitivity_norm", tuple(SENSITIVITY_NORMS))
+        require_choice(self.support, "support", ("continuous", "integer"))
+        if (self.norm_tail is None) != (self.log_norm_tail is None):
+            raise ValueError(f"{self.id}: norm_tail and log_norm_tail must both be given or both be None")
 
     @property
     def guarantee_label(self) -> str:
         return GUARANTEE_LABELS[self.guarantee]
+
+    @property
+    def can_release_histogram(self) -> bool:
+        """Whether the denoising lab can release a histogram with this mechanism."""
+        return self.histogram is not None
+
+    @property
+    def sensitivity_label(self) -> str:
+        """The sensitivity the calibration uses, in words (from :data:`SENSITIVITY_NORMS`)."""
+        return SENSITIVITY_NORMS[self.sensitivity_norm]

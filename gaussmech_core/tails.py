@@ -24,14 +24,13 @@ functions so that no formula lives in a page:
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from typing import Callable
 
 import numpy as np
 from scipy import optimize
 
-from . import gaussian, generalized, laplace
+from . import gaussian
 from ._types import ArrayLike, FloatOrArray
 from ._validation import as_float_array, broadcast, require_integer, require_interval, scalar_or_array
 from .registry_types import Mechanism, Setting
@@ -51,7 +50,6 @@ __all__ = [
     "classical_true_delta",
     "classical_validity_map",
     "classical_breakdown_epsilon",
-    "IID_FAMILIES",
     "coordinate_sample",
     "rank_one_noise_sample",
 ]
@@ -71,9 +69,6 @@ _LOG_LARGEST_T = math.log(1e300)
 _LOG_SMALLEST_T = math.log(1e-300)
 _MAX_ITERATIONS = 200
 
-# Families whose noise coordinates are i.i.d., so one coordinate can be drawn as a 1-D sample.
-IID_FAMILIES = ("gaussian", "laplace", "generalized_gaussian")
-
 CLASSICAL_THEOREM = 0
 CLASSICAL_HOLDS_BEYOND_THEOREM = 1
 CLASSICAL_FAILS = 2
@@ -82,15 +77,6 @@ CLASSICAL_REGION_LABELS = {
     CLASSICAL_HOLDS_BEYOND_THEOREM: "not a theorem (ε ≥ 1), but happens to hold",
     CLASSICAL_FAILS: "fails: the true δ exceeds the target",
 }
-
-
-def _log_of_probability(probability: np.ndarray) -> np.ndarray:
-    """log p with log 0 = -inf (a tail that underflowed is below every α we accept)."""
-    probability = np.asarray(probability, dtype=np.float64)
-    result = np.full(probability.shape, -np.inf)
-    positive = probability > 0
-    result[positive] = np.log(probability[positive])
-    return result
 
 
 def tail_quantile(log_tail: Callable[[np.ndarray], FloatOrArray], alpha: ArrayLike, scale: float) -> FloatOrArray:
@@ -235,11 +221,10 @@ def log_coordinate_tail(mechanism: Mechanism, t: ArrayLike, scale: float, settin
 
     Notes
     -----
-    Gaussian-family noise uses :func:`gaussmech_core.gaussian.gaussian_log_coordinate_tail`
-    (``log erfc`` through ``log_ndtr``), Laplace ``-t/b`` and the generalized Gaussian
-    ``log Q(1/p, (t/b)^p)`` (MATH.md sections 4, 5.1 and 10): all finite far below 1e-300.
-    Other families (R1SMG) fall back to the log of their tail probability, which underflows
-    to -inf below about 1e-308.
+    The mechanism's own ``log_tail`` (the registry is the seam): Gaussian noise through ``log erfc``
+    (``log_ndtr``), Laplace ``-t/b``, the generalized Gaussian ``log Q(1/p, (t/b)^p)`` (MATH.md
+    sections 4, 5.1 and 10), all finite far below 1e-300; a mechanism with no log-space formula
+    (R1SMG) gives the log of its tail probability, which underflows to -inf below about 1e-308.
 
     Examples
     --------
@@ -251,16 +236,7 @@ def log_coordinate_tail(mechanism: Mechanism, t: ArrayLike, scale: float, settin
     True
     """
     t_array = require_interval(as_float_array(t, "t"), "t", 0.0, None, allow_infinity=True)
-    family = mechanism.family
-    if family == "gaussian":
-        std = mechanism.coordinate_std(scale, setting)
-        result = gaussian.gaussian_log_coordinate_tail(t_array, std)
-    elif family == "laplace":
-        result = laplace.laplace_log_tail(t_array, scale)
-    elif family == "generalized_gaussian":
-        result = generalized.gg_log_tail(t_array, scale, setting.order)
-    else:
-        result = _log_of_probability(mechanism.tail(t_array, scale, setting))
+    result = np.asarray(mechanism.log_tail(t_array, scale, setting), dtype=np.float64)
     return scalar_or_array(result, t)
 
 
@@ -291,7 +267,7 @@ def log_norm_tail(mechanism: Mechanism, t: ArrayLike, scale: float, setting: Set
 
     Notes
     -----
-    The log of the registry's ``norm_tail`` (MATH.md section 10: ``Q(d/2, t²/(2σ²))`` for the
+    The registry's ``log_norm_tail``, the log of its ``norm_tail`` (MATH.md section 10: ``Q(d/2, t²/(2σ²))`` for the
     isotropic Gaussian, ``erfc(t/√(2σ*))`` for R1SMG).
 
     Examples
@@ -301,12 +277,12 @@ def log_norm_tail(mechanism: Mechanism, t: ArrayLike, scale: float, setting: Set
     >>> round(math.exp(log_norm_tail(MECHANISMS["analytic_gaussian"], 1.959963985, 1.0, setting)), 9)
     0.05
     """
-    if mechanism.norm_tail is None:
+    if mechanism.log_norm_tail is None:
         raise ValueError(
             f"{mechanism.name} has no closed-form tail of ‖noise‖₂ (norm_tail is None); estimate it by Monte Carlo"
         )
     t_array = require_interval(as_float_array(t, "t"), "t", 0.0, None, allow_infinity=True)
-    return scalar_or_array(_log_of_probability(mechanism.norm_tail(t_array, scale, setting)), t)
+    return scalar_or_array(np.asarray(mechanism.log_norm_tail(t_array, scale, setting), dtype=np.float64), t)
 
 
 def coordinate_error_bound(mechanism: Mechanism, scale: float, setting: Setting, alpha: ArrayLike) -> FloatOrArray:
@@ -583,12 +559,9 @@ def coordinate_sample(mechanism: Mechanism, rng: np.random.Generator, size: int,
 
     Notes
     -----
-    For the i.i.d. families (:data:`IID_FAMILIES`) this is the mechanism's own sampler at d = 1:
-    a coordinate of d-dimensional i.i.d. noise has the same law, and the work does not grow with
-    d. For R1SMG, ``N₁ = √σ* z v₁`` with ``v₁`` the first coordinate of a uniform unit vector,
-    drawn as ``g₁ / √(g₁² + χ²_{d−1})`` (the same law as :func:`r1smg_sample` 's first column,
-    MATH.md 6.1, in O(size) work even at d = 10⁶; the tests compare the two). Any other family
-    falls back to the mechanism's vector sampler, one row per draw.
+    The mechanism's own ``coordinate_sample``: for i.i.d. noise its sampler at d = 1 (a coordinate
+    of d-dimensional i.i.d. noise has the same law, and the work does not grow with d); for R1SMG
+    ``N₁ = √σ* z v₁`` with ``v₁ = g₁ / √(g₁² + χ²_{d−1})`` (MATH.md 6.1), O(size) even at d = 10⁶.
 
     Examples
     --------
@@ -599,15 +572,7 @@ def coordinate_sample(mechanism: Mechanism, rng: np.random.Generator, size: int,
     """
     _require_rng(rng)
     size = require_integer(size, "size", minimum=0)
-    if mechanism.family in IID_FAMILIES:
-        one_dimensional = dataclasses.replace(setting, dim=1, mvg_shape=None)
-        return np.asarray(mechanism.sample(rng, size, scale, one_dimensional), dtype=np.float64).reshape(size)
-    if mechanism.family == "r1smg":
-        first = rng.standard_normal(size)
-        rest = rng.chisquare(setting.dim - 1, size) if setting.dim > 1 else np.zeros(size)
-        radius = math.sqrt(float(scale)) * rng.standard_normal(size)
-        return radius * first / np.sqrt(first * first + rest)
-    return np.asarray(mechanism.sample(rng, size, scale, setting), dtype=np.float64)[:, 0].copy()
+    return np.asarray(mechanism.coordinate_sample(rng, size, scale, setting), dtype=np.float64).reshape(size)
 
 
 def rank_one_noise_sample(rng: np.random.Generator, size: int, total_variance: float, dim: int, *, fixed_direction: bool) -> np.ndarray:

@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 import pandas as pd
 
-__all__ = ["FORMULA_PREFIXES", "neutralize_cell", "csv_bytes", "download_csv"]
+__all__ = ["FORMULA_PREFIXES", "neutralize_cell", "csv_bytes", "download_csv", "download_file"]
 
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
 
@@ -58,4 +58,20 @@ def download_csv(label: str, frame: pd.DataFrame | Callable[[], pd.DataFrame], f
         key=key,
         on_click="ignore",
         icon=":material/download:",
+    )
+
+
+def download_file(label: str, data: Any, file_name: str, mime: str, *, container: Any = None, **options: Any) -> None:
+    """A download button for a file that is not a table (an image, a report, a settings file, a script).
+
+    Tables go through :func:`download_csv`, which escapes formula-like cells; this refuses CSV so
+    that no table can bypass that. ``container`` is where to draw (a column; the page by default);
+    ``options`` are passed to ``st.download_button`` (key, icon, on_click, ...).
+    """
+    import streamlit as st
+
+    if mime == "text/csv" or file_name.lower().endswith(".csv"):
+        raise ValueError(f"{file_name!r} is a table: offer it with download_csv, which escapes formula-like cells.")
+    (container if container is not None else st).download_button(
+        label, data=data, file_name=file_name, mime=mime, **options
     )

@@ -128,20 +128,23 @@ def format_interval(lower, upper, *, lower_open: bool = False, upper_open: bool 
     return f"{left}{low}, {high}{right}"
 
 
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]#|<>$~])")
+
+
 def escape_markdown(text: str) -> str:
-    """Text shown through ``st.markdown`` as written: no italics from ``_``, no LaTeX from ``$``, no
-    link from ``[text](target)`` (user text, e.g. from a link or an upload, must never become one).
+    """Text shown through ``st.markdown`` as written: no italics from ``_``, no LaTeX from ``$``, no links.
+
+    Markdown and LaTeX characters get a backslash, so a label such as ``$x$`` or ``[link](u)``
+    (from a file, a name, a message) shows as typed and is never rendered or followed.
 
     Examples
     --------
     >>> print(escape_markdown("γ bounds ‖f(X)‖_F, costs $2 * 3"))
     γ bounds ‖f(X)‖\\_F, costs \\$2 \\* 3
-    >>> print(escape_markdown("[click](http://evil.example)"))
-    \\[click\\](http://evil.example)
+    >>> print(escape_markdown("a_b [x](y) $z$"))
+    a\\_b \\[x\\](y) \\$z\\$
     """
-    for special in ("\\", "_", "*", "$", "`", "[", "]"):
-        text = text.replace(special, "\\" + special)
-    return text
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", str(text))
 
 
 # The page that renders docs/math.md (pages/9_Math_reference.py), one anchor per section. Every

@@ -27,8 +27,9 @@ from gaussmech_core.registry_types import Setting
 
 from . import chart_log, menu, presenter, report, reproduce, share
 from .chart_log import PageLog
-from .params import quote_untrusted
+from .downloads import download_file
 from .export import IMAGE_FORMATS, export_unavailable_reason, figure_file_name, figure_image
+from .params import quote_untrusted
 
 __all__ = ["render_page_tools", "current_query", "base_url"]
 
@@ -158,11 +159,12 @@ def _render_figures(charts, setting: Setting) -> None:
     chart = charts[min(int(index), len(charts) - 1)]
     columns = st.columns(len(IMAGE_FORMATS))
     for column, (image_format, mime) in zip(columns, IMAGE_FORMATS.items()):
-        column.download_button(
+        download_file(
             f"{image_format.upper()}" + (" (2×)" if image_format == "png" else ""),
             data=_image_maker(chart, setting, image_format),
             file_name=figure_file_name(chart.slug, setting, image_format),
             mime=mime,
+            container=column,
             key=f"page_tools_{image_format}",
             on_click="ignore",
             icon=":material/image:",
@@ -195,11 +197,12 @@ def _render_reports(page_path: str, setting: Setting, log: PageLog, charts, quer
     )
     columns = st.columns(len(report.VERSIONS))
     for column, (version, label) in zip(columns, report.VERSIONS.items()):
-        column.download_button(
+        download_file(
             label,
             data=_report_maker(content, version),
             file_name=report.report_file_name(_page_slug(page_path), setting, version),
             mime="text/html",
+            container=column,
             key=f"page_tools_report_{version}",
             on_click="ignore",
             icon=":material/description:",
@@ -208,7 +211,7 @@ def _render_reports(page_path: str, setting: Setting, log: PageLog, charts, quer
 
 
 def _render_settings_file(page_path: str, query: dict[str, str]) -> None:
-    st.download_button(
+    download_file(
         "Download this view's settings (JSON)",
         data=share.settings_bytes(page_path, query, page_label=_page_label(page_path)),
         file_name=f"gaussmech-settings-{_page_slug(page_path)}.json",
@@ -255,7 +258,7 @@ def _render_python(page_path: str, setting: Setting) -> None:
     code = reproduce.snippet(page_path, setting, prior=float(prior) if isinstance(prior, (int, float)) else 0.5)
     st.markdown("A short script that computes this page's key numbers with `gaussmech_core` at this setting:")
     st.code(code, language="python")
-    st.download_button(
+    download_file(
         "Download the script", data=code.encode("utf-8"), file_name=f"gaussmech-{_page_slug(page_path)}.py",
         mime="text/x-python", key="page_tools_python_download", on_click="ignore", icon=":material/code:",
     )

@@ -235,6 +235,35 @@ PARAMETERS: dict[str, Parameter] = {
                 "model it assumes and what the other would change."
             ),
         ),
+        # The data bounds [a, b]: only Liu's bounded-data mechanisms read them (MATH.md 5.6).
+        Parameter(
+            name="data_lower",
+            symbol="a",
+            label="Data lower bound a",
+            url_key="lower",
+            default=0.0,
+            kind="float",
+            control="entry",
+            lower=-1e12,
+            upper=1e12,
+            help=(
+                "Every coordinate of the query is known to lie in [a, b]. Only the mechanisms for bounded "
+                "data use it (Liu's truncated and boundary-inflated GG, pure ε-DP); they need Δ ≤ b − a."
+            ),
+        ),
+        Parameter(
+            name="data_upper",
+            symbol="b",
+            label="Data upper bound b",
+            url_key="upper",
+            default=1.0,
+            kind="float",
+            control="entry",
+            lower=-1e12,
+            upper=1e12,
+            help="The upper end of the data bounds [a, b] (above a).",
+            note="a and b are used only by the mechanisms for bounded data.",
+        ),
     )
 }
 
@@ -357,6 +386,8 @@ def to_query(values: Mapping[str, Any]) -> dict[str, str]:
     """
     query = {}
     for name, parameter in PARAMETERS.items():
+        if name not in values:  # e.g. the data bounds, when a caller has none
+            continue
         value = values[name]
         query[parameter.url_key] = value if parameter.kind == "choice" else format_exact(value)
     return query
@@ -385,7 +416,31 @@ def make_setting(values: Mapping[str, Any]) -> Setting:
         order=float(values["order"]),
         dim=int(values["dim"]),
         l1_model=values["l1_model"],
+        **_data_bounds(values),
     )
+
+
+def _data_bounds(values: Mapping[str, Any]) -> dict[str, float]:
+    """The data bounds of ``values`` when a < b, else the defaults (a Setting needs a < b)."""
+    lower = float(values.get("data_lower", DEFAULTS["data_lower"]))
+    upper = float(values.get("data_upper", DEFAULTS["data_upper"]))
+    if not lower < upper:
+        lower, upper = DEFAULTS["data_lower"], DEFAULTS["data_upper"]
+    return dict(data_lower=lower, data_upper=upper)
+
+
+def _repair_data_bounds() -> None:
+    """After a link or an entry: a ≥ b cannot be used, so both go back to their defaults, with a warning."""
+    state = _state()
+    lower, upper = state.get("data_lower", DEFAULTS["data_lower"]), state.get("data_upper", DEFAULTS["data_upper"])
+    if lower < upper:
+        return
+    state["data_lower"], state["data_upper"] = DEFAULTS["data_lower"], DEFAULTS["data_upper"]
+    state[_PENDING_WARNINGS] = state.get(_PENDING_WARNINGS, []) + [
+        f"The data bounds need a < b, got a = {display_value('data_lower', lower)} and "
+        f"b = {display_value('data_upper', upper)}. Using [{display_value('data_lower', DEFAULTS['data_lower'])}, "
+        f"{display_value('data_upper', DEFAULTS['data_upper'])}] instead."
+    ]
 
 
 # --- Session part: the permanent-key pattern and the URL mirror ---------------------------------
@@ -451,6 +506,7 @@ def sync_from_url() -> None:
     for name, value in values.items():
         state[name] = value
     state[_PENDING_WARNINGS] = state.get(_PENDING_WARNINGS, []) + warnings
+    _repair_data_bounds()
 
 
 def write_url() -> None:
@@ -529,6 +585,7 @@ def on_exact_change(name: str) -> None:
         problems.pop(name, None)
     except ValueError as problem:
         problems[name] = entry_problem(name, raw, problem, state[name])
+    _repair_data_bounds()
 
 
 def entry_problem(name: str | Parameter, raw: Any, problem: Exception | str, kept: Any) -> str:

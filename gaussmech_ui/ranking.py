@@ -12,6 +12,11 @@ through here (DESIGN.md section 3, "Sentences from numbers are claims"):
 * :func:`assumption_sentence` says what the ranking assumes (δ and the neighbour model) and what
   the other neighbour model would change, computed from the values under that model.
 
+* :func:`ranked` says which entries a ranking may name at all: not a "claimed" guarantee
+  (R1SMG), which is not proven, and not a mechanism for bounded data (``uses_bounds``: Liu's
+  truncated and BIT GG), which assumes more (every coordinate in the data bounds [a, b], so its
+  noise never exceeds b − a); :func:`bounded_note` is the sentence a caption then adds.
+
 Pure functions: numbers and the registry in, text out; no ``st.*`` call.
 """
 
@@ -19,7 +24,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Iterable, Mapping
 
 from .format import format_number, format_ratio
 
@@ -37,6 +42,10 @@ __all__ = [
     "other_neighbour_model",
     "neighbour_model_phrase",
     "assumption_sentence",
+    "assumes_bounds",
+    "ranked",
+    "BOUNDED_LEFT_OUT",
+    "bounded_note",
 ]
 
 TIE_TOLERANCE = 1e-9
@@ -299,3 +308,26 @@ def assumption_sentence(
     else:
         verdict = f"{winner_phrase(alternative, mechanisms, setting)} would {verb}"
     return text + f" Under {other}, " + "; ".join(changes) + f", and {verdict}."
+
+
+# --- Which entries a ranking may name ---------------------------------------------------------
+
+BOUNDED_LEFT_OUT = (
+    "Mechanisms for bounded data are left out of this ranking: they assume every coordinate lies in the data "
+    "bounds [a, b], so their error never exceeds b − a."
+)
+
+
+def assumes_bounds(mechanism) -> bool:
+    """Whether the mechanism assumes data bounds (``uses_bounds``; an object without the field does not)."""
+    return bool(getattr(mechanism, "uses_bounds", False))
+
+
+def ranked(mechanism) -> bool:
+    """Whether a ranking may name the mechanism: a proven guarantee under the page's assumptions alone."""
+    return mechanism.guarantee != "claimed" and not assumes_bounds(mechanism)
+
+
+def bounded_note(mechanisms: Iterable) -> str:
+    """:data:`BOUNDED_LEFT_OUT` when one of ``mechanisms`` (entries) is for bounded data, else ""."""
+    return BOUNDED_LEFT_OUT if any(assumes_bounds(mechanism) for mechanism in mechanisms) else ""

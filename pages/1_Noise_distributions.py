@@ -20,51 +20,16 @@ from gaussmech_ui.cached import distributions as cached  # noqa: E402
 from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import distributions as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
-from gaussmech_ui.params import EVERY_VARIANT_HELP  # noqa: E402
 from gaussmech_ui.format import format_number, math_reference_link  # noqa: E402
+from gaussmech_ui.page_kit import PLOTLY_CONFIG, bounded_data_explainer, chart, say, seed_controls  # noqa: E402
+from gaussmech_ui.params import EVERY_VARIANT_HELP  # noqa: E402
 from gaussmech_ui.ranking import other_neighbour_model  # noqa: E402
 
-PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
 SAMPLE_SIZES = (100, 1_000, 10_000, 100_000, 1_000_000)
 VECTOR_POINTS = 600
 
 
-def _say(text: str) -> None:
-    """A plain-language reading of the chart, generated from its numbers (nothing when there is none)."""
-    if text:
-        st.info(text, icon=":material/campaign:")
-
-
 ARGS = cached.setting_arguments(setting)
-
-
-def _new_seed(key: str) -> None:
-    """"Draw again": the next seed, so the new picture can still be shared by its link."""
-    st.session_state[key] = int(st.session_state.get(key, 1)) % 1_000_000 + 1
-
-
-def _seed_controls(prefix: str) -> int:
-    left, right = st.columns([1, 1], vertical_alignment="bottom")
-    with right:
-        st.button(
-            "Draw again",
-            key=f"{prefix}_draw_again",
-            icon=":material/casino:",
-            on_click=_new_seed,
-            args=(f"{prefix}_seed",),
-            help="Draws new random noise (the next seed). The curve stays: it is exact.",
-        )
-    with left:
-        seed = st.number_input(
-            "Seed",
-            min_value=1,
-            max_value=1_000_000,
-            step=1,
-            key=f"{prefix}_seed",
-            bind="query-params",
-            help="The same seed always draws the same noise, so a shared link shows the same picture.",
-        )
-    return int(seed)
 
 
 st.title("What does the noise look like?")
@@ -114,13 +79,13 @@ with density_tab:
             if reference not in stds:
                 st.caption(f"{MECHANISMS[reference].name} is not drawn here, so the window follows the analytic Gaussian.")
             figure = figures.density_figure(curves, MECHANISMS, setting, log_density=scale_view == "log")
-            st.plotly_chart(figure, key="distributions_density_chart", theme=None, config=PLOTLY_CONFIG,
-                            alt="Densities of each mechanism's per-coordinate noise at its calibrated scale.")
             other_model = cached.setting_arguments(replace(setting, l1_model=other_neighbour_model(setting.l1_model)))
             _, other_stds, _ = cached.density_curves(**other_model, every_variant=every_variant, reference=reference)
-            _say(figures.density_caption(stds, MECHANISMS, invalid, setting, other_stds))
-            download_csv("Chart data as CSV", lambda: figure_frame(figure), "gaussmech-noise-densities.csv",
-                         key="distributions_download_density")
+            chart(figure, "distributions_density_chart",
+                  alt="Densities of each mechanism's per-coordinate noise at its calibrated scale.",
+                  caption=figures.density_caption(stds, MECHANISMS, invalid, setting, other_stds),
+                  data=lambda: figure_frame(figure),
+                  file_name="gaussmech-noise-densities.csv", download_key="distributions_download_density")
         with st.expander("The math", icon=":material/function:"):
             st.markdown("Per-coordinate densities at the calibrated scale (" + math_reference_link('4', '5.1', '6.1', '10') + "):")
             st.latex(r"\text{Gaussian: } \frac{1}{\sigma\sqrt{2\pi}} e^{-x^2/(2\sigma^2)}, \qquad"
@@ -158,7 +123,7 @@ with family_tab:
             st.plotly_chart(figure, key="distributions_family_chart", theme=None, config=PLOTLY_CONFIG,
                             alt="Generalized Gaussian density next to Laplace and Gaussian densities.")
             named_stds = {styles[key]["name"]: value for key, value in stds.items()}
-            _say(figures.gg_family_caption(mode, setting.order, at_mean, named_stds))
+            say(figures.gg_family_caption(mode, setting.order, at_mean, named_stds))
             missing = [styles[key]["name"] for key in ("gg", "laplace") if key not in curves]
             if missing:
                 st.warning(
@@ -205,8 +170,8 @@ with sample_tab:
                     help="Up to a million draws (cached: the same n and seed are drawn only once).",
                 )
             with right:
-                seed = _seed_controls("distributions")
-            table = cached.calibrations(**ARGS)
+                seed = seed_controls("distributions")
+            table = cached.calibration_table(**ARGS)
             if not bool(table.loc[mechanism_id, "valid"]):
                 st.warning(
                     f"{MECHANISMS[mechanism_id].name} has no noise to draw at this setting: {table.loc[mechanism_id, 'reason']}",
@@ -218,7 +183,7 @@ with sample_tab:
                 figure = figures.sample_histogram_figure(histogram, curve, mechanism, setting, size=int(size), seed=seed)
                 st.plotly_chart(figure, key="distributions_sample_chart", theme=None, config=PLOTLY_CONFIG,
                                 alt="Histogram of Monte Carlo draws of one noise coordinate over its exact density.")
-                _say(figures.sample_caption(summary, mechanism, int(size)))
+                say(figures.sample_caption(summary, mechanism, int(size)))
                 if mechanism.guarantee == "claimed":
                     st.warning(
                         f"{figures.trace_name(mechanism)}: drawn at the scale its authors claim is private. That claim does "
@@ -257,7 +222,7 @@ with vector_tab:
                     "Ji & Li draw a new v for every release.",
                 )
             with right:
-                seed = _seed_controls("distributions_vectors")
+                seed = seed_controls("distributions_vectors")
             fixed = direction == "fixed"
             columns = st.columns(2)
             for column, vector_dim in zip(columns, (2, 3)):
@@ -271,7 +236,7 @@ with vector_tab:
                                     alt=f"{vector_dim}-D scatter of Gaussian and R1SMG noise vectors.")
                     download_csv(f"{vector_dim}-D points as CSV", lambda figure=figure: figures.scatter_frame(figure),
                                  f"gaussmech-noise-vectors-{vector_dim}d.csv", key=f"distributions_download_vectors_{vector_dim}d")
-            _say(figures.vector_caption(points, fixed, expected_loss))
+            say(figures.vector_caption(points, fixed, expected_loss))
             st.warning(
                 "R1SMG is shown as published (Ji & Li 2024): its privacy claim is not proven and fails from d = 4 on "
                 "(" + math_reference_link('6.2') + "). The picture shows its noise's shape, not a recommendation.",
@@ -287,6 +252,7 @@ with vector_tab:
                 "symmetric with a half-normal radius (" + math_reference_link('6.2') + ")."
             )
 
+bounded_data_explainer()
 
 render_page_tools(setting, "pages/1_Noise_distributions.py")
 finish_page()  # warns about this page's own link values that could not be used

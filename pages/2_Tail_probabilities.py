@@ -22,18 +22,10 @@ from gaussmech_ui.cached import distributions as cached_setting, tails as cached
 from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import tails as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
-from gaussmech_ui.params import EVERY_VARIANT_HELP  # noqa: E402
 from gaussmech_ui.format import format_number, format_percent, math_reference_link  # noqa: E402
+from gaussmech_ui.page_kit import PLOTLY_CONFIG, bounded_data_explainer, say  # noqa: E402
+from gaussmech_ui.params import EVERY_VARIANT_HELP  # noqa: E402
 from gaussmech_ui.ranking import other_neighbour_model  # noqa: E402
-
-PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
-
-
-def _say(text: str) -> None:
-    """A plain-language reading of the chart, generated from its numbers (nothing when there is none)."""
-    if text:
-        st.info(text, icon=":material/campaign:")
-
 
 ARGS = cached_setting.setting_arguments(setting)
 # The same setting under the other neighbour model, for captions that say what it would change.
@@ -129,7 +121,7 @@ with coordinate_tab:
             st.plotly_chart(figure, key="tails_coordinate_chart", theme=None, config=PLOTLY_CONFIG,
                             alt="Per-coordinate tail probability of each mechanism's noise against the error size, log-log.")
             other_bounds = cached.coordinate_bounds(**OTHER_MODEL, every_variant=every_variant, alpha=alpha)
-            _say(figures.tail_caption(bounds["bound"].to_dict(), MECHANISMS, alpha, vector=False, setting=setting,
+            say(figures.tail_caption(bounds["bound"].to_dict(), MECHANISMS, alpha, vector=False, setting=setting,
                                       alternative=other_bounds["bound"].to_dict(), frames=(bounds, other_bounds)))
             _claimed_note(bounds)
             _invalid_note(invalid)
@@ -169,7 +161,7 @@ with vector_tab:
             st.plotly_chart(figure, key="tails_vector_chart", theme=None, config=PLOTLY_CONFIG,
                             alt="Tail probability of the l2 norm of each mechanism's noise vector, log-log.")
             other_bounds = cached.norm_bounds(**OTHER_MODEL, every_variant=every_variant, alpha=alpha)
-            _say(figures.tail_caption(bounds["bound"].to_dict(), MECHANISMS, alpha, vector=True, setting=setting,
+            say(figures.tail_caption(bounds["bound"].to_dict(), MECHANISMS, alpha, vector=True, setting=setting,
                                       alternative=other_bounds["bound"].to_dict(), frames=(bounds, other_bounds)))
             if monte_carlo is not None:
                 st.caption(
@@ -224,7 +216,7 @@ with ratio_tab:
             figure = figures.tail_ratio_figure(frame, setting, threshold=float(threshold), gaussian_label=label)
             st.plotly_chart(figure, key="tails_ratio_chart", theme=None, config=PLOTLY_CONFIG,
                             alt="Ratio of Laplace to Gaussian tail probability against epsilon, one curve per delta.")
-            _say(figures.tail_ratio_caption(frame, setting, float(threshold)))
+            say(figures.tail_ratio_caption(frame, setting, float(threshold)))
             download_csv("Chart data as CSV", lambda: frame, "gaussmech-liu-tail-ratio.csv", key="tails_download_ratio")
         with st.expander("The math", icon=":material/function:"):
             st.markdown("Liu (arXiv:1602.06028), Sec. 3; " + math_reference_link('5.7') + ". Laplace with $b = \\Delta/\\varepsilon$, the Gaussian with σ from Lemma 10 or the analytic calibration:")
@@ -248,7 +240,7 @@ with cost_tab:
             figure = figures.privacy_cost_figure(frame, setting, threshold=float(threshold))
             st.plotly_chart(figure, key="tails_cost_chart", theme=None, config=PLOTLY_CONFIG,
                             alt="Ratio of the Gaussian's to Laplace's epsilon for the same tail probability.")
-            _say(figures.privacy_cost_caption(frame, setting, float(threshold)))
+            say(figures.privacy_cost_caption(frame, setting, float(threshold)))
             download_csv("Chart data as CSV", lambda: frame, "gaussmech-liu-privacy-cost.csv", key="tails_download_cost")
         with st.expander("The math", icon=":material/function:"):
             st.markdown("Liu, Sec. 3; " + math_reference_link('5.7') + " [derived]. For a common tail τ at t:")
@@ -268,7 +260,7 @@ with lemma_tab:
             st.plotly_chart(figure, key="tails_lemma11_chart", theme=None, config=PLOTLY_CONFIG,
                             alt="Variance ratio of Gaussian to Laplace noise against delta, one curve per epsilon.")
             current_ratio = float(lemma11_variance_ratio(setting.epsilon, setting.delta)) if setting.epsilon > 0 else math.nan
-            _say(figures.lemma11_caption(current_ratio, setting, LEMMA11_DELTA_THRESHOLD))
+            say(figures.lemma11_caption(current_ratio, setting, LEMMA11_DELTA_THRESHOLD))
             download_csv("Chart data as CSV", lambda: frame, "gaussmech-liu-lemma11.csv", key="tails_download_lemma11")
         with st.expander("The math", icon=":material/function:"):
             st.markdown("Liu, Lemma 11 (" + math_reference_link('5.7') + "): scalar query, Gaussian at the Lemma-10 bound, Laplace with $b = \\Delta/\\varepsilon$:")
@@ -276,6 +268,7 @@ with lemma_tab:
                      r"\qquad z = -\Phi^{-1}(\delta/2)")
             st.markdown("So $\\operatorname{Var}_G > \\operatorname{Var}_L$ whenever $z > \\sqrt2$, i.e. $\\delta < 2\\Phi(-\\sqrt2) \\approx 0.1573$, for every ε > 0. A sufficient condition; the comparison uses probabilistic DP.")
 
+bounded_data_explainer()
 
 render_page_tools(setting, "pages/2_Tail_probabilities.py")
 finish_page()  # warns about this page's own link values that could not be used

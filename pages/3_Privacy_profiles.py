@@ -21,17 +21,9 @@ from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import profiles as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
 from gaussmech_ui.figures.distributions import trace_name  # noqa: E402
-from gaussmech_ui.params import EVERY_VARIANT_HELP  # noqa: E402
 from gaussmech_ui.format import format_number, format_percent, math_reference_link  # noqa: E402
-
-PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
-
-
-def _say(text: str) -> None:
-    """A plain-language reading of the chart, generated from its numbers (nothing when there is none)."""
-    if text:
-        st.info(text, icon=":material/campaign:")
-
+from gaussmech_ui.page_kit import PLOTLY_CONFIG, bounded_data_explainer, say  # noqa: E402
+from gaussmech_ui.params import EVERY_VARIANT_HELP  # noqa: E402
 
 ARGS = cached_setting.setting_arguments(setting)
 
@@ -64,7 +56,7 @@ with profile_tab:
             figure = figures.profile_figure(curves, MECHANISMS, setting, claimed=claimed)
             st.plotly_chart(figure, key="profiles_profile_chart", theme=None, config=PLOTLY_CONFIG,
                             alt="Privacy profile delta of epsilon of each calibrated mechanism, log-log.")
-            _say(figures.profile_caption(comparison, MECHANISMS, setting, claimed))
+            say(figures.profile_caption(comparison, MECHANISMS, setting, claimed))
             for key, (claimed_delta, true_delta) in claimed.items():
                 if true_delta > claimed_delta:
                     st.warning(
@@ -111,7 +103,7 @@ with loss_tab:
             figure = figures.privacy_loss_figure(frame, setting, **numbers, log_density=scale_view == "log")
             st.plotly_chart(figure, key="profiles_loss_chart", theme=None, config=PLOTLY_CONFIG,
                             alt="Density of the Gaussian privacy loss with the two masses of Theorem 5 shaded.")
-            _say(figures.privacy_loss_caption(setting, eta=numbers["eta"], upper=numbers["upper"],
+            say(figures.privacy_loss_caption(setting, eta=numbers["eta"], upper=numbers["upper"],
                                                  lower=numbers["lower"], delta=numbers["delta"]))
             download_csv("Chart data as CSV", lambda: frame.assign(**numbers), "gaussmech-privacy-loss.csv",
                          key="profiles_download_loss")
@@ -151,7 +143,7 @@ with classical_tab:
             figure = figures.low_privacy_figure(frame, setting)
             st.plotly_chart(figure, key="profiles_low_privacy_chart", theme=None, config=PLOTLY_CONFIG,
                             alt="Analytic and classical sigma against epsilon with Balle and Wang's lower bound.")
-            _say(figures.low_privacy_caption(frame, setting))
+            say(figures.low_privacy_caption(frame, setting))
             download_csv("Chart data as CSV", lambda: frame, "gaussmech-low-privacy-bound.csv", key="profiles_download_low_privacy")
         with st.expander("The math", icon=":material/function:"):
             st.markdown("Classical formula (Dwork & Roth 2014, Theorem A.1; Balle & Wang Theorem 1), a theorem for 0 < ε < 1 only (" + math_reference_link('1') + "):")
@@ -189,7 +181,7 @@ with testing_tab:
             )
             st.plotly_chart(figure, key="profiles_tradeoff_chart", theme=None, config=PLOTLY_CONFIG,
                             alt="Trade-off curve of the calibrated Gaussian against the epsilon-delta region.")
-            _say(figures.tradeoff_caption(float(type_one_error), numbers["gaussian_power"], numbers["region_power"]))
+            say(figures.tradeoff_caption(float(type_one_error), numbers["gaussian_power"], numbers["region_power"]))
             download_csv("Chart data as CSV", lambda: frame.assign(mu=numbers["mu"]), "gaussmech-tradeoff.csv",
                          key="profiles_download_tradeoff")
         with st.expander("The math", icon=":material/function:"):
@@ -226,7 +218,7 @@ with composition_tab:
             st.markdown(f"**Total guarantee after k = {k:,} releases** (each release: σ calibrated to the sidebar's (ε, δ))")
             with st.container(key="profiles_composition_totals"):  # a stable selector for the table
                 st.dataframe(figures.composition_table(rows), hide_index=True, key="profiles_composition_table")
-            _say(figures.composition_caption(rows, k))
+            say(figures.composition_caption(rows, k))
             download_csv("Chart data as CSV", lambda: frame, "gaussmech-composition.csv", key="profiles_download_composition")
 
             per_release = cached.per_release_frame(setting.epsilon, setting.delta, setting.sensitivity)
@@ -234,7 +226,7 @@ with composition_tab:
             figure = figures.per_release_sigma_figure(per_release, setting, k=k)
             st.plotly_chart(figure, key="profiles_per_release_chart", theme=None, config=PLOTLY_CONFIG,
                             alt="Per-release sigma needed to keep k releases within a total budget, by route.")
-            _say(figures.per_release_caption(sigmas, k))
+            say(figures.per_release_caption(sigmas, k))
             download_csv("Chart data as CSV", lambda: per_release, "gaussmech-per-release-sigma.csv",
                          key="profiles_download_per_release")
         with st.expander("The math", icon=":material/function:"):
@@ -249,6 +241,7 @@ with composition_tab:
                 "as δ/(2k) per release; naive uses σ_aGM(ε/k, δ/k)."
             )
 
+bounded_data_explainer()
 
 with guarded("the attack-risk section"):
     render_attack_risk_section(setting, "attack", opt_in=True)

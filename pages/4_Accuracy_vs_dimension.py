@@ -16,14 +16,15 @@ setting = render_sidebar()
 
 from gaussmech_core.mechanisms import MECHANISMS  # noqa: E402  (after the frame, so a broken core still shows the sidebar)
 from gaussmech_ui.cached import accuracy as cached  # noqa: E402
+from gaussmech_ui.cached.arguments import setting_arguments  # noqa: E402
 from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import accuracy as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
 from gaussmech_ui.format import format_number, math_reference_link  # noqa: E402
+from gaussmech_ui.page_kit import PLOTLY_CONFIG, bounded_data_explainer  # noqa: E402
 from gaussmech_ui.params import Parameter  # noqa: E402
 from gaussmech_ui.ranking import other_neighbour_model  # noqa: E402
 
-PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
 SEED_KEY = "accuracy_seed"
 # The target error of "Accuracy first", read by the shared entry parser (bad text keeps the last value, and says so).
 TARGET = Parameter(
@@ -89,18 +90,14 @@ with controls[3]:
         )
     st.caption(figures.shape_note(rows, setting.dim))
 
+BOUNDS = dict(data_lower=setting.data_lower, data_upper=setting.data_upper)
 page_setting = cached.make_setting(
-    setting.epsilon, setting.delta, setting.sensitivity, setting.order, setting.dim, setting.l1_model, rows, gamma_ratio
+    setting.epsilon, setting.delta, setting.sensitivity, setting.order, setting.dim, setting.l1_model, rows, gamma_ratio,
+    **BOUNDS,
 )
-SWEEP = dict(
-    epsilon=setting.epsilon,
-    delta=setting.delta,
-    sensitivity=setting.sensitivity,
-    order=setting.order,
-    l1_model=setting.l1_model,
-    rows=rows,
-    gamma_ratio=float(gamma_ratio),
-)
+# The sweeps over M: the sidebar's setting without d, with the page's MVG shape and γ.
+SWEEP = {key: value for key, value in setting_arguments(setting).items() if key != "dim"}
+SWEEP.update(rows=rows, gamma_ratio=float(gamma_ratio))
 # The same sweep under the other neighbour model, for captions that say what it would change.
 OTHER_SWEEP = dict(SWEEP, l1_model=other_neighbour_model(setting.l1_model))
 
@@ -333,7 +330,7 @@ with first_tab:
                                      help="The bound may fail with probability α.")
             frame = cached.accuracy_first(
                 setting.delta, setting.sensitivity, setting.order, setting.dim, setting.l1_model, rows, float(gamma_ratio),
-                float(target), kind, float(alpha), scope,
+                float(target), kind, float(alpha), scope, **BOUNDS,
             )
             other_frame = cached.accuracy_first(
                 setting.delta, setting.sensitivity, setting.order, setting.dim, OTHER_SWEEP["l1_model"], rows,
@@ -369,6 +366,7 @@ with first_tab:
                 "bound is simulated (or, at large d, the Cornish–Fisher expansion) and marked approximate."
             )
 
+bounded_data_explainer()
 
 render_page_tools(setting, "pages/4_Accuracy_vs_dimension.py")
 finish_page()  # warns about this page's own link values that could not be used

@@ -20,23 +20,20 @@ from gaussmech_core.denoise import DENOISERS, oracle_prior  # noqa: E402  (after
 from gaussmech_core.histogram import (  # noqa: E402
     METRICS,
     RELATIONS,
-    RELEASE_MECHANISMS,
     evaluate_pipelines,
     neighbour_model,
     release_histogram,
+    release_mechanisms,
 )
 from gaussmech_core.mechanisms import MECHANISMS  # noqa: E402
+from gaussmech_core.registry_types import Setting  # noqa: E402
 from gaussmech_ui.cached import denoising as cached  # noqa: E402
 from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.examples import EXAMPLES  # noqa: E402
 from gaussmech_ui.figures import denoising as figures  # noqa: E402
-from gaussmech_ui.format import format_number  # noqa: E402
+from gaussmech_ui.format import escape_markdown, format_number, math_reference_link  # noqa: E402
+from gaussmech_ui.page_kit import PLOTLY_CONFIG  # noqa: E402
 
-PLOTLY_CONFIG = {
-    "displaylogo": False,
-    # The camera button saves a PNG at twice the screen resolution, ready for a slide.
-    "toImageButtonOptions": {"format": "png", "scale": 2},
-}
 # Page settings worth sharing are bound to the URL (Streamlit's bind="query-params", keyed by the
 # widget key) and kept across page switches.
 SHARED = dict(bind="query-params", persist_state="session")
@@ -51,7 +48,12 @@ RELATION_LABELS = {"add_remove": "Add or remove one record", "replace": "Replace
 WEIGHT_LABELS = {"locations": "Locations", "car_hours": "Car-hours"}
 PROJECTION_LABELS = {"none": "Nothing more", **{step: DENOISERS[step].name for step in ("nonnegative", "simplex", "clip_rescale")}}
 REPETITION_STOPS = (5, 10, 20, 50, 100, 200, 500)
-DEFAULT_SWEEP_MECHANISMS = ("analytic_gaussian", "classical_gaussian", "laplace")
+RELEASE_MECHANISMS = release_mechanisms()
+# Balle & Wang's comparison by default: the release mechanisms whose noise needs no order p and is a
+# scale family (drawn once and rescaled to every ε: smooth, paired curves); the others are a choice.
+DEFAULT_SWEEP_MECHANISMS = tuple(
+    m for m in RELEASE_MECHANISMS if not MECHANISMS[m].uses_order and MECHANISMS[m].histogram.scale_family
+)
 ESTIMATORS = figures.ESTIMATOR_STEPS
 SHAPE_LABELS = {None: "Detect", "1d": "One histogram", "2d": "A grid (heat map)"}
 HEADER_LABELS = {None: "Detect", True: "Yes", False: "No"}
@@ -135,10 +137,10 @@ def upload_controls():
                               key="denoising_upload_shape", persist_state="session")
         header = right.selectbox("First row is a header", list(HEADER_LABELS), format_func=HEADER_LABELS.get,
                                  key="denoising_upload_header", persist_state="session")
-    with st.spinner(f"Reading {figures.markdown_escape(name)} ..."):
+    with st.spinner(f"Reading {escape_markdown(name)} ..."):
         data, problem = cached.parsed_upload(content, name, None, kind, header)
     if data is None:
-        st.error(f"Could not read **{figures.markdown_escape(name)}**: {figures.markdown_escape(problem)}",
+        st.error(f"Could not read **{escape_markdown(name)}**: {escape_markdown(problem)}",
                  icon=":material/error:")
         return None
     if data.kind == "1d" and len(data.candidate_columns) > 1:
@@ -152,16 +154,16 @@ def upload_controls():
         if column != data.column:
             data, problem = cached.parsed_upload(content, name, column, kind, header)
             if data is None:
-                st.error(f"Could not read the column {figures.markdown_escape(column)}: "
-                         f"{figures.markdown_escape(problem)}", icon=":material/error:")
+                st.error(f"Could not read the column {escape_markdown(column)}: "
+                         f"{escape_markdown(problem)}", icon=":material/error:")
                 return None
     return data
 
 
 def show_what_was_read(data) -> None:
-    st.success(figures.markdown_escape(data.summary.describe()), icon=":material/check_circle:")
+    st.success(escape_markdown(data.summary.describe()), icon=":material/check_circle:")
     for note in data.warnings:
-        st.warning(figures.markdown_escape(note), icon=":material/warning:")
+        st.warning(escape_markdown(note), icon=":material/warning:")
     with st.expander("First values read", icon=":material/table_rows:"):
         st.dataframe(figures.preview_frame(data), hide_index=True, key="denoising_preview")
 
@@ -235,12 +237,14 @@ if data is not None:
         f"fix d = {data.summary.bins:,} and the relation fixes Δ. ε = {format_number(setting.epsilon)}, "
         f"δ = {format_number(setting.delta)} and p = {format_number(setting.order)} come from the sidebar."
     )
+    entry = MECHANISMS[mechanism]
+    # Validity of the release at this ε and δ (the data fix d and Δ, so one coordinate is asked).
+    release_validity = entry.validity(Setting(epsilon=setting.epsilon, delta=setting.delta, order=setting.order))
     with guarded("the release"):
-        if mechanism == "classical_gaussian" and setting.epsilon >= 1:
+        if not release_validity.valid:
             st.warning(
-                f"The classical Gaussian is only a theorem for ε < 1 (Dwork & Roth, Theorem A.1); at ε = "
-                f"{format_number(setting.epsilon)} its guarantee does not hold, so nothing is released with it. "
-                "Choose the analytic Gaussian, or an ε below 1 in the sidebar.",
+                f"{entry.name} at ε = {format_number(setting.epsilon)}: {release_validity.reason} "
+                "Nothing is released with it here.",
                 icon=":material/warning:",
             )
         else:
@@ -252,11 +256,11 @@ if data is not None:
                          "Try a less extreme ε or δ in the sidebar, or another mechanism.", icon=":material/error:")
         if release is not None:
             calibration = release.calibration
-            mechanism_name = figures.mechanism_label(MECHANISMS[mechanism], setting.order if mechanism == "generalized_gaussian" else None)
-            st.markdown(figures.calibration_sentence(calibration, mechanism_name, MECHANISMS[mechanism].scale_symbol))
-            if mechanism == "generalized_gaussian" and calibration.note.startswith(str(model.changed_coordinates)):
+            mechanism_name = figures.mechanism_label(entry, setting.order if entry.uses_order else None)
+            st.markdown(figures.calibration_sentence(calibration, mechanism_name, entry.scale_symbol))
+            if entry.uses_order and calibration.sensitivity_symbol == "Δ":  # composed over the changed coordinates
                 st.info(f"Calibration of the GG noise: {calibration.note}. No exact calibration is known for several "
-                        "changed coordinates when p ≠ 2 (MATH.md 5.4).", icon=":material/info:")
+                        f"changed coordinates when p ≠ 2 ({math_reference_link('5.4')}).", icon=":material/info:")
 
 
 # --- 3. denoising ----------------------------------------------------------------------------------
@@ -296,7 +300,7 @@ if data is not None:
             key="denoising_projection",
             **SHARED,
             help="Counts are never negative, and their total may be public: projecting onto that set never "
-                 "increases the l2 error (MATH.md 8.5). Liu's clip-and-rescale has no such guarantee.",
+                 f"increases the l2 error ({math_reference_link('8.5')}). Liu's clip-and-rescale has no such guarantee.",
         )
         whole_total = total is None or float(total).is_integer()
         rounding = right.toggle("Step 3: round to whole counts", key="denoising_round", **SHARED,
@@ -319,9 +323,10 @@ if data is not None:
         else:
             st.caption(f"Prior: N({format_number(data.prior[0])}, {format_number(data.prior[1])}) per coordinate, "
                        "known from how the data were generated (Balle & Wang, Theorem 10).")
-    if release is not None and release.calibration.mechanism not in ("analytic_gaussian", "classical_gaussian"):
-        st.caption("The risk guarantees quoted are for Gaussian noise. With Laplace or generalized Gaussian noise the "
-                   "same estimators run with σ = the noise's standard deviation, as heuristics.")
+    if release is not None and MECHANISMS[release.calibration.mechanism].family != "gaussian":
+        st.caption("The risk guarantees quoted are for Gaussian noise. With other noise (here "
+                   f"{MECHANISMS[release.calibration.mechanism].name}) the same estimators run with σ = the noise's "
+                   "standard deviation, as heuristics.")
 
 
 # --- 4. what came out ------------------------------------------------------------------------------
@@ -341,8 +346,8 @@ if data is not None and release is not None:
             epsilon=setting.epsilon,
             delta=setting.delta,
             noise_std=release.noise_std,
-            sensitivity_phrase=("Δ₁ = " if mechanism_id == "laplace" else "Δ₂ = ") + format_number(release.calibration.sensitivity),
-            pure=mechanism_id == "laplace",
+            sensitivity_phrase=f"{release.calibration.sensitivity_symbol} = {format_number(release.calibration.sensitivity)}",
+            pure=MECHANISMS[mechanism_id].guarantee == "pure",
             truth=truth,
             raw_metrics=raw_result.metrics,
             denoised_metrics=denoised_result.metrics,
@@ -356,7 +361,7 @@ if data is not None and release is not None:
             first_bin = st.number_input(f"First bin shown (the charts show {figures.MAX_BARS:,} bins at a time)",
                                         1, int(truth.size), 1, step=1000, key="denoising_first_bin")
         common = dict(labels=data.labels, row_labels=data.row_labels, column_labels=data.column_labels)
-        title_setting = figures.title_setting(setting, model, mechanism_id, draw)
+        title_setting = figures.title_setting(setting, model, MECHANISMS[mechanism_id], draw)
         comparison = figures.comparison_figure(
             truth, release.noisy, denoised,
             title=f"True, released and denoised {value_name}s<br><sup>{figures.html_escape(data.name)}; {title_setting}</sup>",
@@ -480,14 +485,15 @@ with st.expander("The math", icon=":material/function:"):
         "coordinate. Any function of $y$ (and of public facts such as the total $n$) is still differentially "
         "private: post-processing costs no privacy (Balle & Wang 2018, Section 1)."
     )
-    st.markdown("**Sensitivity from the neighbour relation** (MATH.md 0): one record changes one bin by 1 "
+    st.markdown(f"**Sensitivity from the neighbour relation** ({math_reference_link('0')}): one record changes one bin by 1 "
                 "(add/remove) or two bins by 1 (replace); in Balle & Wang's mean estimation every coordinate of the "
                 "mean of n points in a unit cube moves by at most 1/n.")
     st.latex(r"\text{add/remove: } \Delta_1 = \Delta_2 = 1, \qquad \text{replace: } \Delta_1 = 2,\ \Delta_2 = \sqrt{2},"
              r"\qquad \text{mean: } \Delta_2 = \sqrt{d}/n,\ \Delta_1 = d/n")
     st.markdown("**Calibration:** analytic Gaussian (Balle & Wang, Theorem 8) and classical Gaussian "
                 "$\\sigma = \\Delta_2\\sqrt{2\\ln(1.25/\\delta)}/\\varepsilon$ (only for $\\varepsilon < 1$) at $\\Delta_2$; "
-                "Laplace $b = \\Delta_1/\\varepsilon$; generalized Gaussian by its exact profile (Liu; MATH.md 5.5), "
+                "Laplace $b = \\Delta_1/\\varepsilon$; generalized Gaussian by its exact profile (Liu; "
+                + math_reference_link("5.5") + "), "
                 "with each changed coordinate at $(\\varepsilon/k, \\delta/k)$ when $k > 1$ coordinates change and "
                 "$p \\ne 2$.")
     st.markdown("**Posterior mean** under the prior $\\theta \\sim N(m, w^2 I)$ (Balle & Wang, Theorem 10):")

@@ -5,19 +5,22 @@ answer (Ji & Li 2024; MATH.md 6, 7, 10). Everything here takes plain numbers (se
 and returns pandas frames or dicts of exact values; a mechanism that is not valid at a point is
 left out of a curve (its reason is returned), never drawn.
 
-Sweeps over M iterate the registry (:data:`gaussmech_core.mechanisms.MECHANISMS`): a mechanism
-calibrated at M is exactly what the Overview shows at d = M. To keep a sweep fast, a scale whose
-calibration does not read the dimension is computed once (see :func:`scales_against_dim`).
+Sweeps over M iterate the registry (:data:`gaussmech_core.mechanisms.MECHANISMS`, its featured
+entries: :func:`shown_ids`) and ask each entry: a mechanism calibrated at M is exactly what the
+Overview shows at d = M, and its loss summary is its own ``loss_summary``. To keep a sweep fast, a
+scale whose calibration does not read the dimension (``scale_depends_on_dim`` False) is computed
+once (see :func:`scales_against_dim`).
 
-The MVG curve keeps the number of rows M₁ fixed and grows the columns: M = M₁ × M₂. The
-i.i.d. MVG loss depends on the shape only through M₁M₂ and r = min(M₁, M₂), so with M₁ = 1 (the
-default) it is the loss of a vector query for every M.
+A matrix-valued mechanism (``matrix_valued``: the MVG) keeps the number of rows M₁ fixed and
+grows the columns: M = M₁ × M₂. The i.i.d. MVG loss depends on the shape only through M₁M₂ and
+r = min(M₁, M₂), so with M₁ = 1 (the default) it is the loss of a vector query for every M.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
+import threading
 from collections import OrderedDict
 
 import numpy as np
@@ -27,9 +30,10 @@ import streamlit as st
 from gaussmech_core import audit, gaussian, inverse, loss, multivariate
 from gaussmech_core.mechanisms import MECHANISMS
 from gaussmech_core.registry_types import Mechanism, Setting
+from gaussmech_core.streams import mechanism_seed
 
 __all__ = [
-    "SHOWN_IDS",
+    "shown_ids",
     "MAX_DIM",
     "QUANTILE_LEVELS",
     "MONTE_CARLO_DIMS",
@@ -53,8 +57,6 @@ __all__ = [
     "accuracy_first",
 ]
 
-# The mechanisms of Ji & Li's comparison, in the order the page lists them.
-SHOWN_IDS = ("classical_gaussian", "analytic_gaussian", "laplace", "generalized_gaussian", "mvg_iid", "r1smg")
 MAX_DIM = 1_000_000
 POINTS_PER_DECADE = 6
 QUANTILE_LEVELS = (0.05, 0.5, 0.95)
@@ -70,9 +72,11 @@ TRUE_DELTA_SAMPLES = 100_000
 # The true-δ curve of R1SMG against M: a few points per decade from M = 3 (quadrature, ~10 ms each).
 TRUE_DELTA_DIMS = (3, 4, 5, 7, 10, 15, 20, 30, 50, 70, 100, 200, 500, 1000, 3000, 10_000, 100_000, 1_000_000)
 
-# Setting attributes that do not depend on the dimension; a calibration that reads only these
-# gives the same scale at every M.
-_DIMENSION_FREE = frozenset({"epsilon", "delta", "sensitivity", "order", "l1_model", "mvg_gamma", "matrix_gamma"})
+
+
+def shown_ids() -> tuple[str, ...]:
+    """The mechanisms the page compares: the registry's featured entries, in registry order."""
+    return tuple(key for key, mechanism in MECHANISMS.items() if mechanism.featured)
 
 
 def dim_grid(low: int = 1, high: int = MAX_DIM, points_per_decade: int = POINTS_PER_DECADE) -> np.ndarray:
@@ -114,10 +118,12 @@ def divisors(number: int) -> list[int]:
     return sorted(set(small + [number // k for k in small]))
 
 
-def make_setting(epsilon, delta, sensitivity, order, dim, l1_model, rows=1, gamma_ratio=0.5) -> Setting:
+def make_setting(epsilon, delta, sensitivity, order, dim, l1_model, rows=1, gamma_ratio=0.5, *, data_lower=0.0,
+                 data_upper=1.0) -> Setting:
     """The core's Setting with the page's MVG shape (rows × d/rows) and γ = gamma_ratio × Δ.
 
-    A row count that does not divide d falls back to 1 (the page only offers divisors).
+    A row count that does not divide d falls back to 1 (the page only offers divisors). The data
+    bounds are the sidebar's (used by the bounded-data mechanisms).
     """
     rows = int(rows) if int(rows) >= 1 and dim % int(rows) == 0 else 1
     return Setting(
@@ -129,55 +135,40 @@ def make_setting(epsilon, delta, sensitivity, order, dim, l1_model, rows=1, gamm
         l1_model=l1_model,
         mvg_shape=(rows, int(dim) // rows),
         mvg_gamma=float(gamma_ratio) * float(sensitivity),
+        data_lower=data_lower,
+        data_upper=data_upper,
     )
-
-
-class _RecordingSetting:
-    """A Setting that records which attributes a calibration reads (and forwards every read)."""
-
-    def __init__(self, setting: Setting):
-        object.__setattr__(self, "_setting", setting)
-        object.__setattr__(self, "_read", set())
-
-    def __getattr__(self, name):
-        self._read.add(name)
-        return getattr(self._setting, name)
 
 
 def _setting_at(base: Setting, dim: int, rows: int) -> Setting:
     return dataclasses.replace(base, dim=int(dim), mvg_shape=(rows, int(dim) // rows))
 
 
-# Calibrations found not to read the dimension, by (scale function, dimension-free values): a pure
-# function gives the same number for the same values, so the sweep, the table at d and the
-# Monte Carlo overlay share one (possibly slow) root-find. Bounded; a plain dict is enough since
-# a lost race only repeats a computation.
+# Scales of calibrations that do not read d, keyed by (scale function, dimension-free values): a
+# pure function gives the same number for the same values, so the sweep, the table at d and the
+# Monte Carlo overlay share one (possibly slow) root-find. Bounded (least recently used goes
+# first) and guarded by a lock, since every session's script thread shares it.
 _SHARED_SCALES: OrderedDict = OrderedDict()
 _SHARED_SCALES_MAX = 256
-
-
-def _dimension_free_key(mechanism: Mechanism, setting: Setting) -> tuple:
-    return (mechanism.scale,) + tuple(getattr(setting, name) for name in sorted(_DIMENSION_FREE))
+_SHARED_SCALES_LOCK = threading.Lock()
+_DIMENSION_FREE = ("epsilon", "delta", "sensitivity", "order", "l1_model", "mvg_gamma", "data_lower", "data_upper")
 
 
 def calibrated_scale(mechanism: Mechanism, setting: Setting) -> float:
-    """The registry's scale of ``mechanism`` at ``setting`` (which must be valid), computed once per
-    dimension-free setting when the calibration does not read the dimension.
+    """The registry's scale of ``mechanism`` at ``setting`` (which must be valid).
 
-    The calibration is called with a proxy that records which attributes of the setting it
-    reads; if it reads none of the dimension's (``dim``, ``mvg_shape``, ``matrix_shape``,
-    ``l1_sensitivity``), its value is the same at every M with the same other parameters, and is
-    kept. A calibration that needs a real ``Setting`` is called with one, every time.
+    When the entry says its scale does not depend on d (``scale_depends_on_dim`` False), it is
+    computed once per dimension-free setting and kept in a bounded, thread-safe memo.
     """
-    key = _dimension_free_key(mechanism, setting)
-    if key in _SHARED_SCALES:
-        return _SHARED_SCALES[key]
-    recorder = _RecordingSetting(setting)
-    try:
-        value = float(mechanism.scale(recorder))
-    except Exception:  # a calibration that needs a real Setting (isinstance, dataclasses.replace, ...)
+    if mechanism.scale_depends_on_dim:
         return float(mechanism.scale(setting))
-    if recorder._read <= _DIMENSION_FREE:
+    key = (mechanism.scale,) + tuple(getattr(setting, name) for name in _DIMENSION_FREE)
+    with _SHARED_SCALES_LOCK:
+        if key in _SHARED_SCALES:
+            _SHARED_SCALES.move_to_end(key)
+            return _SHARED_SCALES[key]
+    value = float(mechanism.scale(setting))  # outside the lock: a lost race only repeats a computation
+    with _SHARED_SCALES_LOCK:
         _SHARED_SCALES[key] = value
         while len(_SHARED_SCALES) > _SHARED_SCALES_MAX:
             _SHARED_SCALES.popitem(last=False)
@@ -206,9 +197,9 @@ def scales_against_dim(mechanism: Mechanism, base: Setting, dims, rows: int = 1,
     return scales, reason
 
 
-def _loss_family(mechanism: Mechanism) -> str:
-    """The loss module's family of a mechanism's noise (the MVG entry is i.i.d. Gaussian)."""
-    return {"gaussian": "gaussian", "r1smg": "r1smg", "laplace": "laplace"}.get(mechanism.family, mechanism.family)
+def _rows_of(mechanism: Mechanism, rows: int) -> int:
+    """The rows M₁ of the answer for ``mechanism``: ``rows`` for a matrix-valued one, else 1."""
+    return rows if mechanism.matrix_valued else 1
 
 
 def _finite_or_nan(value) -> float:
@@ -218,7 +209,7 @@ def _finite_or_nan(value) -> float:
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def loss_curves(
-    epsilon: float, delta: float, sensitivity: float, order: float, l1_model: str, rows: int, gamma_ratio: float
+    epsilon: float, delta: float, sensitivity: float, order: float, l1_model: str, rows: int, gamma_ratio: float, *, data_lower: float = 0.0, data_upper: float = 1.0
 ) -> tuple[pd.DataFrame, dict]:
     """E‖noise‖₂² against M for each shown mechanism, calibrated at every M.
 
@@ -226,14 +217,15 @@ def loss_curves(
     coordinate_std, expected_loss`` (valid points only; MVG on M = rows × cols); ``not_drawn``
     maps a mechanism id to the reason it is missing at some M.
     """
-    base = make_setting(epsilon, delta, sensitivity, order, 1, l1_model, 1, gamma_ratio)
+    base = make_setting(epsilon, delta, sensitivity, order, 1, l1_model, 1, gamma_ratio, data_lower=data_lower,
+                        data_upper=data_upper)
     rows_out = []
     not_drawn = {}
     # One Setting per (M, rows), shared by the mechanisms: building a Setting validates every field.
     grid_settings = [_setting_at(base, int(dim), 1) for dim in dim_grid()]
-    for mechanism_id in SHOWN_IDS:
+    for mechanism_id in shown_ids():
         mechanism = MECHANISMS[mechanism_id]
-        if mechanism_id == "mvg_iid":
+        if mechanism.matrix_valued:
             dims = mvg_dims(rows)
             settings = [_setting_at(base, int(dim), rows) for dim in dims]
         else:
@@ -257,62 +249,55 @@ def loss_curves(
     return curves.dropna(subset=["expected_loss"]).reset_index(drop=True), not_drawn
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def _unit_iid_quantiles(family: str, order: float, dims: tuple[int, ...]) -> dict:
-    """Loss quantiles of i.i.d. Laplace/GG noise at scale b = 1 (independent of ε, δ and Δ)."""
-    return loss.loss_quantiles_against_dim(
-        family,
-        1.0,
-        np.asarray(dims),
-        quantile_levels=QUANTILE_LEVELS,
-        order=None if family == "laplace" else order,
-        n_samples=UNIT_QUANTILE_SAMPLES,
-        seed=0,
-    )
+def _summaries(mechanism: Mechanism, curve: pd.DataFrame, settings: dict) -> list:
+    """The entry's loss summary at every point of its curve (its own calibrated scale at each M).
 
-
-def _quantiles(mechanism: Mechanism, curve: pd.DataFrame, order: float) -> dict:
-    """Loss quantiles along one mechanism's curve (exact χ² for Gaussian-type and R1SMG noise)."""
-    family = _loss_family(mechanism)
-    dims = curve["dim"].to_numpy()
-    if family == "gaussian":
-        return loss.loss_quantiles_against_dim("gaussian", curve["coordinate_std"].to_numpy(), dims, QUANTILE_LEVELS)
-    if family == "r1smg":
-        return loss.loss_quantiles_against_dim("r1smg", curve["scale"].to_numpy(), dims, QUANTILE_LEVELS)
-    unit = _unit_iid_quantiles(family, float(order), tuple(int(d) for d in dims))
-    scale_squared = curve["scale"].to_numpy() ** 2
-    return {level: scale_squared * np.asarray(unit[level]) for level in QUANTILE_LEVELS}
+    ``settings`` maps (M, rows) to the Setting there, shared by the mechanisms of one call.
+    """
+    return [
+        mechanism.loss_summary(float(scale), settings[int(dim), _rows_of(mechanism, settings["rows"])], QUANTILE_LEVELS,
+                               UNIT_QUANTILE_SAMPLES)
+        for dim, scale in zip(curve["dim"].to_numpy(), curve["scale"].to_numpy())
+    ]
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def loss_bands(
-    epsilon: float, delta: float, sensitivity: float, order: float, l1_model: str, rows: int, gamma_ratio: float
+    epsilon: float, delta: float, sensitivity: float, order: float, l1_model: str, rows: int, gamma_ratio: float, *, data_lower: float = 0.0, data_upper: float = 1.0
 ) -> pd.DataFrame:
     """The 5%, 50% and 95% quantiles of ‖noise‖₂² against M, next to the mean.
 
-    Columns ``mechanism, dim, expected_loss, q05, q50, q95, method``. Exact (χ²) for the Gaussian
-    mechanisms, MVG and R1SMG; for Laplace and GG a seeded Monte Carlo at small M and the
-    Cornish–Fisher expansion with exact cumulants beyond (:func:`gaussmech_core.loss.loss_quantiles_against_dim`).
+    Columns ``mechanism, dim, expected_loss, q05, q50, q95, method``, from each entry's
+    ``loss_summary``: exact (χ²) for the Gaussian mechanisms, MVG and R1SMG; for Laplace and GG a
+    seeded Monte Carlo at small M and the Cornish–Fisher expansion with exact cumulants beyond
+    (:func:`gaussmech_core.loss.iid_coordinate_loss_summary`, at b = 1 once per M, scaled by b²).
     """
-    curves, _ = loss_curves(epsilon, delta, sensitivity, order, l1_model, rows, gamma_ratio)
+    curves, _ = loss_curves(epsilon, delta, sensitivity, order, l1_model, rows, gamma_ratio, data_lower=data_lower,
+                            data_upper=data_upper)
+    base = make_setting(epsilon, delta, sensitivity, order, 1, l1_model, 1, gamma_ratio, data_lower=data_lower,
+                        data_upper=data_upper)
     pieces = []
+    settings: dict = {"rows": rows}
+    for dim in np.unique(curves["dim"].to_numpy()):
+        settings[int(dim), 1] = _setting_at(base, int(dim), 1)
+        if int(dim) % rows == 0:
+            settings[int(dim), rows] = _setting_at(base, int(dim), rows)
     for mechanism_id, curve in curves.groupby("mechanism", sort=False):
-        mechanism = MECHANISMS[mechanism_id]
-        quantiles = _quantiles(mechanism, curve, order)
-        exact = _loss_family(mechanism) in ("gaussian", "r1smg")
-        pieces.append(
-            pd.DataFrame(
-                {
-                    "mechanism": mechanism_id,
-                    "dim": curve["dim"].to_numpy(),
-                    "expected_loss": curve["expected_loss"].to_numpy(),
-                    "q05": quantiles[0.05],
-                    "q50": quantiles[0.5],
-                    "q95": quantiles[0.95],
-                    "method": "exact (χ²)" if exact else "Monte Carlo (M ≤ 100) / Cornish–Fisher",
-                }
+        summaries = _summaries(MECHANISMS[mechanism_id], curve, settings)
+        with np.errstate(over="ignore"):
+            pieces.append(
+                pd.DataFrame(
+                    {
+                        "mechanism": mechanism_id,
+                        "dim": curve["dim"].to_numpy(),
+                        "expected_loss": curve["expected_loss"].to_numpy(),
+                        "q05": [summary.quantiles[0.05] for summary in summaries],
+                        "q50": [summary.quantiles[0.5] for summary in summaries],
+                        "q95": [summary.quantiles[0.95] for summary in summaries],
+                        "method": [_method_label(summary) for summary in summaries],
+                    }
+                )
             )
-        )
     if not pieces:
         return pd.DataFrame(columns=["mechanism", "dim", "expected_loss", "q05", "q50", "q95", "method"])
     return pd.concat(pieces, ignore_index=True)
@@ -347,36 +332,11 @@ def paper_bounds(epsilon: float, delta: float, sensitivity: float, rows: int) ->
     return frame[np.isfinite(frame["bound"]) & (frame["bound"] > 0)].reset_index(drop=True)
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
-def _unit_iid_summary(family: str, order: float, dim: int) -> loss.LossSummary:
-    """The loss summary of i.i.d. Laplace/GG noise at scale b = 1 (independent of ε, δ and Δ)."""
-    return loss.iid_coordinate_loss_summary(
-        family, 1.0, dim, order=None if family == "laplace" else order, quantile_levels=QUANTILE_LEVELS,
-        n_samples=UNIT_QUANTILE_SAMPLES, seed=0,
-    )
-
-
-def _loss_summary(mechanism: Mechanism, scale: float, setting: Setting) -> loss.LossSummary:
-    family = _loss_family(mechanism)
-    if mechanism.id == "mvg_iid":
-        rows, cols = setting.matrix_shape
-        return loss.mvg_iid_loss_summary(mechanism.coordinate_std(scale, setting), rows, cols, QUANTILE_LEVELS)
-    if family == "gaussian":
-        return loss.gaussian_loss_summary(mechanism.coordinate_std(scale, setting), setting.dim, QUANTILE_LEVELS)
-    if family == "r1smg":
-        return loss.r1smg_loss_summary(scale, QUANTILE_LEVELS)
-    # Laplace/GG noise at scale b is b times the noise at b = 1: the loss scales by b², its shape
-    # (skewness, kurtosis) not at all, so the simulation at b = 1 serves every ε.
-    unit = _unit_iid_summary(family, float(setting.order), int(setting.dim))
-    with np.errstate(over="ignore"):  # a loss beyond 1.8e308 is inf, shown as a dash
-        factor = float(np.float64(scale) ** 2)
-        return dataclasses.replace(
-            unit,
-            mean=unit.mean * factor,
-            median=unit.median * factor,
-            quantiles={level: value * factor for level, value in unit.quantiles.items()},
-            std=unit.std * factor,
-        )
+def _method_label(summary: loss.LossSummary) -> str:
+    """How a band was computed, in a few words: exact, or Monte Carlo / Cornish–Fisher."""
+    if summary.exact:
+        return "exact (χ²)" if "chi^2" in summary.method else "exact"
+    return "Monte Carlo (M ≤ 100) / Cornish–Fisher"
 
 
 def _paper_constant(mechanism_id: str, setting: Setting) -> tuple[str, float]:
@@ -399,7 +359,7 @@ def _paper_constant(mechanism_id: str, setting: Setting) -> tuple[str, float]:
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def current_losses(
-    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, rows: int, gamma_ratio: float
+    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, rows: int, gamma_ratio: float, *, data_lower: float = 0.0, data_upper: float = 1.0
 ) -> pd.DataFrame:
     """The loss distribution of each shown mechanism at the current d: one row per mechanism.
 
@@ -407,9 +367,10 @@ def current_losses(
     excess_kurtosis, exact, method, constant, paper_bound``. Invalid mechanisms keep their row
     with the reason and NaN numbers.
     """
-    setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model, rows, gamma_ratio)
+    setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model, rows, gamma_ratio, data_lower=data_lower,
+                           data_upper=data_upper)
     records = []
-    for mechanism_id in SHOWN_IDS:
+    for mechanism_id in shown_ids():
         mechanism = MECHANISMS[mechanism_id]
         record = dict(mechanism=mechanism_id, valid=False, reason="", scale=np.nan, mean=np.nan, median=np.nan,
                       q05=np.nan, q95=np.nan, std=np.nan, skewness=np.nan, excess_kurtosis=np.nan, exact=False,
@@ -422,7 +383,7 @@ def current_losses(
             constant, bound = _paper_constant(mechanism_id, setting)
             record.update(valid=True, scale=scale, constant=constant, paper_bound=_finite_or_nan(bound))
             if math.isfinite(scale):
-                summary = _loss_summary(mechanism, scale, setting)
+                summary = mechanism.loss_summary(scale, setting, QUANTILE_LEVELS, UNIT_QUANTILE_SAMPLES)
                 record.update(
                     mean=_finite_or_nan(summary.mean),
                     median=_finite_or_nan(summary.median),
@@ -440,9 +401,9 @@ def current_losses(
     return pd.DataFrame(records)
 
 
-def _monte_carlo_dims(mechanism_id: str, rows: int) -> list[int]:
-    """Where the Monte Carlo points go: M = 1, 10, 100, 1000 (MVG: rows × 1, 10, 100, at most 1000)."""
-    if mechanism_id == "mvg_iid":
+def _monte_carlo_dims(mechanism: Mechanism, rows: int) -> list[int]:
+    """Where the Monte Carlo points go: M = 1, 10, 100, 1000 (matrix-valued: rows × 1, 10, 100, at most 1000)."""
+    if mechanism.matrix_valued:
         return [rows * c for c in (1, 10, 100) if rows * c <= 1000] or [rows]
     return list(MONTE_CARLO_DIMS)
 
@@ -450,7 +411,7 @@ def _monte_carlo_dims(mechanism_id: str, rows: int) -> list[int]:
 @st.cache_data(max_entries=32, show_spinner=False)
 def monte_carlo_points(
     epsilon: float, delta: float, sensitivity: float, order: float, l1_model: str, rows: int, gamma_ratio: float,
-    seed: int, samples: int = MONTE_CARLO_SAMPLES,
+    seed: int, samples: int = MONTE_CARLO_SAMPLES, *, data_lower: float = 0.0, data_upper: float = 1.0
 ) -> pd.DataFrame:
     """Simulated losses at a few M, drawn with each mechanism's own sampler, with 95% intervals.
 
@@ -459,23 +420,26 @@ def monte_carlo_points(
     ``n`` is ``samples``, or fewer where n × M would exceed 100,000 coordinates (at least 50).
     The scales are those of :func:`loss_curves` (the registry's calibration at that M).
     """
-    curves, _ = loss_curves(epsilon, delta, sensitivity, order, l1_model, rows, gamma_ratio)
-    base = make_setting(epsilon, delta, sensitivity, order, 1, l1_model, 1, gamma_ratio)
+    curves, _ = loss_curves(epsilon, delta, sensitivity, order, l1_model, rows, gamma_ratio, data_lower=data_lower,
+                            data_upper=data_upper)
+    base = make_setting(epsilon, delta, sensitivity, order, 1, l1_model, 1, gamma_ratio, data_lower=data_lower,
+                        data_upper=data_upper)
     records = []
-    for index, mechanism_id in enumerate(SHOWN_IDS):
+    for mechanism_id in shown_ids():
         mechanism = MECHANISMS[mechanism_id]
-        mechanism_rows = rows if mechanism_id == "mvg_iid" else 1
-        curve = curves[curves["mechanism"] == mechanism_id].set_index("dim")
-        for dim in _monte_carlo_dims(mechanism_id, rows):
-            if dim not in curve.index:  # not valid there, or beyond float64
+        mechanism_rows = _rows_of(mechanism, rows)
+        curve = curves[curves["mechanism"] == mechanism_id]
+        scales = dict(zip(curve["dim"].tolist(), curve["scale"].tolist()))  # a dict: no pandas index per mechanism
+        for dim in _monte_carlo_dims(mechanism, rows):
+            if dim not in scales:  # not valid there, or beyond float64
                 continue
-            scale = float(curve.at[dim, "scale"])
+            scale = float(scales[dim])
             setting = _setting_at(base, dim, mechanism_rows)
             size = max(50, min(samples, MONTE_CARLO_DRAWS // dim))
             result = loss.monte_carlo_loss(
                 lambda rng, size: mechanism.sample(rng, size, scale, setting),
                 size,
-                seed=int(seed) * 7919 + 1000 * index + dim,  # an independent stream per point, reproducible per seed
+                seed=mechanism_seed(int(seed), mechanism_id, dim),  # a stream per (mechanism id, M), reproducible per seed
                 quantile_levels=QUANTILE_LEVELS,
             )
             record = dict(
@@ -609,16 +573,17 @@ def closer_test_curve(epsilon: float, delta: float, sensitivity: float) -> pd.Da
 @st.cache_data(max_entries=64, show_spinner=False)
 def accuracy_first(
     delta: float, sensitivity: float, order: float, dim: int, l1_model: str, rows: int, gamma_ratio: float,
-    target: float, kind: str, alpha: float, scope: str,
+    target: float, kind: str, alpha: float, scope: str, *, data_lower: float = 0.0, data_upper: float = 1.0
 ) -> pd.DataFrame:
     """The ε each shown mechanism needs for the target error (:func:`gaussmech_core.inverse.epsilon_for_target_error`).
 
     Columns ``mechanism, epsilon, error, at_lower_end, method, reason, true_delta`` (``true_delta``:
     for R1SMG, the true δ(ε) of its noise at the ε found; its δ is only claimed).
     """
-    setting = make_setting(1.0, delta, sensitivity, order, dim, l1_model, rows, gamma_ratio)
+    setting = make_setting(1.0, delta, sensitivity, order, dim, l1_model, rows, gamma_ratio, data_lower=data_lower,
+                           data_upper=data_upper)
     records = []
-    for mechanism_id in SHOWN_IDS:
+    for mechanism_id in shown_ids():
         mechanism = MECHANISMS[mechanism_id]
         result = inverse.epsilon_for_target_error(mechanism, setting, target, kind=kind, alpha=alpha, scope=scope)
         true_delta = np.nan

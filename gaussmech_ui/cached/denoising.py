@@ -22,7 +22,7 @@ import math
 import numpy as np
 import streamlit as st
 
-from gaussmech_core.histogram import RELEASE_MECHANISMS, NeighbourModel, SweepResult, error_sweep
+from gaussmech_core.histogram import NeighbourModel, SweepResult, error_sweep
 from gaussmech_ui.examples import EXAMPLES
 from gaussmech_ui.uploads import HistogramData, parse_histogram_csv
 
@@ -34,7 +34,6 @@ __all__ = [
     "epsilon_grid",
     "sweep_units",
     "sweep_seconds",
-    "sweep_seed",
     "example_data",
     "parsed_upload",
     "mechanism_sweep",
@@ -92,20 +91,6 @@ def sweep_seconds(units: int) -> float:
     return units * _SECONDS_PER_UNIT
 
 
-def sweep_seed(mechanism: str) -> int:
-    """A fixed seed per mechanism (by its place in the list of release mechanisms).
-
-    Each mechanism keeps its own random stream whichever others are compared, so adding a
-    mechanism to the chart leaves the other curves unchanged.
-
-    Examples
-    --------
-    >>> sweep_seed("analytic_gaussian"), sweep_seed("laplace")
-    (2018, 2020)
-    """
-    return SWEEP_BASE_SEED + list(RELEASE_MECHANISMS).index(mechanism)
-
-
 @st.cache_data(max_entries=16, show_spinner=False)
 def example_data(example_id: str, parameters: tuple[tuple[str, object], ...]) -> HistogramData:
     """The built-in data set ``example_id`` of :data:`~gaussmech_ui.examples.EXAMPLES` built with ``parameters``."""
@@ -147,7 +132,8 @@ def mechanism_sweep(
 
     The neighbour relation is passed as its :class:`~gaussmech_core.histogram.NeighbourModel`
     fields (k changed coordinates, each by at most c), so histograms and Balle & Wang's mean
-    estimation share one code path. The seed is :func:`sweep_seed` of the mechanism.
+    estimation share one code path. The seed is :data:`SWEEP_BASE_SEED`; the core keys the
+    mechanism's stream by its id.
     """
     model = NeighbourModel(int(changed_coordinates), float(coordinate_sensitivity))
     return error_sweep(
@@ -158,7 +144,7 @@ def mechanism_sweep(
         delta,
         model,
         repetitions,
-        sweep_seed(mechanism),
+        SWEEP_BASE_SEED,
         order=float(order),
         metrics=metrics,
         total=total,

@@ -2,8 +2,9 @@
 
 Each function takes the setting as plain numbers (``setting_arguments``) and returns pandas frames
 or numpy arrays of exact values. Monte Carlo draws take an ``int`` seed: the same seed gives the
-same picture, "Draw again" passes a new one. Calibrations come from the Overview's cached table,
-so every page shows the same scales.
+same picture, "Draw again" passes a new one. Calibrations come from the Overview's cached table
+(:func:`~gaussmech_ui.cached.overview.calibration_table`, the one calibration cache), so every
+page shows the same scales.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ import streamlit as st
 
 from gaussmech_core import generalized, tails
 from gaussmech_core.mechanisms import DEFAULT_MECHANISM_ID, MECHANISMS
-from gaussmech_core.registry_types import Setting
+from gaussmech_core.streams import mechanism_rng
 
+from .arguments import make_setting, setting_arguments
 from .overview import calibration_table
 
 __all__ = [
@@ -28,7 +30,6 @@ __all__ = [
     "setting_arguments",
     "make_setting",
     "shown_ids",
-    "calibrations",
     "density_curves",
     "gg_family_curves",
     "sample_histogram",
@@ -39,32 +40,12 @@ DENSITY_POINTS = 800  # an even count: the grid never hits x = 0, where R1SMG's 
 WINDOW_STDS = 6.0  # the density window spans ± this many standard deviations of the reference mechanism
 HISTOGRAM_STDS = 4.5
 HISTOGRAM_BINS = 90
-
-
-def setting_arguments(setting: Setting) -> dict:
-    """The setting's fields as the plain keyword arguments the cached functions take."""
-    return dict(
-        epsilon=setting.epsilon,
-        delta=setting.delta,
-        sensitivity=setting.sensitivity,
-        order=setting.order,
-        dim=setting.dim,
-        l1_model=setting.l1_model,
-    )
-
-
-def make_setting(epsilon, delta, sensitivity, order, dim, l1_model) -> Setting:
-    return Setting(epsilon=epsilon, delta=delta, sensitivity=sensitivity, order=order, dim=dim, l1_model=l1_model)
+LATTICE_POINTS = 401  # at most this many integers carry an integer noise's pmf in the density chart
 
 
 def shown_ids(every_variant: bool) -> list[str]:
     """The mechanisms a chart draws: the featured ones, or every registered one."""
     return [key for key, mechanism in MECHANISMS.items() if every_variant or mechanism.featured]
-
-
-def calibrations(epsilon, delta, sensitivity, order, dim, l1_model) -> pd.DataFrame:
-    """The Overview's cached calibration table (index: mechanism id; valid, reason, scale, coordinate_std, ...)."""
-    return calibration_table(epsilon, delta, sensitivity, order, dim, l1_model)
 
 
 def _valid(table: pd.DataFrame, mechanism_id: str) -> bool:
@@ -73,7 +54,7 @@ def _valid(table: pd.DataFrame, mechanism_id: str) -> bool:
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def density_curves(
-    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, every_variant: bool, reference: str
+    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, every_variant: bool, reference: str, *, data_lower: float = 0.0, data_upper: float = 1.0
 ) -> tuple[pd.DataFrame, dict, dict]:
     """Per-coordinate densities of the shown mechanisms on a common window.
 
@@ -82,8 +63,8 @@ def density_curves(
     invalid)``: ``curves`` has ``x`` and one column per valid mechanism, ``stds`` maps every valid
     shown mechanism to its std, ``invalid`` maps the others to the reason.
     """
-    setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model)
-    table = calibrations(epsilon, delta, sensitivity, order, dim, l1_model)
+    setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model, data_lower, data_upper)
+    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper)
     ids = shown_ids(every_variant)
     stds, invalid = {}, {}
     for mechanism_id in ids:
@@ -93,17 +74,33 @@ def density_curves(
             invalid[mechanism_id] = table.loc[mechanism_id, "reason"] or "not available here"
     anchor = reference if reference in stds else DEFAULT_MECHANISM_ID
     half_width = WINDOW_STDS * stds.get(anchor, float(table.loc[DEFAULT_MECHANISM_ID, "coordinate_std"]))
-    x = np.linspace(-half_width, half_width, DENSITY_POINTS)
+    grid = np.linspace(-half_width, half_width, DENSITY_POINTS)
+    lattice = _lattice(half_width) if any(MECHANISMS[key].support == "integer" for key in stds) else np.array([])
+    # Continuous densities on the grid, integer noise's pmf on the integers (each NaN at the other's points).
+    x = np.union1d(grid, lattice) if lattice.size else grid
+    on_grid, on_lattice = np.isin(x, grid), np.isin(x, lattice)
     columns = {"x": x}
     for mechanism_id in stds:
         mechanism = MECHANISMS[mechanism_id]
-        columns[mechanism_id] = np.asarray(mechanism.pdf(x, float(table.loc[mechanism_id, "scale"]), setting), dtype=float)
+        where = on_lattice if mechanism.support == "integer" else on_grid
+        values = np.full(x.shape, np.nan)
+        values[where] = np.asarray(mechanism.pdf(x[where], float(table.loc[mechanism_id, "scale"]), setting), dtype=float)
+        columns[mechanism_id] = values
     return pd.DataFrame(columns), stds, invalid
+
+
+def _lattice(half_width: float) -> np.ndarray:
+    """The integers of [-half_width, half_width] where integer noise's pmf is drawn: every one, or
+    at most :data:`LATTICE_POINTS` of them, evenly spread (their pmf is then close to a density)."""
+    top = math.floor(half_width)
+    if 2 * top + 1 <= LATTICE_POINTS:
+        return np.arange(-top, top + 1, dtype=float)
+    return np.unique(np.round(np.linspace(-top, top, LATTICE_POINTS)))
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def gg_family_curves(
-    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, mode: str
+    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, mode: str, *, data_lower: float = 0.0, data_upper: float = 1.0
 ) -> tuple[pd.DataFrame, dict, dict, dict]:
     """GG(p) beside Laplace (p = 1) and the Gaussian (p = 2), at equal variance or calibrated.
 
@@ -116,8 +113,8 @@ def gg_family_curves(
     ``"calibrated"``: GG(p) at its exact (ε, δ) scale, Laplace at b = Δ₁/ε (pure ε-DP), the
     Gaussian at the analytic σ.
     """
-    setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model)
-    table = calibrations(epsilon, delta, sensitivity, order, dim, l1_model)
+    setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model, data_lower, data_upper)
+    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper)
     sigma = float(table.loc[DEFAULT_MECHANISM_ID, "coordinate_std"])
     p = float(order)
     colors = {
@@ -173,7 +170,7 @@ def sample_histogram(
     dim: int,
     l1_model: str,
     size: int,
-    seed: int,
+    seed: int, *, data_lower: float = 0.0, data_upper: float = 1.0
 ) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
     """``size`` seeded draws of one noise coordinate, as a density histogram, and the exact density.
 
@@ -182,14 +179,14 @@ def sample_histogram(
     ``outside`` (draws beyond the window), ``size``, ``seed``. Raises ``ValueError`` when the
     mechanism is not valid at this setting.
     """
-    setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model)
-    table = calibrations(epsilon, delta, sensitivity, order, dim, l1_model)
+    setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model, data_lower, data_upper)
+    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper)
     if not _valid(table, mechanism_id):
         raise ValueError(table.loc[mechanism_id, "reason"] or f"{MECHANISMS[mechanism_id].name} is not available here")
     mechanism = MECHANISMS[mechanism_id]
     scale = float(table.loc[mechanism_id, "scale"])
     std = float(table.loc[mechanism_id, "coordinate_std"])
-    draws = tails.coordinate_sample(mechanism, np.random.default_rng(seed), size, scale, setting)
+    draws = tails.coordinate_sample(mechanism, mechanism_rng(seed, mechanism_id), size, scale, setting)
     half_width = HISTOGRAM_STDS * std
     edges = np.linspace(-half_width, half_width, HISTOGRAM_BINS + 1)
     counts, _ = np.histogram(draws, bins=edges)
@@ -220,7 +217,7 @@ def noise_vectors(
     vector_dim: int,
     size: int,
     seed: int,
-    fixed_direction: bool,
+    fixed_direction: bool, *, data_lower: float = 0.0, data_upper: float = 1.0
 ) -> tuple[dict, dict, float]:
     """Noise vectors in 2-D or 3-D: the analytic Gaussian's isotropic noise and rank-1 (R1SMG-shaped)
     noise with the same expected squared error ``vector_dim × σ²``.
@@ -228,9 +225,9 @@ def noise_vectors(
     Returns ``(points, styles, expected_loss)`` with ``points["gaussian"]`` and ``points["r1smg"]``
     arrays of shape (size, vector_dim) (the true value is the origin).
     """
-    table = calibrations(epsilon, delta, sensitivity, order, dim, l1_model)
+    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper)
     sigma = float(table.loc[DEFAULT_MECHANISM_ID, "scale"])
-    picture = dataclasses.replace(make_setting(epsilon, delta, sensitivity, order, dim, l1_model), dim=vector_dim)
+    picture = dataclasses.replace(make_setting(epsilon, delta, sensitivity, order, dim, l1_model, data_lower, data_upper), dim=vector_dim)
     gaussian = MECHANISMS[DEFAULT_MECHANISM_ID]
     expected_loss = float(gaussian.expected_loss(sigma, picture))
     rng = np.random.default_rng(seed)

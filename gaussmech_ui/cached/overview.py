@@ -17,6 +17,8 @@ import streamlit as st
 from gaussmech_core.mechanisms import MECHANISMS, coordinate_std_over_epsilon, evaluate
 from gaussmech_core.registry_types import Setting
 
+from .arguments import setting_arguments
+
 __all__ = [
     "setting_arguments",
     "epsilon_grid_exponents",
@@ -33,24 +35,6 @@ __all__ = [
 POINTS_PER_DECADE = 8
 # Balle & Wang's Figure 1 (left) compares several δ; these span the values used in practice.
 RATIO_DELTAS = (1e-2, 1e-4, 1e-6, 1e-8, 1e-10)
-
-
-def setting_arguments(setting: Setting, *, other_neighbour_model: bool = False) -> dict:
-    """The setting's fields as the plain keyword arguments the cached functions take.
-
-    With ``other_neighbour_model`` the l1 model is the other one, for captions that say what
-    would change under it.
-    """
-    l1_model = setting.l1_model
-    if other_neighbour_model:
-        l1_model = "all_coordinates" if l1_model == "one_coordinate" else "one_coordinate"
-    return dict(
-        delta=setting.delta,
-        sensitivity=setting.sensitivity,
-        order=setting.order,
-        dim=setting.dim,
-        l1_model=l1_model,
-    )
 
 
 def epsilon_grid_exponents(epsilon: float, low: int = -2, high: int = 2) -> tuple[int, int]:
@@ -92,7 +76,7 @@ def _epsilon_grid(low_exponent: int, high_exponent: int) -> np.ndarray:
 
 @st.cache_data(max_entries=256, show_spinner=False)
 def calibration_table(
-    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str
+    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, *, data_lower: float = 0.0, data_upper: float = 1.0
 ) -> pd.DataFrame:
     """Every registered mechanism at one setting: exact scale, per-coordinate std, E‖noise‖₂², validity.
 
@@ -102,7 +86,8 @@ def calibration_table(
     against, MATH.md 6.2). ``error`` holds the message when the computation itself failed (the row
     then counts as not valid).
     """
-    setting = Setting(epsilon=epsilon, delta=delta, sensitivity=sensitivity, order=order, dim=dim, l1_model=l1_model)
+    setting = Setting(epsilon=epsilon, delta=delta, sensitivity=sensitivity, order=order, dim=dim, l1_model=l1_model,
+                      data_lower=data_lower, data_upper=data_upper)
     rows = []
     for mechanism_id, mechanism in MECHANISMS.items():
         row = dict(
@@ -150,7 +135,7 @@ def _coordinate_std_or_nan(mechanism, setting: Setting) -> float:
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def std_sweep(
-    delta: float, sensitivity: float, order: float, dim: int, l1_model: str, low_exponent: int, high_exponent: int
+    delta: float, sensitivity: float, order: float, dim: int, l1_model: str, low_exponent: int, high_exponent: int, *, data_lower: float = 0.0, data_upper: float = 1.0
 ) -> pd.DataFrame:
     """Per-coordinate noise std of every mechanism on a log grid of ε (NaN where not valid).
 
@@ -158,7 +143,8 @@ def std_sweep(
     """
     epsilons = _epsilon_grid(low_exponent, high_exponent)
     columns = {"epsilon": epsilons}
-    base = Setting(epsilon=float(epsilons[0]), delta=delta, sensitivity=sensitivity, order=order, dim=dim, l1_model=l1_model)
+    base = Setting(epsilon=float(epsilons[0]), delta=delta, sensitivity=sensitivity, order=order, dim=dim, l1_model=l1_model,
+                   data_lower=data_lower, data_upper=data_upper)
     for mechanism_id, mechanism in MECHANISMS.items():
         try:
             # One vectorized calibration over the whole grid (a root-find per point is ~30x slower).

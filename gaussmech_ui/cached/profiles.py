@@ -17,7 +17,8 @@ from scipy import stats
 from gaussmech_core import accounting, audit, gaussian, tails
 from gaussmech_core.mechanisms import DEFAULT_MECHANISM_ID, MECHANISMS
 
-from .distributions import calibrations, make_setting, shown_ids
+from .distributions import make_setting, shown_ids
+from .overview import calibration_table
 
 __all__ = [
     "PROFILE_FLOOR",
@@ -65,7 +66,7 @@ def _shown_delta(values) -> np.ndarray:
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def profile_curves(
-    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, every_variant: bool
+    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, every_variant: bool, *, data_lower: float = 0.0, data_upper: float = 1.0
 ) -> tuple[pd.DataFrame, dict, dict, pd.DataFrame]:
     """The true δ(ε) of every shown valid mechanism, each at the scale calibrated to (ε, δ).
 
@@ -74,8 +75,8 @@ def profile_curves(
     ``(claimed δ, true δ at ε)``; ``invalid`` maps the others to the reason; ``comparison`` holds
     the exact δ(ε/2) and δ(2ε) of each proven mechanism (columns ``half``, ``double``), 0 included.
     """
-    setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model)
-    table = calibrations(epsilon, delta, sensitivity, order, dim, l1_model)
+    setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model, data_lower, data_upper)
+    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper)
     low, high = profile_epsilon_exponents(epsilon)
     epsilons = np.logspace(low, high, PROFILE_POINTS_PER_DECADE * (high - low) + 1)
     columns = {"epsilon": epsilons}
@@ -89,7 +90,7 @@ def profile_curves(
         columns[key] = _shown_delta(mechanism.privacy_profile(epsilons, scale, setting))
         if mechanism.guarantee == "claimed":
             claimed[key] = (float(delta), float(table.loc[key, "true_delta"]))
-        else:
+        elif mechanism.profile_is_exact:  # the comparison is of exact profiles; a bound is not compared
             half, double = mechanism.privacy_profile(np.array([epsilon / 2.0, 2.0 * epsilon]), scale, setting)
             comparison[key] = dict(half=float(half), double=float(double))
     comparison_frame = pd.DataFrame.from_dict(comparison, orient="index", columns=["half", "double"])
@@ -97,13 +98,13 @@ def profile_curves(
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def privacy_loss_frame(epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str) -> tuple[pd.DataFrame, dict]:
+def privacy_loss_frame(epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, *, data_lower: float = 0.0, data_upper: float = 1.0) -> tuple[pd.DataFrame, dict]:
     """The analytic Gaussian's privacy loss L ~ N(η, 2η) and the two masses of Theorem 5.
 
     Returns ``(frame, numbers)``: ``frame`` has ``loss`` and ``density`` over η ± 5 sd, widened to
     show ±ε, with ±ε on the grid; ``numbers`` has ``sigma, eta, upper, lower, delta``.
     """
-    table = calibrations(epsilon, delta, sensitivity, order, dim, l1_model)
+    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper)
     sigma = float(table.loc[DEFAULT_MECHANISM_ID, "scale"])
     mean, variance = gaussian.gaussian_privacy_loss(sigma, sensitivity)
     sd = math.sqrt(variance)
@@ -191,14 +192,14 @@ def low_privacy_frame(delta: float, sensitivity: float, epsilon: float) -> pd.Da
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def tradeoff_frame(
-    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, type_one_error: float
+    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, type_one_error: float, *, data_lower: float = 0.0, data_upper: float = 1.0
 ) -> tuple[pd.DataFrame, dict]:
     """The analytic Gaussian's trade-off curve G_μ and the (ε, δ)-DP boundary on α in [0, 1].
 
     Returns ``(frame, numbers)``: ``frame`` has ``alpha, gaussian, region``; ``numbers`` has
     ``mu`` and, at ``type_one_error``, each curve's β and the attacker's power 1 − β.
     """
-    table = calibrations(epsilon, delta, sensitivity, order, dim, l1_model)
+    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper)
     sigma = float(table.loc[DEFAULT_MECHANISM_ID, "scale"])
     mu = float(gaussian.gdp_mu(sigma, sensitivity))
     alphas = np.union1d(np.linspace(0.0, 1.0, 501), np.geomspace(1e-6, 1e-2, 60))
@@ -249,9 +250,9 @@ def _composed_totals(epsilon: float, delta: float, sigma: float, sensitivity: fl
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def composition_frame(epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str) -> pd.DataFrame:
+def composition_frame(epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, *, data_lower: float = 0.0, data_upper: float = 1.0) -> pd.DataFrame:
     """Total ε of k releases of the calibrated analytic Gaussian on :func:`release_grid`, one column per route."""
-    table = calibrations(epsilon, delta, sensitivity, order, dim, l1_model)
+    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper)
     sigma = float(table.loc[DEFAULT_MECHANISM_ID, "scale"])
     rows = []
     for k in release_grid():
@@ -261,9 +262,9 @@ def composition_frame(epsilon: float, delta: float, sensitivity: float, order: f
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def composition_rows(epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, k: int) -> pd.DataFrame:
+def composition_rows(epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, k: int, *, data_lower: float = 0.0, data_upper: float = 1.0) -> pd.DataFrame:
     """The total (ε, δ) of each route at one k: columns ``route, total_epsilon, total_delta``."""
-    table = calibrations(epsilon, delta, sensitivity, order, dim, l1_model)
+    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper)
     sigma = float(table.loc[DEFAULT_MECHANISM_ID, "scale"])
     totals = _composed_totals(epsilon, delta, sigma, sensitivity, int(k))
     return pd.DataFrame(

@@ -15,8 +15,10 @@ import streamlit as st
 
 from gaussmech_core import generalized, tails
 from gaussmech_core.mechanisms import MECHANISMS
+from gaussmech_core.streams import mechanism_rng
 
-from .distributions import calibrations, make_setting, shown_ids
+from .distributions import make_setting, shown_ids
+from .overview import calibration_table
 
 __all__ = [
     "ALPHAS",
@@ -73,7 +75,7 @@ def _probabilities(log_tail: np.ndarray, floor: float) -> np.ndarray:
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def coordinate_tail_curves(
-    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, every_variant: bool, floor: float
+    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, every_variant: bool, floor: float, *, data_lower: float = 0.0, data_upper: float = 1.0
 ) -> tuple[pd.DataFrame, dict]:
     """``P(|N_i| > t)`` on a log grid of t for the shown mechanisms, NaN below ``floor``.
 
@@ -81,8 +83,8 @@ def coordinate_tail_curves(
     among mechanisms with a proven guarantee (a "claimed" mechanism's far larger noise does not
     stretch the axis). Returns ``(curves, invalid)``.
     """
-    setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model)
-    table = calibrations(epsilon, delta, sensitivity, order, dim, l1_model)
+    setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model, data_lower, data_upper)
+    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper)
     scales, invalid = _valid_scales(table, shown_ids(every_variant))
     stds = {key: float(table.loc[key, "coordinate_std"]) for key in scales}
     proven = [key for key in scales if MECHANISMS[key].guarantee != "claimed"] or list(scales)
@@ -97,7 +99,7 @@ def coordinate_tail_curves(
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def monte_carlo_norms(
-    mechanism_id: str, epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str
+    mechanism_id: str, epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, *, data_lower: float = 0.0, data_upper: float = 1.0
 ) -> np.ndarray | None:
     """Sorted ‖noise‖₂ of :func:`monte_carlo_vectors` (d) seeded draws of a mechanism's noise, or None.
 
@@ -106,12 +108,12 @@ def monte_carlo_norms(
     is the same on every rerun and for every viewer.
     """
     vectors = monte_carlo_vectors(dim)
-    table = calibrations(epsilon, delta, sensitivity, order, dim, l1_model)
+    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper)
     if not vectors or not bool(table.loc[mechanism_id, "valid"]):
         return None
-    setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model)
+    setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model, data_lower, data_upper)
     mechanism, scale = MECHANISMS[mechanism_id], float(table.loc[mechanism_id, "scale"])
-    rng = np.random.default_rng(MONTE_CARLO_SEED)
+    rng = mechanism_rng(MONTE_CARLO_SEED, mechanism_id)  # its own stream, whichever others are drawn
     norms = np.empty(vectors)
     block = max(1, MONTE_CARLO_FLOATS // (8 * dim))
     for start in range(0, vectors, block):
@@ -135,7 +137,7 @@ def monte_carlo_vectors(dim: int) -> int:
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def norm_tail_curves(
-    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, every_variant: bool, floor: float
+    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, every_variant: bool, floor: float, *, data_lower: float = 0.0, data_upper: float = 1.0
 ) -> tuple[pd.DataFrame, pd.DataFrame | None, int, dict]:
     """``P(‖N‖₂ > t)`` at dimension d: exact where the registry has ``norm_tail``, else Monte Carlo.
 
@@ -143,15 +145,16 @@ def norm_tail_curves(
     empirical-tail column per mechanism without a closed form (NaN where no draw exceeds t), or is
     None when there is none or d is too large to draw; ``vectors`` is the Monte Carlo size.
     """
-    setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model)
-    table = calibrations(epsilon, delta, sensitivity, order, dim, l1_model)
+    setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model, data_lower, data_upper)
+    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper)
     scales, invalid = _valid_scales(table, shown_ids(every_variant))
     exact = {key: scale for key, scale in scales.items() if MECHANISMS[key].norm_tail is not None}
     sampled = {key: scale for key, scale in scales.items() if MECHANISMS[key].norm_tail is None}
     vectors = monte_carlo_vectors(dim)
     norms = {}
     for key in sampled:
-        values = monte_carlo_norms(key, epsilon, delta, sensitivity, order, dim, l1_model)
+        values = monte_carlo_norms(key, epsilon, delta, sensitivity, order, dim, l1_model,
+                                       data_lower=data_lower, data_upper=data_upper)
         if values is None:
             invalid[key] = f"no closed form for ‖noise‖₂, and d = {dim:,} is too large to draw it here"
         else:
@@ -180,15 +183,15 @@ def norm_tail_curves(
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def coordinate_bounds(
-    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, every_variant: bool, alpha: float
+    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, every_variant: bool, alpha: float, *, data_lower: float = 0.0, data_upper: float = 1.0
 ) -> pd.DataFrame:
     """The per-coordinate error bound at confidence 1 − α of every shown valid mechanism.
 
     Index: mechanism id. Columns ``std`` (noise std per coordinate) and ``bound`` (the t with
     P(|N_i| > t) = α, rounded up), ``method`` (``"exact"``).
     """
-    setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model)
-    table = calibrations(epsilon, delta, sensitivity, order, dim, l1_model)
+    setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model, data_lower, data_upper)
+    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper)
     scales, _ = _valid_scales(table, shown_ids(every_variant))
     rows = [
         dict(
@@ -204,7 +207,7 @@ def coordinate_bounds(
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def norm_bounds(
-    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, every_variant: bool, alpha: float
+    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, every_variant: bool, alpha: float, *, data_lower: float = 0.0, data_upper: float = 1.0
 ) -> pd.DataFrame:
     """The error bound in l2 norm at confidence 1 − α of every shown valid mechanism, at dimension d.
 
@@ -212,8 +215,8 @@ def norm_bounds(
     has ``norm_tail``; else the empirical 1 − α quantile of :func:`monte_carlo_norms` when at least
     10 draws lie beyond it; else NaN) and ``method`` (``"exact"``, ``"Monte Carlo"`` or ``""``).
     """
-    setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model)
-    table = calibrations(epsilon, delta, sensitivity, order, dim, l1_model)
+    setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model, data_lower, data_upper)
+    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper)
     scales, _ = _valid_scales(table, shown_ids(every_variant))
     rows = []
     for key, scale in scales.items():
@@ -222,7 +225,8 @@ def norm_bounds(
         if mechanism.norm_tail is not None:
             bound, method = float(tails.norm_error_bound(mechanism, scale, setting, alpha)), "exact"
         else:
-            values = monte_carlo_norms(key, epsilon, delta, sensitivity, order, dim, l1_model)
+            values = monte_carlo_norms(key, epsilon, delta, sensitivity, order, dim, l1_model,
+                                       data_lower=data_lower, data_upper=data_upper)
             if values is not None and alpha * values.size >= 10:
                 bound, method = float(np.quantile(values, 1.0 - alpha, method="higher")), "Monte Carlo"
         rows.append(dict(id=key, std=math.sqrt(float(table.loc[key, "expected_loss"])), bound=bound, method=method))

@@ -19,9 +19,20 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..format import format_number, format_percent, math_reference_link
-from ..ranking import assumption_sentence, rank, reader_name, winner_phrase
-from .common import CURRENT_COLOR, FONT_SIZE, LINE_WIDTH, apply_layout, exact_hover, mechanism_line, vertical_marker
-from .common import coinciding_curves, core_ids, keep_in_view, mechanism_marker
+from ..ranking import assumption_sentence, bounded_note, rank, ranked, reader_name, winner_phrase
+from .common import (
+    CURRENT_COLOR,
+    FONT_SIZE,
+    LINE_WIDTH,
+    apply_layout,
+    coinciding_curves,
+    core_ids,
+    exact_hover,
+    keep_in_view,
+    mechanism_line,
+    mechanism_marker,
+    vertical_marker,
+)
 from .distributions import trace_name
 
 __all__ = [
@@ -244,7 +255,7 @@ def expected_loss_caption(current: pd.DataFrame, mechanisms: Mapping, setting, a
     from ``alternative`` (the same rows under the other neighbour model), what that model changes.
     """
     valid = current[current["valid"] & current["mean"].notna()]
-    proven = valid[np.array([mechanisms[m].guarantee != "claimed" for m in valid["mechanism"]], dtype=bool)]
+    proven = valid[np.array([ranked(mechanisms[m]) for m in valid["mechanism"]], dtype=bool)]
     parts = []
     ranking = rank(dict(zip(proven["mechanism"], proven["mean"])), mechanisms)
     if ranking.best:
@@ -259,7 +270,7 @@ def expected_loss_caption(current: pd.DataFrame, mechanisms: Mapping, setting, a
         other = None
         if alternative is not None:
             shown = alternative[alternative["valid"] & alternative["mean"].notna()]
-            shown = shown[np.array([mechanisms[m].guarantee != "claimed" for m in shown["mechanism"]], dtype=bool)]
+            shown = shown[np.array([ranked(mechanisms[m]) for m in shown["mechanism"]], dtype=bool)]
             other = rank(dict(zip(shown["mechanism"], shown["mean"])), mechanisms)
         parts.append(assumption_sentence(setting, ranking, other, mechanisms, quantity="error",
                                          verb="have the smallest error"))
@@ -272,6 +283,8 @@ def expected_loss_caption(current: pd.DataFrame, mechanisms: Mapping, setting, a
             "Lower bounds for (ε, δ)-DP rule out an error that stays bounded as d grows, and its claimed guarantee indeed "
             "fails at most d: see the R1SMG audit tab."
         )
+    if bounded_note(mechanisms[m] for m in valid["mechanism"]):
+        parts.append(bounded_note(mechanisms[m] for m in valid["mechanism"]))
     return " ".join(parts)
 
 
@@ -716,7 +729,7 @@ def accuracy_first_caption(frame: pd.DataFrame, mechanisms: Mapping, setting, ta
     the other neighbour model), what that model changes.
     """
     def proven_epsilons(table):
-        is_proven = np.array([mechanisms[m].guarantee != "claimed" for m in table["mechanism"]], dtype=bool)
+        is_proven = np.array([ranked(mechanisms[m]) for m in table["mechanism"]], dtype=bool)
         kept = table[is_proven & table["epsilon"].notna().to_numpy()]
         return dict(zip(kept["mechanism"], kept["epsilon"]))
 
@@ -729,4 +742,6 @@ def accuracy_first_caption(frame: pd.DataFrame, mechanisms: Mapping, setting, ta
         f"For {goal}, the most private proven choice is {winner_phrase(ranking, mechanisms, setting)} at ε = "
         f"{format_number(ranking.values[ranking.best[0]])}; a smaller ε is more private and needs more noise. "
         + assumption_sentence(setting, ranking, other, mechanisms, quantity="ε", verb="be the most private choice")
+        + " " * bool(bounded_note(mechanisms[m] for m in frame["mechanism"]))
+        + bounded_note(mechanisms[m] for m in frame["mechanism"])
     )

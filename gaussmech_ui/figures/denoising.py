@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import html
 import math
-import re
 from typing import Mapping, Sequence
 
 import numpy as np
@@ -67,7 +66,6 @@ __all__ = [
     "calibration_sentence",
     "title_setting",
     "preview_frame",
-    "markdown_escape",
     "html_escape",
     "link_problems",
 ]
@@ -587,7 +585,7 @@ def sweep_figure(
         k = result.metrics.index(metric)
         for m, (mechanism_id, order) in enumerate(zip(result.mechanisms, result.orders)):
             mechanism = mechanisms[mechanism_id]
-            label = mechanism_label(mechanism, order if mechanism_id == "generalized_gaussian" else None)
+            label = mechanism_label(mechanism, order if mechanism.uses_order else None)
             for p, steps in enumerate(result.pipelines):
                 name = f"{label}, {pipeline_label(steps)}"
                 group = f"{mechanism_id}-{p}"
@@ -677,7 +675,7 @@ def sweep_frame(sweeps: Sequence, mechanisms: Mapping) -> pd.DataFrame:
     for result in sweeps:
         low, high = result.band
         for m, (mechanism_id, order) in enumerate(zip(result.mechanisms, result.orders)):
-            label = mechanism_label(mechanisms[mechanism_id], order if mechanism_id == "generalized_gaussian" else None)
+            label = mechanism_label(mechanisms[mechanism_id], order if mechanisms[mechanism_id].uses_order else None)
             for p, steps in enumerate(result.pipelines):
                 for k, metric in enumerate(result.metrics):
                     for e, epsilon in enumerate(result.epsilons):
@@ -728,7 +726,7 @@ def sweep_caption(
         steps = pipeline_label(result.pipelines[1])
         factors = improvement_at(result, metric)
         for m, mechanism_id in enumerate(result.mechanisms):
-            label = mechanism_label(mechanisms[mechanism_id], result.orders[m] if mechanism_id == "generalized_gaussian" else None)
+            label = mechanism_label(mechanisms[mechanism_id], result.orders[m] if mechanisms[mechanism_id].uses_order else None)
             finite = factors[m][np.isfinite(factors[m])]
             if finite.size == 0:
                 reason = result.reasons[m] or "no valid point on this axis"
@@ -848,23 +846,23 @@ def calibration_sentence(calibration, mechanism_name: str, scale_symbol: str) ->
     >>> calibration_sentence(calibrate_histogram_noise("laplace", 0.5, 1e-5, "replace"), "Laplace", "b")
     '**Noise:** Laplace with b = 4, standard deviation 5.66 per coordinate, calibrated at Δ₁ = 2 (b = Δ₁/ε (pure ε-DP)); δ is not used.'
     """
-    which = "Δ₁" if calibration.mechanism == "laplace" else ("Δ₂" if calibration.note.startswith(("σ", "exact")) else "Δ")
     sentence = (
         f"**Noise:** {mechanism_name} with {scale_symbol} = {format_number(calibration.scale)}, standard deviation "
-        f"{format_number(calibration.noise_std)} per coordinate, calibrated at {which} = "
+        f"{format_number(calibration.noise_std)} per coordinate, calibrated at {calibration.sensitivity_symbol} = "
         f"{format_number(calibration.sensitivity)} ({calibration.note})"
     )
-    return sentence + ("; δ is not used." if calibration.mechanism == "laplace" else ".")
+    return sentence + ("; δ is not used." if math.isnan(calibration.delta) else ".")
 
 
-def title_setting(setting, model, mechanism: str | None = None, draw: int | None = None) -> str:
+def title_setting(setting, model, mechanism=None, draw: int | None = None) -> str:
     """The parameters of a chart in one line: ``ε = 1, δ = 1e-5, Δ₂ = 1, Δ₁ = 1, p = 2, seed 0``.
 
-    The order p is given for the generalized Gaussian (or when several mechanisms may be shown).
+    ``mechanism`` is a registry entry (or None when several mechanisms may be shown); the order p
+    is given when its noise has one (``uses_order``) or for several mechanisms.
     """
     parts = [f"ε = {format_number(setting.epsilon)}", f"δ = {format_number(setting.delta)}",
              sensitivity_text(model.l2_sensitivity, model.l1_sensitivity)]
-    if mechanism in (None, "generalized_gaussian"):
+    if mechanism is None or mechanism.uses_order:
         parts.append(f"p = {format_number(setting.order)}")
     if draw is not None:
         parts.append(f"release seed {draw}")
@@ -883,23 +881,6 @@ def preview_frame(data, rows: int = 10, columns: int = 10) -> pd.DataFrame:
         return frame
     labels = list(data.labels)[:rows] if data.labels is not None else list(range(1, min(rows, counts.size) + 1))
     return pd.DataFrame({"bin": [str(label) for label in labels], data.column or "count": counts[:rows]})
-
-
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]#|<>$~])")
-
-
-def markdown_escape(text: str) -> str:
-    """Text from a file (a name, a label inside a message) made inert in Streamlit markdown.
-
-    Markdown and LaTeX characters get a backslash, so a label such as ``$x$`` or ``[link](u)``
-    shows as typed and is never rendered or followed.
-
-    Examples
-    --------
-    >>> print(markdown_escape("a_b [x](y) $z$"))
-    a\\_b \\[x\\](y) \\$z\\$
-    """
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", str(text))
 
 
 def html_escape(text: str) -> str:

@@ -15,11 +15,8 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..format import format_number, format_ratio
-from ..ranking import assumption_sentence, rank, reader_name, winner_phrase
+from ..ranking import assumption_sentence, bounded_note, rank, ranked, reader_name, winner_phrase
 from .common import (
-    trace_name,
-    core_ids,
-    keep_in_view,
     CURRENT_COLOR,
     FONT_FAMILY,
     FONT_SIZE,
@@ -27,9 +24,12 @@ from .common import (
     TEXT_COLOR,
     TITLE_SIZE,
     apply_layout,
+    core_ids,
     exact_hover,
+    keep_in_view,
     mechanism_line,
     mechanism_marker,
+    trace_name,
 )
 from .overview import setting_summary
 
@@ -85,20 +85,35 @@ def density_figure(curves: pd.DataFrame, mechanisms: Mapping, setting, *, log_de
     ids = [key for key in curves.columns if key != "x"]
     # Drawn last-to-first so the first mechanism (the reference) is on top where curves coincide
     # (GG at p = 2 is the analytic Gaussian); the legend keeps the registry order.
-    for rank, mechanism_id in reversed(list(enumerate(ids))):
+    for legend_rank, mechanism_id in reversed(list(enumerate(ids))):
         mechanism = mechanisms[mechanism_id]
         density = curves[mechanism_id].to_numpy(dtype=float)
         if log_density:
             density = np.where(density > 0, density, np.nan)
+        if getattr(mechanism, "support", "continuous") == "integer":  # a pmf on the integers: points, not a curve
+            shown = np.isfinite(density)
+            figure.add_trace(
+                go.Scatter(
+                    x=x[shown],
+                    y=density[shown],
+                    name=trace_name(mechanism),
+                    legendrank=legend_rank + 1,
+                    mode="markers",
+                    marker=dict(color=mechanism.color, size=6),
+                    hovertemplate=exact_hover("k", "P(N = k)"),
+                )
+            )
+            continue
         figure.add_trace(
             go.Scatter(
                 x=x,
                 y=density,
                 name=trace_name(mechanism),
-                legendrank=rank + 1,
+                legendrank=legend_rank + 1,
                 mode="lines+markers",
                 line=mechanism_line(mechanism),
                 marker=mechanism_marker(mechanism),
+                connectgaps=True,  # the integers of a pmf drawn beside it are not gaps of this curve
                 hovertemplate=exact_hover("x", "f(x)"),
             )
         )
@@ -135,7 +150,7 @@ def density_caption(
     """
     finite = {key: value for key, value in stds.items() if value is not None and math.isfinite(value)}
     sentences = []
-    proven = {key: value for key, value in finite.items() if mechanisms[key].guarantee != "claimed"}
+    proven = {key: value for key, value in finite.items() if ranked(mechanisms[key])}
     ranking = rank(proven, mechanisms)
     if len(ranking.places) >= 2:
         narrow, wide = ranking.best[0], ranking.worst[0]
@@ -146,12 +161,14 @@ def density_caption(
         )
         if setting is not None:
             other = None if alternative is None else rank(
-                {key: value for key, value in alternative.items() if mechanisms[key].guarantee != "claimed"}, mechanisms
+                {key: value for key, value in alternative.items() if ranked(mechanisms[key])}, mechanisms
             )
             sentences.append(assumption_sentence(setting, ranking, other, mechanisms, quantity="noise std",
                                                  verb="have the narrowest noise"))
     elif len(ranking.places) == 1 and len(ranking.best) > 1:
         sentences.append(f"The proven mechanisms shown have the same noise width: {winner_phrase(ranking, mechanisms, setting)}.")
+    if bounded_note(mechanisms[key] for key in finite):
+        sentences.append(bounded_note(mechanisms[key] for key in finite))
     for key in finite:
         if mechanisms[key].guarantee == "claimed":
             sentences.append(

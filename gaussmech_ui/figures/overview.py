@@ -21,16 +21,16 @@ import plotly.graph_objects as go
 from ..format import cite_math, format_number, format_percent, format_ratio, math_reference_link, math_reference_name
 from ..ranking import are_tied, assumption_sentence, rank, reader_name, winner_phrase
 from .common import (
-    DELTA_COLORS,
-    LEGEND_GROUPS,
-    coinciding_curves,
-    grouped_legend_below,
-    legend_group,
     CURRENT_COLOR,
+    DELTA_COLORS,
     FONT_SIZE,
+    LEGEND_GROUPS,
     LINE_WIDTH,
     apply_layout,
+    coinciding_curves,
     exact_hover,
+    grouped_legend_below,
+    legend_group,
     mark_current_x,
     mechanism_line,
     mechanism_marker,

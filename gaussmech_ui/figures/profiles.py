@@ -15,9 +15,17 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..format import format_number, format_percent, format_ratio
-from .common import CURRENT_COLOR, LINE_WIDTH, apply_layout, exact_hover, mechanism_line, mechanism_marker
-from .common import coinciding_curves, vertical_marker
 from ..ranking import place_phrase, rank, reader_name
+from .common import (
+    CURRENT_COLOR,
+    LINE_WIDTH,
+    apply_layout,
+    coinciding_curves,
+    exact_hover,
+    mechanism_line,
+    mechanism_marker,
+    vertical_marker,
+)
 from .distributions import legend_below, log_dtick, trace_name
 from .overview import setting_summary
 

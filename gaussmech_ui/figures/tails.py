@@ -14,9 +14,27 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..format import format_number, format_percent, format_ratio
-from ..ranking import assumption_sentence, rank, reader_name, share_exact_values, winner_phrase
-from .common import CURRENT_COLOR, LINE_WIDTH, apply_layout, exact_hover, mechanism_line, mechanism_marker
-from .common import DELTA_COLORS, horizontal_marker, vertical_marker
+from ..ranking import (
+    assumes_bounds,
+    assumption_sentence,
+    bounded_note,
+    rank,
+    ranked,
+    reader_name,
+    share_exact_values,
+    winner_phrase,
+)
+from .common import (
+    CURRENT_COLOR,
+    DELTA_COLORS,
+    LINE_WIDTH,
+    apply_layout,
+    exact_hover,
+    horizontal_marker,
+    mechanism_line,
+    mechanism_marker,
+    vertical_marker,
+)
 from .distributions import legend_below, log_dtick, trace_name
 from .overview import setting_summary
 
@@ -61,7 +79,7 @@ def tail_figure(
     ids = [key for key in curves.columns if key != "t"]
     # Drawn last-to-first so the first mechanism (the reference) is on top where curves coincide
     # (GG at p = 2 is the analytic Gaussian); the legend keeps the registry order.
-    for rank, mechanism_id in reversed(list(enumerate(ids))):
+    for legend_rank, mechanism_id in reversed(list(enumerate(ids))):
         mechanism = mechanisms[mechanism_id]
         figure.add_trace(
             go.Scatter(
@@ -69,7 +87,7 @@ def tail_figure(
                 y=curves[mechanism_id].to_numpy(dtype=float),
                 name=trace_name(mechanism),
                 legendgroup=mechanism_id,
-                legendrank=rank + 1,
+                legendrank=legend_rank + 1,
                 mode="lines+markers",
                 line=mechanism_line(mechanism),
                 marker=mechanism_marker(mechanism),
@@ -154,8 +172,10 @@ def tail_caption(
     if not finite:
         return ""
     what = "the whole noise vector has l2 length" if vector else "each noise coordinate is"
-    parts = [f"{trace_name(mechanisms[key])} {format_number(value)}" for key, value in sorted(finite.items(), key=lambda kv: kv[1])]
-    proven = {key: value for key, value in finite.items() if mechanisms[key].guarantee != "claimed"}
+    # Bounded-data mechanisms are listed after the others (they assume more; see gaussmech_ui.ranking).
+    in_order = sorted(finite.items(), key=lambda kv: (assumes_bounds(mechanisms[kv[0]]), kv[1]))
+    parts = [f"{trace_name(mechanisms[key])} {format_number(value)}" for key, value in in_order]
+    proven = {key: value for key, value in finite.items() if ranked(mechanisms[key])}
     text = f"With probability {format_percent(1 - alpha, 6)}, {what} at most: " + "; ".join(parts) + "."
     ranking = rank(proven, mechanisms)
     if len(ranking.places) >= 2:
@@ -166,12 +186,13 @@ def tail_caption(
         )
         if setting is not None:
             other = None if alternative is None else rank(
-                {key: value for key, value in alternative.items() if key in bounds and mechanisms[key].guarantee != "claimed"},
+                {key: value for key, value in alternative.items() if key in bounds and ranked(mechanisms[key])},
                 mechanisms,
             )
             text += " " + assumption_sentence(setting, ranking, other, mechanisms, quantity="bound",
                                               verb="have the smallest bound")
-    return text
+    note = bounded_note(mechanisms[key] for key in finite)
+    return text + (" " + note if note else "")
 
 
 def _shared_bounds(bounds: Mapping[str, float], frame: pd.DataFrame, mechanisms: Mapping, setting) -> dict:

@@ -134,9 +134,11 @@ def test_url_parameters_are_applied(probe_app):
 
 def test_values_are_mirrored_in_the_url_with_the_agreed_keys(probe_app):
     at = _run(probe_app)
-    assert at.query_params == {"epsilon": "1", "delta": "1e-5", "sensitivity": "1", "order": "2", "dim": "10", "l1": "one_coordinate"}
+    assert at.query_params == {"epsilon": "1", "delta": "1e-5", "sensitivity": "1", "order": "2", "dim": "10", "l1": "one_coordinate",
+                               "lower": "0", "upper": "1"}
     at = _change_every_control(at)
-    assert at.query_params == {"epsilon": "2", "delta": "1e-8", "sensitivity": "3", "order": "3.5", "dim": "50", "l1": "all_coordinates"}
+    assert at.query_params == {"epsilon": "2", "delta": "1e-8", "sensitivity": "3", "order": "3.5", "dim": "50", "l1": "all_coordinates",
+                               "lower": "0", "upper": "1"}
 
 
 def test_a_url_changed_during_the_session_is_applied_and_our_own_writes_are_not_undone(probe_app):

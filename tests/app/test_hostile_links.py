@@ -17,8 +17,7 @@ import math
 import re
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 from streamlit.testing.v1 import AppTest
 
 from gaussmech_ui.menu import MENU

@@ -162,7 +162,7 @@ def test_the_classical_gaussian_is_not_used_where_its_guarantee_fails(lab, chart
     at = lab
     at.selectbox(key="denoising_mechanism").set_value("classical_gaussian").run()
     assert not at.exception and not at.error
-    assert any("only a theorem for ε < 1" in w for w in _texts(at, "warning"))
+    assert any("proved only for 0 < ε < 1" in w and "Nothing is released" in w for w in _texts(at, "warning"))
     assert len(chart_specs(at)) == 1, "no release to show; the sweep still draws where it is valid"
     at.select_slider(key=widget_key("epsilon")).set_value(0.5).run()
     assert not at.warning and len(chart_specs(at)) == 3

@@ -18,7 +18,8 @@ from tests.app.page_helpers import legend_order, open_page, trace_named
 PAGE = "pages/1_Noise_distributions.py"
 TABS = ["Densities", "Generalized Gaussian family", "Draw samples", "Noise as vectors"]
 FEATURED_VALID_AT_DEFAULTS = ["Analytic Gaussian", "Laplace", "Generalized Gaussian GG(p)",
-                              "Matrix-variate Gaussian (i.i.d. form)", "R1SMG, claimed (Ji & Li 2024)"]
+                              "Matrix-variate Gaussian (i.i.d. form)", "R1SMG, claimed (Ji & Li 2024)",
+                              "Truncated GG(p), bounded data", "Boundary-inflated truncated GG(p), bounded data"]
 
 
 def _open(tab: str | None = None, **query) -> AppTest:
@@ -38,7 +39,8 @@ def test_the_page_opens_on_the_densities_with_every_featured_mechanism(chart_spe
     (spec,) = chart_specs(at)
     assert _legend(spec) == FEATURED_VALID_AT_DEFAULTS
     assert [_trace(spec, name)["line"]["color"] for name in FEATURED_VALID_AT_DEFAULTS] == [
-        MECHANISMS[key].color for key in ("analytic_gaussian", "laplace", "generalized_gaussian", "mvg_iid", "r1smg")
+        MECHANISMS[key].color
+        for key in ("analytic_gaussian", "laplace", "generalized_gaussian", "mvg_iid", "r1smg", "truncated_gg", "bit_gg")
     ]
     assert spec["layout"]["yaxis"]["type"] == "linear"
     assert "ε = 1, δ = 1e-5" in spec["layout"]["title"]["text"]
@@ -49,8 +51,9 @@ def test_the_page_opens_on_the_densities_with_every_featured_mechanism(chart_spe
     assert gaussian.max() == pytest.approx(1 / (sigma * np.sqrt(2 * np.pi)), rel=1e-3)
     assert "the Laplace mechanism has the narrowest noise" in at.info[0].value
     assert len(at.get("download_button")) == 1
-    (expander,) = at.expander
+    expander, bounded = at.expander  # the page's math, and why the bounded-data mechanisms need bounds
     assert expander.label == "The math" and len(expander.get("latex")) >= 2
+    assert bounded.label.startswith("Mechanisms for bounded data")
 
 
 def test_the_log_view_and_every_variant(chart_specs):

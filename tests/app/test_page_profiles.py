@@ -35,6 +35,7 @@ def test_profiles_pass_through_the_chosen_point_and_r1smg_is_flagged(chart_specs
     assert names == [
         "Analytic Gaussian", "Laplace", "Generalized Gaussian GG(p) (on the analytic Gaussian's curve)", "Matrix-variate Gaussian (i.i.d. form)",
         "R1SMG, claimed (Ji & Li 2024): true δ(ε) of its noise",
+        "Truncated GG(p), bounded data", "Boundary-inflated truncated GG(p), bounded data",
         "R1SMG, claimed (Ji & Li 2024): claimed δ (open) vs true δ (filled) at ε",
         "chosen (ε, δ) = (1, 1e-5)",
     ]
@@ -47,7 +48,7 @@ def test_profiles_pass_through_the_chosen_point_and_r1smg_is_flagged(chart_specs
     np.testing.assert_allclose(deltas[shown], gaussian.gaussian_delta(epsilons[shown], SIGMA), rtol=1e-9)
     laplace = np.asarray(_trace(spec, "Laplace")["y"], dtype=float)
     assert np.isnan(laplace[epsilons >= 1.0]).all(), "δ is exactly 0 for ε ≥ Δ₁/b: not drawn on a log axis"
-    claim = spec["data"][5]
+    claim = _trace(spec, "R1SMG, claimed (Ji & Li 2024): claimed δ (open) vs true δ (filled) at ε")
     assert claim["y"][0] == 1e-5 and claim["y"][1] == pytest.approx(0.18141, rel=1e-3)  # MATH.md 6.2
     assert any("published guarantee does not hold here" in w.value for w in at.warning)
     assert "at ε/2 = 0.5 their δ is the Laplace mechanism 0.221" in at.info[0].value

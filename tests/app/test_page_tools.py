@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+
 import pytest
 
 from gaussmech_core.mechanisms import MECHANISMS
@@ -27,7 +28,7 @@ def _run_snippet(code: str) -> dict[str, list[dict[str, list[str]]]]:
 
 
 def _setting(at):
-    from gaussmech_ui.params import make_setting, DEFAULTS
+    from gaussmech_ui.params import DEFAULTS, make_setting
 
     return make_setting({name: at.session_state[name] for name in DEFAULTS})
 

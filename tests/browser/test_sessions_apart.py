@@ -8,7 +8,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
 import pytest  # noqa: E402
-
 from browser_sessions import start_browser_sessions  # noqa: E402
 
 pytestmark = pytest.mark.slow

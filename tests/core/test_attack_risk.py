@@ -12,8 +12,7 @@ import math
 import mpmath as mp
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from gaussmech_core import attack_risk
 from gaussmech_core.attack_risk import (

@@ -33,6 +33,7 @@ from gaussmech_core.histogram import (
     release_histogram,
 )
 from gaussmech_core.laplace import laplace_scale
+from gaussmech_core.streams import mechanism_rng
 
 
 def test_doctests():
@@ -237,8 +238,7 @@ def test_sweep_matches_a_direct_computation():
     pipelines = [(), ("soft_threshold", "simplex")]
     result = error_sweep(counts, ["laplace", "analytic_gaussian"], pipelines, epsilons, 1e-5, "replace",
                          repetitions=7, seed=42, metrics=("mse", "l1"), total=counts.sum())
-    streams = np.random.SeedSequence(42).spawn(2)
-    rng = np.random.default_rng(streams[1])  # the analytic Gaussian's own stream
+    rng = mechanism_rng(42, "analytic_gaussian")  # the analytic Gaussian's own stream, keyed by its id
     unit = rng.standard_normal((7, counts.size))
     sigma = analytic_gaussian_sigma(1.0, 1e-5, math.sqrt(2))
     estimates = [apply_pipeline(counts + sigma * u, pipelines[1], sigma, total=counts.sum()) for u in unit]

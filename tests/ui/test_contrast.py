@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
+import plotly.graph_objects as go
 import pytest
 
 from gaussmech_core.mechanisms import MECHANISMS
 from gaussmech_ui.figures.common import DELTA_COLORS, MARKER_SYMBOLS, apply_layout, contrast_ratio
-
-import plotly.graph_objects as go
 
 
 @pytest.mark.parametrize("mechanism_id", list(MECHANISMS))

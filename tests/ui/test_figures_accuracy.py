@@ -69,7 +69,7 @@ def test_make_setting_uses_the_page_shape_and_falls_back_when_rows_do_not_divide
 def test_scales_against_dim_match_the_registry_at_every_point(l1_model, order):
     base = _setting(1, l1_model=l1_model, order=order)
     dims = np.array([1, 2, 3, 10, 1000, 1_000_000])
-    for mechanism_id in cached.SHOWN_IDS:
+    for mechanism_id in cached.shown_ids():
         mechanism = MECHANISMS[mechanism_id]
         scales, reason = cached.scales_against_dim(mechanism, base, dims)
         for dim, scale in zip(dims, scales):
@@ -96,7 +96,8 @@ def test_a_dimension_free_calibration_is_computed_once():
 def test_loss_curves_match_the_registry_and_leave_out_invalid_points():
     curves, not_drawn = cached.loss_curves(**SWEEP)
     assert "classical_gaussian" in not_drawn and "r1smg" in not_drawn  # ε = 1; R1SMG below M = 3
-    assert set(curves["mechanism"]) == {"analytic_gaussian", "laplace", "generalized_gaussian", "mvg_iid", "r1smg"}
+    assert set(curves["mechanism"]) == {"analytic_gaussian", "laplace", "generalized_gaussian", "mvg_iid", "r1smg",
+                                        "truncated_gg", "bit_gg", "discrete_gaussian"}
     assert curves[curves["mechanism"] == "r1smg"]["dim"].min() == 3
     for _, row in curves.sample(25, random_state=1).iterrows():
         setting = _setting(int(row["dim"]))
@@ -224,7 +225,7 @@ def test_closer_test_curve_crosses_the_ceiling_once():
 
 def test_accuracy_first_matches_the_inverse_module():
     frame = cached.accuracy_first(1e-5, 1.0, 2.0, 10, "one_coordinate", 1, 0.5, 10.0, "quantile", 0.05, "coordinate")
-    assert list(frame["mechanism"]) == list(cached.SHOWN_IDS)
+    assert list(frame["mechanism"]) == list(cached.shown_ids())
     expected = inverse.epsilon_for_target_error("analytic_gaussian", _setting(), 10.0, kind="quantile", scope="coordinate")
     assert frame.set_index("mechanism").at["analytic_gaussian", "epsilon"] == expected.epsilon
     r1smg = frame.set_index("mechanism").loc["r1smg"]
@@ -354,6 +355,7 @@ def test_accuracy_first_table_caption_and_notes():
     assert table.set_index("Mechanism").at["Analytic Gaussian", "ε needed"] == "0.71"
     caption = figures.accuracy_first_caption(frame, MECHANISMS, _setting(), 10.0, "quantile", "coordinate", 0.05)
     assert "R1SMG" not in caption and "Laplace" in caption
+    assert "bounded data are left out of this ranking" in caption
     reasons, warnings = figures.accuracy_first_notes(frame, MECHANISMS, _setting())
     assert not reasons and len(warnings) == 1 and "not for use" in warnings[0]
     impossible = cached.accuracy_first(1e-5, 1.0, 2.0, 10, "one_coordinate", 1, 0.5, 1e-9, "rms", 0.05, "norm")

@@ -339,7 +339,10 @@ def test_link_problems_name_the_key_and_what_is_allowed():
 
 
 def test_markdown_escape_makes_file_text_inert():
-    assert figures.markdown_escape("**x** $y$ [a](b)") == r"\*\*x\*\* \$y\$ \[a\](b)"
+    from gaussmech_ui.format import escape_markdown
+
+    assert escape_markdown("**x** $y$ [a](b)") == r"\*\*x\*\* \$y\$ \[a\](b)"
+    assert not hasattr(figures, "markdown_escape"), "one Markdown escaper, in gaussmech_ui.format"
     assert figures.html_escape("<img src=x>") == "&lt;img src=x&gt;"
 
 
@@ -353,9 +356,10 @@ def test_preview_frame_keeps_labels_as_text():
 
 def test_title_setting_lists_the_parameters():
     setting = Setting(epsilon=0.5, delta=1e-6, order=3.0)
-    assert figures.title_setting(setting, neighbour_model("replace"), "laplace", 4) == (
+    assert figures.title_setting(setting, neighbour_model("replace"), MECHANISMS["laplace"], 4) == (
         "ε = 0.5, δ = 1e-6, Δ₂ = 1.41, Δ₁ = 2, release seed 4")
     assert "p = 3" in figures.title_setting(setting, neighbour_model("add_remove"))
+    assert "p = 3" in figures.title_setting(setting, neighbour_model("add_remove"), MECHANISMS["generalized_gaussian"])
 
 
 # --- cached helpers -----------------------------------------------------------------------------------
@@ -371,9 +375,16 @@ def test_epsilon_grid_contains_the_current_epsilon_range_and_its_ends():
     assert cached.epsilon_grid_exponents(0.5) == cached.epsilon_grid_exponents(5.0), "the axis stays put"
 
 
-def test_sweep_seed_is_fixed_per_mechanism_and_distinct():
-    seeds = [cached.sweep_seed(m) for m in ("analytic_gaussian", "classical_gaussian", "laplace", "generalized_gaussian")]
-    assert len(set(seeds)) == 4 and seeds[0] == cached.SWEEP_BASE_SEED
+def test_each_mechanism_sweep_has_its_own_stream_keyed_by_id():
+    counts = np.array([9.0, 0.0, 2.0, 0.0, 5.0])
+    arguments = (2.0, ((),), (0.5,), 1e-5, 1, 1.0, 30, ("mse",), None, None)
+    laplace = cached.mechanism_sweep(counts, "laplace", *arguments)
+    gaussian = cached.mechanism_sweep(counts, "analytic_gaussian", *arguments)
+    direct = error_sweep(counts, ["analytic_gaussian", "laplace"], [()], [0.5], 1e-5, "add_remove", 30,
+                         cached.SWEEP_BASE_SEED)
+    # The same numbers alone or next to another mechanism, in either order: streams follow the id.
+    np.testing.assert_array_equal(direct.mean[:, 1], laplace.mean[:, 0])
+    np.testing.assert_array_equal(direct.mean[:, 0], gaussian.mean[:, 0])
 
 
 def test_sweep_units_and_seconds_grow_with_every_factor():
@@ -404,7 +415,7 @@ def test_mechanism_sweep_equals_the_core_sweep_with_its_seed():
     result = cached.mechanism_sweep(counts, "laplace", 2.0, ((), ("nonnegative",)), (0.5, 1.0), 1e-5, 2, 1.0, 15,
                                     ("mse", "l1"), None, None)
     direct = error_sweep(counts, [("laplace", 2.0)], [(), ("nonnegative",)], [0.5, 1.0], 1e-5, "replace", 15,
-                         cached.sweep_seed("laplace"), metrics=("mse", "l1"))
+                         cached.SWEEP_BASE_SEED, metrics=("mse", "l1"))
     np.testing.assert_array_equal(result.mean, direct.mean)
     assert isinstance(figures.sweep_figure([result], MECHANISMS, "l1", truth=counts, title="x",
                                            current_epsilon=1.0), go.Figure)

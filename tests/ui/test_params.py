@@ -29,7 +29,7 @@ def test_doctests_pass():
 
 
 def test_url_keys_are_exactly_the_agreed_ones():
-    assert set(URL_KEYS.values()) == {"epsilon", "delta", "sensitivity", "order", "dim", "l1"}
+    assert set(URL_KEYS.values()) == {"epsilon", "delta", "sensitivity", "order", "dim", "l1", "lower", "upper"}
 
 
 def test_every_parameter_has_help_and_a_valid_default():

@@ -8,6 +8,8 @@ from types import SimpleNamespace
 import gaussmech_ui.ranking as ranking_module
 from gaussmech_core.mechanisms import MECHANISMS
 from gaussmech_core.registry_types import Setting
+from gaussmech_ui import ranking
+from gaussmech_ui.figures import distributions, tails
 from gaussmech_ui.ranking import TIE_TOLERANCE, assumption_sentence, rank, reader_name, winner_phrase
 
 
@@ -76,3 +78,24 @@ def test_at_dimension_one_both_models_agree():
     setting = Setting(epsilon=1.0, delta=1e-5, dim=1)
     ranked = rank({"lap": 2.0}, REGISTRY)
     assert "nothing would change" in assumption_sentence(setting, ranked, ranked, REGISTRY)
+
+
+# --- which entries a ranking may name (claimed and bounded-data mechanisms are left out) ----
+
+
+def test_ranked_leaves_out_claimed_and_bounded_entries():
+    assert ranking.ranked(MECHANISMS["laplace"]) and ranking.ranked(MECHANISMS["analytic_gaussian"])
+    assert not ranking.ranked(MECHANISMS["r1smg"])
+    assert not ranking.ranked(MECHANISMS["truncated_gg"]) and not ranking.ranked(MECHANISMS["bit_gg"])
+    assert ranking.bounded_note([MECHANISMS["laplace"]]) == ""
+    assert ranking.bounded_note([MECHANISMS["laplace"], MECHANISMS["bit_gg"]]) == ranking.BOUNDED_LEFT_OUT
+
+
+def test_captions_do_not_crown_a_bounded_mechanism():
+    stds = {"analytic_gaussian": 3.7, "laplace": 1.4, "truncated_gg": 0.28}
+    text = distributions.density_caption(stds, MECHANISMS, {})
+    assert "the Laplace mechanism has the narrowest noise" in text and ranking.BOUNDED_LEFT_OUT in text
+    bounds = {"analytic_gaussian": 7.3, "laplace": 3.0, "bit_gg": 0.47}
+    sentence = tails.tail_caption(bounds, MECHANISMS, 0.05, vector=False)
+    assert sentence.index("Laplace 3") < sentence.index("Analytic Gaussian 7.3") < sentence.index("bounded data 0.47")
+    assert "the smallest (Laplace)" in sentence and ranking.BOUNDED_LEFT_OUT in sentence

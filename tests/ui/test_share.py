@@ -10,7 +10,7 @@ from gaussmech_ui import share
 from gaussmech_ui.params import DEFAULTS, to_query
 
 QUERY = {"epsilon": "0.5", "delta": "1e-8", "sensitivity": "1", "order": "2", "dim": "50", "l1": "all_coordinates",
-         "accuracy_target": "3"}
+         "lower": "0", "upper": "1", "accuracy_target": "3"}
 
 
 def test_link_and_what_it_holds():

@@ -1,0 +1,320 @@
+"""Liu's mechanisms for bounded data, seen as noise: truncated and boundary-inflated truncated GG.
+
+When every coordinate of the query is known to lie in [a, b], Liu (arXiv:1602.06028, Definition 5
+and Appendix C) releases it with pure ε-DP using generalized Gaussian noise of any order p >= 1:
+
+* the **truncated GG** mechanism draws the release from the GG(s(x), b, p) density restricted
+  and renormalised to [a, b];
+* the **boundary-inflated truncated (BIT) GG** mechanism releases ``clamp(s(x) + e, a, b)`` with
+  ``e ~ GG(0, b, p)``: the mass beyond a bound is piled onto it.
+
+Their calibrations and samplers are in :mod:`gaussmech_core.generalized` (``truncated_gg_scale``,
+``bit_gg_scale``, ``truncated_gg_sample``, ``bit_gg_sample``; MATH.md section 5.6). The noise of a
+release, ``release - s(x)``, depends on where s(x) lies in [a, b]; the pages show it at the
+middle of the bounds, ``s(x) = (a + b)/2``, where it is symmetric on ``[-h, h]`` with
+``h = (b - a)/2``. This module gives that noise's density, tail and moments in closed form
+(regularized incomplete gamma functions), and the privacy profile every ε₀-DP mechanism meets.
+
+Why bounds: unbounded GG noise with p > 1 is never pure ε-DP (Liu, Claim 4): the privacy loss
+``(|e + Δ|^p - |e|^p)/b^p`` grows without limit with the noise e. On [a, b] the loss is bounded by
+``A(b) = (W^p - (W - Δ)^p)/b^p``, ``W = b - a`` (MATH.md 5.6).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import special
+
+from ._types import ArrayLike, FloatOrArray
+from ._validation import as_float_array, broadcast, require_interval, scalar_or_array
+
+__all__ = [
+    "half_width",
+    "kernel_log_ratio",
+    "truncated_gg_epsilon_bound",
+    "truncated_noise_pdf",
+    "truncated_noise_tail",
+    "truncated_noise_moment",
+    "clamped_noise_pdf",
+    "clamped_noise_tail",
+    "clamped_noise_moment",
+    "clamped_noise_atoms",
+    "truncated_noise_sample",
+    "clamped_noise_sample",
+    "pure_dp_delta_bound",
+]
+
+
+def half_width(lower: float, upper: float) -> float:
+    """``h = (upper - lower)/2``: the noise at the middle of the bounds lies in [-h, h].
+
+    Examples
+    --------
+    >>> half_width(-1.0, 3.0)
+    2.0
+    """
+    return 0.5 * (float(upper) - float(lower))
+
+
+def _positive(value: ArrayLike, name: str) -> np.ndarray:
+    return require_interval(as_float_array(value, name), name, 0.0, None, lower_open=True)
+
+
+def _order(order: ArrayLike) -> np.ndarray:
+    return require_interval(as_float_array(order, "order"), "order", 1.0, 10.0)
+
+
+def kernel_log_ratio(scale: ArrayLike, sensitivity: ArrayLike, order: ArrayLike, width: ArrayLike) -> FloatOrArray:
+    """``A(b) = (W^p - (W - Δ)^p)/b^p``: the sup of the GG kernel's log-ratio over a box of width W.
+
+    Evaluated as ``(W/b)^p (1 - (1 - Δ/W)^p)`` with ``expm1``/``log1p``, so Δ ≪ W loses nothing.
+
+    Notes
+    -----
+    MATH.md 5.6 [D]; requires 0 < Δ <= W and p >= 1.
+
+    Examples
+    --------
+    >>> round(kernel_log_ratio(0.7, 0.5, 2.0, 1.0), 6)   # (1 - 0.25)/0.49
+    1.530612
+    """
+    scale_b, sensitivity_b, order_b, width_b = broadcast(
+        _positive(scale, "scale"), _positive(sensitivity, "sensitivity"), _order(order), _positive(width, "width")
+    )
+    if np.any(sensitivity_b > width_b):
+        raise ValueError("sensitivity must be at most the width W of the data bounds (no query on [a, b] moves further)")
+    fraction = sensitivity_b / width_b
+    # The same floating-point steps as the calibration in generalized.truncated_gg_scale, so that
+    # the ε reported at its b is the ε it verified.
+    shape = np.ones_like(fraction)
+    partial = fraction < 1.0
+    shape[partial] = -np.expm1(order_b[partial] * np.log1p(-fraction[partial]))
+    with np.errstate(over="ignore"):
+        result = np.power(width_b / scale_b, order_b) * shape
+    return scalar_or_array(result, scale, sensitivity, order, width)
+
+
+def truncated_gg_epsilon_bound(scale: ArrayLike, sensitivity: ArrayLike, order: ArrayLike, width: ArrayLike) -> FloatOrArray:
+    """The ε the truncated GG mechanism is proved to have at scale b: ``2 A(b)`` (sufficient, MATH.md 5.6).
+
+    Examples
+    --------
+    >>> round(truncated_gg_epsilon_bound(0.7, 0.5, 2.0, 1.0), 2)   # MATH.md 5.6: "the bound's 3.06"
+    3.06
+    """
+    return scalar_or_array(2.0 * np.asarray(kernel_log_ratio(scale, sensitivity, order, width)), scale, sensitivity, order, width)
+
+
+def _standard(t: ArrayLike, scale: ArrayLike, order: ArrayLike) -> np.ndarray:
+    """``z = (|t|/b)^p`` (inf where it overflows)."""
+    with np.errstate(over="ignore"):
+        return np.power(np.abs(t) / scale, order)
+
+
+def _inside_moment(q: np.ndarray, scale: np.ndarray, order: np.ndarray, h: ArrayLike) -> np.ndarray:
+    """``E[|X|^q ; |X| <= h]`` for X ~ GG(0, b, p): ``b^q Γ((q+1)/p)/Γ(1/p) P((q+1)/p, (h/b)^p)``."""
+    a = (q + 1.0) / order
+    with np.errstate(over="ignore"):
+        factor = np.exp(q * np.log(scale) + special.gammaln(a) - special.gammaln(1.0 / order))
+        return factor * special.gammainc(a, _standard(h, scale, order))
+
+
+def _mass_inside(scale: np.ndarray, order: np.ndarray, h: np.ndarray) -> np.ndarray:
+    """``P(|X| <= h)`` for X ~ GG(0, b, p)."""
+    return special.gammainc(1.0 / order, _standard(h, scale, order))
+
+
+def _gg_density(x: np.ndarray, scale: np.ndarray, order: np.ndarray) -> np.ndarray:
+    log_norm = np.log(order) - math.log(2.0) - np.log(scale) - special.gammaln(1.0 / order)
+    return np.exp(log_norm - _standard(x, scale, order))
+
+
+def _arrays(x: ArrayLike, scale: ArrayLike, order: ArrayLike, h: ArrayLike, name: str = "x") -> tuple[np.ndarray, ...]:
+    x_array = require_interval(as_float_array(x, name), name, allow_infinity=True)
+    return broadcast(x_array, _positive(scale, "scale"), _order(order), _positive(h, "half_width"))
+
+
+def truncated_noise_pdf(x: ArrayLike, scale: ArrayLike, order: ArrayLike, h: ArrayLike) -> FloatOrArray:
+    """Density of the truncated GG noise at the middle of the bounds: GG(0, b, p) on [-h, h], renormalised.
+
+    Examples
+    --------
+    >>> from scipy import integrate
+    >>> round(integrate.quad(lambda x: truncated_noise_pdf(x, 0.7, 2.0, 0.5), -0.5, 0.5)[0], 10)
+    1.0
+    """
+    x_b, scale_b, order_b, h_b = _arrays(x, scale, order, h)
+    density = np.where(np.abs(x_b) <= h_b, _gg_density(x_b, scale_b, order_b) / _mass_inside(scale_b, order_b, h_b), 0.0)
+    return scalar_or_array(density, x, scale, order, h)
+
+
+def truncated_noise_tail(t: ArrayLike, scale: ArrayLike, order: ArrayLike, h: ArrayLike) -> FloatOrArray:
+    """``P(|e| > t)`` of the truncated GG noise: ``(P(1/p, z_h) - P(1/p, z_t))/P(1/p, z_h)``, 0 for t >= h.
+
+    Examples
+    --------
+    >>> truncated_noise_tail([0.0, 0.5, 1.0], 0.7, 2.0, 0.5).tolist()
+    [1.0, 0.0, 0.0]
+    """
+    t_b, scale_b, order_b, h_b = _arrays(t, scale, order, h, "t")
+    inside = _mass_inside(scale_b, order_b, h_b)
+    below = special.gammainc(1.0 / order_b, _standard(np.minimum(t_b, h_b), scale_b, order_b))
+    tail = np.where(t_b >= h_b, 0.0, np.clip((inside - below) / inside, 0.0, 1.0))
+    return scalar_or_array(tail, t, scale, order, h)
+
+
+def truncated_noise_moment(q: ArrayLike, scale: ArrayLike, order: ArrayLike, h: ArrayLike) -> FloatOrArray:
+    """``E|e|^q`` of the truncated GG noise: ``b^q Γ((q+1)/p)/Γ(1/p) P((q+1)/p, z_h) / P(1/p, z_h)``.
+
+    Examples
+    --------
+    >>> round(float(truncated_noise_moment(2.0, 1e6, 2.0, 0.5)), 9)   # b ≫ h: uniform on [-h, h], h²/3
+    0.083333333
+    """
+    q_b, scale_b, order_b, h_b = broadcast(_positive(q, "q"), _positive(scale, "scale"), _order(order), _positive(h, "half_width"))
+    inside = _mass_inside(scale_b, order_b, h_b)
+    with np.errstate(invalid="ignore", under="ignore"):
+        moment = _inside_moment(q_b, scale_b, order_b, h_b) / inside
+        # Where b ≫ h both gamma functions underflow together; the law is then uniform on [-h, h].
+        uniform = h_b**q_b / (q_b + 1.0)
+    moment = np.where(np.isfinite(moment) & (inside > 1e-280), np.minimum(moment, h_b**q_b), uniform)
+    return scalar_or_array(moment, q, scale, order, h)
+
+
+def clamped_noise_pdf(x: ArrayLike, scale: ArrayLike, order: ArrayLike, h: ArrayLike) -> FloatOrArray:
+    """Continuous part of the BIT noise's law at the middle of the bounds: the GG density on (-h, h).
+
+    The rest, ``P(|X| > h)/2`` at each of ±h, is an atom at each bound (not a density).
+
+    Examples
+    --------
+    >>> float(clamped_noise_pdf(0.6, 0.7, 2.0, 0.5))
+    0.0
+    """
+    x_b, scale_b, order_b, h_b = _arrays(x, scale, order, h)
+    density = np.where(np.abs(x_b) < h_b, _gg_density(x_b, scale_b, order_b), 0.0)
+    return scalar_or_array(density, x, scale, order, h)
+
+
+def clamped_noise_tail(t: ArrayLike, scale: ArrayLike, order: ArrayLike, h: ArrayLike) -> FloatOrArray:
+    """``P(|e| > t)`` of the BIT noise: the GG tail ``Q(1/p, (t/b)^p)`` for t < h, 0 from h on.
+
+    Examples
+    --------
+    >>> from gaussmech_core.generalized import gg_tail
+    >>> bool(clamped_noise_tail(0.3, 0.7, 2.0, 0.5) == gg_tail(0.3, 0.7, 2.0)), float(clamped_noise_tail(0.5, 0.7, 2.0, 0.5))
+    (True, 0.0)
+    """
+    t_b, scale_b, order_b, h_b = _arrays(t, scale, order, h, "t")
+    tail = np.where(t_b >= h_b, 0.0, special.gammaincc(1.0 / order_b, _standard(t_b, scale_b, order_b)))
+    return scalar_or_array(tail, t, scale, order, h)
+
+
+def clamped_noise_moment(q: ArrayLike, scale: ArrayLike, order: ArrayLike, h: ArrayLike) -> FloatOrArray:
+    """``E|e|^q`` of the BIT noise ``clamp(X, -h, h)``: ``E[|X|^q; |X| <= h] + h^q P(|X| > h)``.
+
+    Examples
+    --------
+    >>> round(float(clamped_noise_moment(2.0, 1e-3, 2.0, 0.5)), 12)   # b ≪ h: the GG's own b²/2
+    5e-07
+    """
+    q_b, scale_b, order_b, h_b = broadcast(_positive(q, "q"), _positive(scale, "scale"), _order(order), _positive(h, "half_width"))
+    outside = special.gammaincc(1.0 / order_b, _standard(h_b, scale_b, order_b))
+    with np.errstate(under="ignore"):
+        moment = _inside_moment(q_b, scale_b, order_b, h_b) + h_b**q_b * outside
+    return scalar_or_array(np.minimum(moment, h_b**q_b), q, scale, order, h)
+
+
+def clamped_noise_atoms(scale: float, order: float, h: float) -> tuple[np.ndarray, np.ndarray]:
+    """The two atoms of the BIT noise at the middle of the bounds: ``([-h, h], [P(|X| > h)/2] * 2)``.
+
+    Examples
+    --------
+    >>> positions, masses = clamped_noise_atoms(0.7, 2.0, 0.5)
+    >>> positions.tolist(), round(float(masses.sum()), 6)   # P(|N(0, 0.245)| > 0.5) = erfc(0.5/0.7)
+    ([-0.5, 0.5], 0.312422)
+    """
+    h_value = float(_positive(h, "half_width"))
+    outside = float(special.gammaincc(1.0 / float(_order(order)), _standard(h_value, float(_positive(scale, "scale")), float(order))))
+    return np.array([-h_value, h_value]), np.array([0.5 * outside, 0.5 * outside])
+
+
+def _gg_draws(rng: np.random.Generator, count: int, b: float, p: float) -> np.ndarray:
+    """``count`` draws of GG(0, b, p) as ``S b G^{1/p}``, ``G ~ Gamma(1/p, 1)``, S a random sign (MATH.md 5.1)."""
+    magnitude = b * np.power(rng.gamma(1.0 / p, 1.0, count), 1.0 / p)
+    return np.where(rng.random(count) < 0.5, -magnitude, magnitude)
+
+
+def clamped_noise_sample(rng: np.random.Generator, size: int | tuple[int, ...], scale: float, order: float,
+                         h: float) -> np.ndarray:
+    """Draws of the BIT noise at the middle of the bounds: ``clamp(e, -h, h)``, ``e ~ GG(0, b, p)``.
+
+    Examples
+    --------
+    >>> draws = clamped_noise_sample(np.random.default_rng(0), 20_000, 0.7, 2.0, 0.5)
+    >>> abs(float(np.mean(np.abs(draws) == 0.5)) - 0.3124) < 4 * (0.3124 * 0.6876 / 20_000) ** 0.5   # the atoms
+    True
+    """
+    b, p, half = float(_positive(scale, "scale")), float(_order(order)), float(_positive(h, "half_width"))
+    shape = np.empty(size, dtype=np.int8).shape
+    return np.clip(_gg_draws(rng, int(np.prod(shape)), b, p), -half, half).reshape(shape)
+
+
+def truncated_noise_sample(rng: np.random.Generator, size: int | tuple[int, ...], scale: float, order: float,
+                           h: float) -> np.ndarray:
+    """Exact draws of the truncated GG noise on [-h, h] by rejection, at least 37% of proposals kept.
+
+    For ``h <= b`` the proposal is uniform on [-h, h], kept with probability ``exp(-(|x|/b)^p)``
+    (at least ``e^{-1}``); for ``h > b`` it is GG(0, b, p) itself, kept when ``|x| <= h``
+    (probability ``P(1/p, (h/b)^p) >= P(1/p, 1) >= 1 - e^{-1}``). Both give exactly the GG density
+    restricted to [-h, h] and renormalised, far faster than inverting its CDF.
+
+    Examples
+    --------
+    >>> draws = truncated_noise_sample(np.random.default_rng(0), 20_000, 0.7, 2.0, 0.5)
+    >>> bool(np.abs(draws).max() <= 0.5), round(float(draws.var()) / float(truncated_noise_moment(2.0, 0.7, 2.0, 0.5)), 1)
+    (True, 1.0)
+    """
+    b, p, half = float(_positive(scale, "scale")), float(_order(order)), float(_positive(h, "half_width"))
+    shape = np.empty(size, dtype=np.int8).shape
+    count = int(np.prod(shape))
+    result = np.empty(count)
+    filled = 0
+    while filled < count:
+        wanted = count - filled
+        batch = int(wanted * 2.8) + 16
+        if half <= b:
+            proposal = rng.uniform(-half, half, batch)
+            kept = proposal[rng.random(batch) < np.exp(-np.power(np.abs(proposal) / b, p))]
+        else:
+            proposal = _gg_draws(rng, batch, b, p)
+            kept = proposal[np.abs(proposal) <= half]
+        take = min(kept.size, wanted)
+        result[filled:filled + take] = kept[:take]
+        filled += take
+    return result.reshape(shape)
+
+
+def pure_dp_delta_bound(epsilon: ArrayLike, epsilon_zero: ArrayLike) -> FloatOrArray:
+    """``δ(ε) <= (e^{ε₀} - e^ε)₊/(1 + e^{ε₀})``: the privacy profile bound of every ε₀-DP mechanism.
+
+    Notes
+    -----
+    An ε₀-DP mechanism is post-processing of randomized response with parameter ε₀ (Kairouz, Oh
+    & Viswanath 2015, Theorem 2.1), whose hockey-stick divergence at ε is this value; it is 0
+    for ε >= ε₀. Written ``-expm1(ε - ε₀)/(1 + e^{-ε₀})`` so large ε₀ does not overflow.
+
+    Examples
+    --------
+    >>> float(pure_dp_delta_bound(1.0, 1.0)), round(float(pure_dp_delta_bound(0.0, math.log(3.0))), 12)
+    (0.0, 0.5)
+    """
+    epsilon_b, zero_b = broadcast(
+        require_interval(as_float_array(epsilon, "epsilon"), "epsilon", 0.0, None),
+        require_interval(as_float_array(epsilon_zero, "epsilon_zero"), "epsilon_zero", 0.0, None, allow_infinity=True),
+    )
+    with np.errstate(over="ignore", invalid="ignore"):
+        bound = np.where(epsilon_b >= zero_b, 0.0, -np.expm1(epsilon_b - zero_b) / (1.0 + np.exp(-zero_b)))
+    return scalar_or_array(bound, epsilon, epsilon_zero)
