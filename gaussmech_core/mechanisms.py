@@ -477,6 +477,15 @@ def _discrete_validity(setting: Setting) -> Validity:
             "The exact discrete Gaussian calibration here is for one changed coordinate (CKS Theorem 7); "
             "choose 'one coordinate changes' (for a general l2 sensitivity only the zCDP bound is known).",
         )
+    # At large ε/Δ the exact σ is so small that the noise is the point mass at 0 in float64.
+    if setting.epsilon >= 10.0 * setting.sensitivity:
+        sigma = float(discrete_gaussian.discrete_gaussian_sigma(setting.epsilon, setting.delta, int(setting.sensitivity)))
+        if not float(discrete_gaussian.discrete_gaussian_variance(sigma)) > 0:
+            return Validity(
+                False,
+                f"At ε = {setting.epsilon:g} the discrete Gaussian's noise is 0 to float precision (σ = {sigma:.3g}): "
+                "it adds no noise that a page could show. Choose a smaller ε.",
+            )
     return _ALWAYS
 
 
@@ -501,6 +510,15 @@ def _discrete_gaussian_mechanism() -> Mechanism:
     def sigma_at(epsilons, s):
         return discrete_gaussian.discrete_gaussian_sigma(epsilons, s.delta, int(s.sensitivity))
 
+    def scale(s):
+        sigma = float(sigma_at(s.epsilon, s))
+        if not float(discrete_gaussian.discrete_gaussian_variance(sigma)) > 0:  # the point mass at 0, in float64
+            raise ValueError(
+                f"at ε = {s.epsilon:g} the discrete Gaussian's noise is 0 to float precision (σ = {sigma:.3g}): it adds no noise "
+                "(its privacy comes from the lattice alone); choose a smaller ε to see its noise"
+            )
+        return sigma
+
     return Mechanism(
         id="discrete_gaussian",
         name="Discrete Gaussian",
@@ -511,7 +529,7 @@ def _discrete_gaussian_mechanism() -> Mechanism:
         color=_COLORS["discrete_gaussian"],
         family="discrete_gaussian",
         validity=_discrete_validity,
-        scale=lambda s: float(sigma_at(s.epsilon, s)),
+        scale=scale,
         scale_over_epsilon=sigma_at,
         coordinate_std=lambda sigma, s: math.sqrt(float(discrete_gaussian.discrete_gaussian_variance(sigma))),
         expected_loss=lambda sigma, s: float(discrete_gaussian.discrete_gaussian_expected_loss(sigma, s.dim)),

@@ -15,7 +15,9 @@ through here (DESIGN.md section 3, "Sentences from numbers are claims"):
 * :func:`ranked` says which entries a ranking may name at all: not a "claimed" guarantee
   (R1SMG), which is not proven, and not a mechanism for bounded data (``uses_bounds``: Liu's
   truncated and BIT GG), which assumes more (every coordinate in the data bounds [a, b], so its
-  noise never exceeds b − a); :func:`bounded_note` is the sentence a caption then adds.
+  noise never exceeds b − a), and not a mechanism for integer queries (``support == "integer"``:
+  the discrete Gaussian), whose noise is exactly 0 with high probability once σ is small, which
+  only an integer-valued query can use; :func:`bounded_note` is the sentence a caption then adds.
 
 Pure functions: numbers and the registry in, text out; no ``st.*`` call.
 """
@@ -43,8 +45,10 @@ __all__ = [
     "neighbour_model_phrase",
     "assumption_sentence",
     "assumes_bounds",
+    "integer_only",
     "ranked",
     "BOUNDED_LEFT_OUT",
+    "INTEGER_LEFT_OUT",
     "bounded_note",
 ]
 
@@ -318,6 +322,17 @@ BOUNDED_LEFT_OUT = (
 )
 
 
+INTEGER_LEFT_OUT = (
+    "Mechanisms for integer queries (integer noise) are left out of this ranking too: their noise is exactly 0 "
+    "with high probability once σ is small, which only an integer-valued query can use."
+)
+
+
+def integer_only(mechanism) -> bool:
+    """Whether the mechanism is for integer queries only (integer noise; an object without the field is not)."""
+    return getattr(mechanism, "support", "continuous") == "integer"
+
+
 def assumes_bounds(mechanism) -> bool:
     """Whether the mechanism assumes data bounds (``uses_bounds``; an object without the field does not)."""
     return bool(getattr(mechanism, "uses_bounds", False))
@@ -325,9 +340,12 @@ def assumes_bounds(mechanism) -> bool:
 
 def ranked(mechanism) -> bool:
     """Whether a ranking may name the mechanism: a proven guarantee under the page's assumptions alone."""
-    return mechanism.guarantee != "claimed" and not assumes_bounds(mechanism)
+    return mechanism.guarantee != "claimed" and not assumes_bounds(mechanism) and not integer_only(mechanism)
 
 
 def bounded_note(mechanisms: Iterable) -> str:
-    """:data:`BOUNDED_LEFT_OUT` when one of ``mechanisms`` (entries) is for bounded data, else ""."""
-    return BOUNDED_LEFT_OUT if any(assumes_bounds(mechanism) for mechanism in mechanisms) else ""
+    """What a ranking of ``mechanisms`` (entries) left out for assuming more: bounded data, integer queries."""
+    entries = list(mechanisms)
+    notes = [BOUNDED_LEFT_OUT] if any(assumes_bounds(m) for m in entries) else []
+    notes += [INTEGER_LEFT_OUT] if any(integer_only(m) for m in entries) else []
+    return " ".join(notes)

@@ -104,16 +104,17 @@ def density_figure(curves: pd.DataFrame, mechanisms: Mapping, setting, *, log_de
                 )
             )
             continue
+        # The integers where a pmf is drawn beside this curve hold NaN here: leave those points out.
+        drawn = ~np.isnan(curves[mechanism_id].to_numpy(dtype=float))
         figure.add_trace(
             go.Scatter(
-                x=x,
-                y=density,
+                x=x[drawn],
+                y=density[drawn],
                 name=trace_name(mechanism),
                 legendrank=legend_rank + 1,
                 mode="lines+markers",
                 line=mechanism_line(mechanism),
                 marker=mechanism_marker(mechanism),
-                connectgaps=True,  # the integers of a pmf drawn beside it are not gaps of this curve
                 hovertemplate=exact_hover("x", "f(x)"),
             )
         )

@@ -135,10 +135,10 @@ def test_dimension_one_million(tab, chart_specs):
 def test_dimension_one_leaves_out_r1smg_and_explains_why(chart_specs):
     at = _open(dim=1)
     markers = _trace(chart_specs(at)[0], "at d = 1")
-    # aGM, Laplace, GG, MVG (1 × 1), Liu's truncated and BIT GG; not R1SMG, not the classical Gaussian
-    assert len(markers["y"]) == 6
+    # aGM, Laplace, GG, MVG (1 × 1), Liu's truncated and BIT GG, the discrete Gaussian; not R1SMG, not the classical
+    assert len(markers["y"]) == 7
     below_one = _trace(chart_specs(_open(dim=1, epsilon=0.5))[0], "at d = 1")
-    assert len(below_one["y"]) == 7  # ε < 1: the classical Gaussian is valid from d = 1 too
+    assert len(below_one["y"]) == 8  # ε < 1: the classical Gaussian is valid from d = 1 too
     audit_view = _open("R1SMG audit", dim=1)
     assert "R1SMG is not defined at this setting" in _text(audit_view)
     assert "R1SMG needs d ≥ 3" in _text(audit_view)

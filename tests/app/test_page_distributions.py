@@ -19,7 +19,8 @@ PAGE = "pages/1_Noise_distributions.py"
 TABS = ["Densities", "Generalized Gaussian family", "Draw samples", "Noise as vectors"]
 FEATURED_VALID_AT_DEFAULTS = ["Analytic Gaussian", "Laplace", "Generalized Gaussian GG(p)",
                               "Matrix-variate Gaussian (i.i.d. form)", "R1SMG, claimed (Ji & Li 2024)",
-                              "Truncated GG(p), bounded data", "Boundary-inflated truncated GG(p), bounded data"]
+                              "Truncated GG(p), bounded data", "Boundary-inflated truncated GG(p), bounded data",
+                              "Discrete Gaussian"]
 
 
 def _open(tab: str | None = None, **query) -> AppTest:
@@ -38,9 +39,12 @@ def test_the_page_opens_on_the_densities_with_every_featured_mechanism(chart_spe
     assert [tab.label for tab in at.tabs] == TABS
     (spec,) = chart_specs(at)
     assert _legend(spec) == FEATURED_VALID_AT_DEFAULTS
-    assert [_trace(spec, name)["line"]["color"] for name in FEATURED_VALID_AT_DEFAULTS] == [
+    # A curve has a line colour, a pmf on the integers (the discrete Gaussian) a marker colour.
+    assert [(_trace(spec, name).get("line") or _trace(spec, name)["marker"])["color"]
+            for name in FEATURED_VALID_AT_DEFAULTS] == [
         MECHANISMS[key].color
-        for key in ("analytic_gaussian", "laplace", "generalized_gaussian", "mvg_iid", "r1smg", "truncated_gg", "bit_gg")
+        for key in ("analytic_gaussian", "laplace", "generalized_gaussian", "mvg_iid", "r1smg", "truncated_gg", "bit_gg",
+                    "discrete_gaussian")
     ]
     assert spec["layout"]["yaxis"]["type"] == "linear"
     assert "ε = 1, δ = 1e-5" in spec["layout"]["title"]["text"]

@@ -41,7 +41,7 @@ def test_per_coordinate_tails_reach_1e_minus_300_and_mark_the_bounds(chart_specs
     (spec,) = chart_specs(at)
     names = _legend(spec)
     assert names == ["Analytic Gaussian", "Laplace", "Generalized Gaussian GG(p)", "Matrix-variate Gaussian (i.i.d. form)",
-                     "R1SMG, claimed (Ji & Li 2024)", "Truncated GG(p), bounded data", "Boundary-inflated truncated GG(p), bounded data", BOUND_TRACE]
+                     "R1SMG, claimed (Ji & Li 2024)", "Truncated GG(p), bounded data", "Boundary-inflated truncated GG(p), bounded data", "Discrete Gaussian", BOUND_TRACE]
     assert spec["layout"]["yaxis"]["type"] == "log" and spec["layout"]["xaxis"]["type"] == "log"
     gaussian = _trace(spec, "Analytic Gaussian")
     t, p = np.asarray(gaussian["x"], dtype=float), np.asarray(gaussian["y"], dtype=float)

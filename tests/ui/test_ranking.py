@@ -99,3 +99,8 @@ def test_captions_do_not_crown_a_bounded_mechanism():
     sentence = tails.tail_caption(bounds, MECHANISMS, 0.05, vector=False)
     assert sentence.index("Laplace 3") < sentence.index("Analytic Gaussian 7.3") < sentence.index("bounded data 0.47")
     assert "the smallest (Laplace)" in sentence and ranking.BOUNDED_LEFT_OUT in sentence
+
+
+def test_integer_noise_is_left_out_of_rankings_with_its_reason():
+    assert ranking.integer_only(MECHANISMS["discrete_gaussian"]) and not ranking.ranked(MECHANISMS["discrete_gaussian"])
+    assert ranking.bounded_note([MECHANISMS["discrete_gaussian"]]) == ranking.INTEGER_LEFT_OUT
