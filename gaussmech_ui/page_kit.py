@@ -12,6 +12,9 @@
 
 from __future__ import annotations
 
+import math
+import re
+
 from typing import Callable
 
 import pandas as pd
@@ -63,6 +66,36 @@ def chart(
         download_csv(download_label, data, file_name or f"gaussmech-{key}.csv", key=download_key)
 
 
+# A plain decimal number, ASCII only (Python's float() also reads "９" and "1_0", a link must not).
+_PLAIN_NUMBER = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?", re.ASCII)
+
+
+def _link_value_fits(raw: str, low: float, high: float, whole: bool) -> bool:
+    text = str(raw).strip()
+    if not _PLAIN_NUMBER.fullmatch(text):
+        return False
+    value = float(text)
+    return math.isfinite(value) and low <= value <= high and (not whole or value.is_integer())
+
+
+def linked_number_input(container, label: str, min_value, max_value, value="min", *, key: str, step=1, **options):
+    """``number_input`` bound to the URL that first drops a link value it cannot take.
+
+    Streamlit's binding raises on ``inf`` or ``1e309`` and keeps other bad text in the URL while
+    the box shows its default; removing such a value before the box reads it makes the box use its
+    default and lets :func:`gaussmech_ui.sidebar.finish_page` warn about the dropped value.
+    """
+    raw = st.query_params.get(key)
+    whole = isinstance(min_value, int) and isinstance(step, int)
+    options.setdefault("bind", "query-params")
+    if raw is not None and not _link_value_fits(raw, min_value, max_value, whole):
+        # Streamlit seeds a bound box from the link it was opened with, so this run the box is not
+        # bound; the value leaves the URL, and the next run binds it again.
+        del st.query_params[key]
+        options.pop("bind")
+    return container.number_input(label, min_value, max_value, value, step=step, key=key, **options)
+
+
 def next_seed(key: str) -> None:
     """"Draw again": the next seed (wrapping within :data:`SEED_RANGE`)."""
     st.session_state[key] = int(st.session_state.get(key, SEED_RANGE[0])) % SEED_RANGE[1] + 1
@@ -75,13 +108,13 @@ def seed_controls(prefix: str, *, help: str = "Draws new random noise (the next 
         st.button("Draw again", key=f"{prefix}_draw_again", icon=":material/casino:", on_click=next_seed,
                   args=(f"{prefix}_seed",), help=help)
     with left:
-        seed = st.number_input(
+        seed = linked_number_input(
+            st,
             "Seed",
-            min_value=SEED_RANGE[0],
-            max_value=SEED_RANGE[1],
+            SEED_RANGE[0],
+            SEED_RANGE[1],
             step=1,
             key=f"{prefix}_seed",
-            bind="query-params",
             help="The same seed always draws the same noise, so a shared link shows the same picture.",
         )
     return int(seed)

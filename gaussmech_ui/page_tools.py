@@ -28,6 +28,7 @@ from gaussmech_core.registry_types import Setting
 from . import chart_log, menu, presenter, report, reproduce, share
 from .chart_log import PageLog
 from .downloads import download_file
+from .format import escape_markdown
 from .export import IMAGE_FORMATS, export_unavailable_reason, figure_file_name, figure_image
 from .params import quote_untrusted
 
@@ -134,7 +135,8 @@ def _render_link(page_path: str, query: dict[str, str]) -> None:
     st.code(url, language=None, wrap_lines=True)
     lines = share.describe_query(query)
     if lines:
-        st.markdown("It holds: " + "; ".join(lines) + ".")
+        # Page values come from the URL as typed: shown as text, never as markup.
+        st.markdown("It holds: " + "; ".join(escape_markdown(line) for line in lines) + ".")
 
 
 def _image_maker(chart, setting: Setting, image_format: str):

@@ -21,7 +21,7 @@ from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import accuracy as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
 from gaussmech_ui.format import format_number, math_reference_link  # noqa: E402
-from gaussmech_ui.page_kit import PLOTLY_CONFIG, bounded_data_explainer  # noqa: E402
+from gaussmech_ui.page_kit import PLOTLY_CONFIG, bounded_data_explainer, linked_number_input  # noqa: E402
 from gaussmech_ui.params import Parameter  # noqa: E402
 from gaussmech_ui.ranking import other_neighbour_model  # noqa: E402
 
@@ -50,33 +50,33 @@ st.markdown(
 
 controls = st.columns([1, 1, 0.8, 2])
 with controls[0]:
-    requested_rows = st.number_input(
+    requested_rows = linked_number_input(
+        st,
         "MVG matrix rows M₁",
-        min_value=1,
-        max_value=cached.MAX_DIM,
-        value=1,
+        1,
+        cached.MAX_DIM,
+        1,
         step=1,
         key="accuracy_mvg_rows",
-        bind="query-params",
         help="The MVG mechanism releases a matrix: the d numbers as M₁ rows × d/M₁ columns. Its loss depends on the "
         "shape through r = min(rows, columns).",
     )
 with controls[1]:
-    gamma_ratio = st.number_input(
+    gamma_ratio = linked_number_input(
+        st,
         "MVG γ / Δ",
-        min_value=0.5,
-        max_value=1e6,
-        value=0.5,
+        0.5,
+        1e6,
+        0.5,
         step=0.5,
         key="accuracy_mvg_gamma",
-        bind="query-params",
         help="γ bounds ‖f(X)‖_F, the size of the answer itself, which MVG's calibration needs. It cannot be below Δ/2; "
         "Ji & Li's C_M assumes exactly Δ/2.",
     )
 with controls[2]:
     # The seed of every simulation on the page: in the link, so a shared URL shows the same draws.
-    seed = int(st.number_input(
-        "Simulation seed", min_value=0, max_value=10**9, step=1, key=SEED_KEY, bind="query-params",
+    seed = int(linked_number_input(
+        st, "Simulation seed", 0, 10**9, step=1, key=SEED_KEY,
         help="Fixes the random draws of the simulated points and tests; “Draw again” moves to the next seed.",
     ))
 rows = int(requested_rows) if setting.dim % int(requested_rows) == 0 else 1

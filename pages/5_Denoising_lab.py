@@ -32,7 +32,7 @@ from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.examples import EXAMPLES  # noqa: E402
 from gaussmech_ui.figures import denoising as figures  # noqa: E402
 from gaussmech_ui.format import escape_markdown, format_number, math_reference_link  # noqa: E402
-from gaussmech_ui.page_kit import PLOTLY_CONFIG  # noqa: E402
+from gaussmech_ui.page_kit import PLOTLY_CONFIG, linked_number_input  # noqa: E402
 
 # Page settings worth sharing are bound to the URL (Streamlit's bind="query-params", keyed by the
 # widget key) and kept across page switches.
@@ -75,7 +75,7 @@ def integer_input(column, label: str, example_id: str, parameter: str, key: str,
     default, low, high = EXAMPLES[example_id].parameters[parameter]
     if isinstance(default, tuple):  # the heat map's grid: one box per side
         default = default[0 if key.endswith("rows") else 1]
-    return int(column.number_input(label, int(low), int(high), int(default), step=step, key=key, **SHARED,
+    return int(linked_number_input(column, label, int(low), int(high), int(default), step=step, key=key, **SHARED,
                                    help=help or None))
 
 
@@ -226,8 +226,8 @@ if data is not None:
             help=" ".join(f"{RELATION_LABELS[r]}: {RELATIONS[r].lower()}." for r in RELATIONS),
         )
         model = neighbour_model(relation)
-    right.number_input("Release seed", 0, 10**9, key="denoising_draw", **SHARED,
-                       help="Fixes the random noise; the same seed gives the same release.")
+    linked_number_input(right, "Release seed", 0, 10**9, key="denoising_draw", **SHARED,
+                        help="Fixes the random noise; the same seed gives the same release.")
     right.button("Draw again", key="denoising_draw_again", icon=":material/casino:", on_click=draw_again,
                  help="A new draw of the noise at the same setting: the next release seed.")
     draw = int(st.session_state.get("denoising_draw", 0))

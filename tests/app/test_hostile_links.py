@@ -34,10 +34,7 @@ ALWAYS_BAD = ["nan", "NaN", "inf", "-inf", "1e309", "-1e309", "abc", "<script>al
 SOMETIMES_BAD = ["-1", "0", "-0.5", "1e300", "1e-400"]
 # What fails today, page by page (found by this test; pages are being changed by others). The
 # marks are strict: a page that starts to pass must lose its mark.
-FAILING_TODAY = {
-    "pages/5_Denoising_lab.py": "no warning for some of its own keys when the control ignores a bad value but the "
-                                "URL keeps it (denoising_data_seed, denoising_relation, denoising_projection, ...)",
-}
+FAILING_TODAY: dict[str, str] = {}
 # Keys whose every value is valid: a search box takes any text (it must still never render it as markup).
 FREE_TEXT_KEYS = {"math_filter"}
 

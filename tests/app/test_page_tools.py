@@ -57,8 +57,10 @@ def test_the_overview_table_shows_what_its_snippet_prints(query):
     assert code.strip() == snippet("app.py", setting).strip()
     (calibration,) = _run_snippet(code)
     table = at.dataframe[0].value.set_index("Mechanism")
+    from gaussmech_ui.figures.common import trace_name
+
     for name, cells in calibration.items():
-        row = table.loc[name]
+        row = table.loc[trace_name(BY_NAME[name])]  # the table names R1SMG as everywhere: "R1SMG, claimed (...)"
         if cells[0].startswith("not valid"):
             assert row["Scale"] in ("—", "–", "")
             continue

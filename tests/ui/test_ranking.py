@@ -98,7 +98,7 @@ def test_captions_do_not_crown_a_bounded_mechanism():
     bounds = {"analytic_gaussian": 7.3, "laplace": 3.0, "bit_gg": 0.47}
     sentence = tails.tail_caption(bounds, MECHANISMS, 0.05, vector=False)
     assert sentence.index("Laplace 3") < sentence.index("Analytic Gaussian 7.3") < sentence.index("bounded data 0.47")
-    assert "the smallest (Laplace)" in sentence and ranking.BOUNDED_LEFT_OUT in sentence
+    assert "the smallest (the Laplace mechanism)" in sentence and ranking.BOUNDED_LEFT_OUT in sentence
 
 
 def test_integer_noise_is_left_out_of_rankings_with_its_reason():
