@@ -195,6 +195,49 @@ def _power(base: np.ndarray, exponent) -> np.ndarray:
         return np.power(base, exponent)
 
 
+# P(a, x) for x < _ROOT_SERIES_END is summed from its series in x = y^p with the factor x^a = y
+# taken from the root y itself, so it stays exact when y^p underflows (y < 1e-162 at p = 2):
+#     P(1/p, y^p) = y / Γ(1 + 1/p) * sum_k a (-x)^k / ((a + k) k!),   a = 1/p.
+# The terms are below x^k/k!, so 20 of them leave an error below 0.5^20/20! < 1e-24 (relative).
+_ROOT_SERIES_END = 0.5
+_ROOT_SERIES_TERMS = 20
+
+
+def _lower_gamma_of_root(a: np.ndarray, root: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """``P(a, y^p)`` with ``a = 1/p`` for roots ``y >= 0``, accurate where ``y^p`` underflows.
+
+    The total-variation distance of GG noise at ε = 0 is ``P(1/p, (Δ/2b)^p)``; forming
+    ``(Δ/2b)^p`` first loses it below 1e-308 although the distance itself is about Δ/b (issue 9).
+    """
+    x = _power(root, order)
+    result = np.empty_like(x)
+    small = x < _ROOT_SERIES_END
+    result[~small] = special.gammainc(a[~small], x[~small])
+    a_small, x_small = a[small], x[small]
+    total = np.ones_like(x_small)
+    term = np.ones_like(x_small)
+    for k in range(1, _ROOT_SERIES_TERMS + 1):
+        term *= -x_small / k
+        total += term * (a_small / (a_small + k))
+    result[small] = root[small] / special.gamma(1.0 + a_small) * total
+    return result
+
+
+def _root_of_sum(magnitude: np.ndarray, epsilon: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """``(m^p + ε)^(1/p)`` for m, ε >= 0, without forming ``m^p`` (which underflows for tiny m).
+
+    With ``r = ε^(1/p)`` and ``M = max(m, r)`` it is ``M ((m/M)^p + (r/M)^p)^(1/p)``: both ratios
+    are at most 1 and one of them is 1, so nothing underflows that matters and nothing overflows.
+    """
+    epsilon_root = _power(epsilon, 1.0 / order)
+    largest = np.maximum(magnitude, epsilon_root)
+    positive = largest > 0.0
+    safe = np.where(positive, largest, 1.0)
+    inner = np.power(magnitude / safe, order) + np.power(epsilon_root / safe, order)
+    with np.errstate(over="ignore"):  # beyond 1.8e308 the root is inf, as the plain formula gives
+        return np.where(positive, largest * np.power(inner, 1.0 / order), 0.0)
+
+
 def _series_tail(a: np.ndarray, x: np.ndarray) -> np.ndarray:
     """``sum_{k>=1} (a-1)(a-2)...(a-k) / x^k``, so that ``R(a, x) ~ x^(a-1)/Γ(a) (1 + tail)`` for x >= 50.
 
@@ -222,12 +265,18 @@ def _scaled_upper_gamma(a: np.ndarray, x: np.ndarray) -> np.ndarray:
     return result
 
 
-def _one_minus_scaled_upper_gamma(a: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """``1 - R(a, x)``, accurate for small x where R is close to 1 (there it is P - expm1(x) Q)."""
+def _one_minus_scaled_upper_gamma(a: np.ndarray, x: np.ndarray, root: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """``1 - R(a, x)`` at ``x = root^p``, accurate for small x where R is close to 1.
+
+    There it is ``P(a, x) - expm1(x) Q(a, x)``, with P taken from the root (exact where x
+    underflows; then ``expm1(x) Q`` is below x, negligible beside ``P ~ x^(1/p)``).
+    """
     result = np.empty_like(x)
     small = x < 1.0
     a_small, x_small = a[small], x[small]
-    result[small] = special.gammainc(a_small, x_small) - np.expm1(x_small) * special.gammaincc(a_small, x_small)
+    result[small] = _lower_gamma_of_root(a_small, root[small], order[small]) - np.expm1(x_small) * special.gammaincc(
+        a_small, x_small
+    )
     result[~small] = 1.0 - _scaled_upper_gamma(a[~small], x[~small])
     return result
 
@@ -246,8 +295,9 @@ def _scaled_gamma_slope(a: np.ndarray, x: np.ndarray) -> np.ndarray:
     return result
 
 
-def _scaled_gamma_drop(a: np.ndarray, x: np.ndarray, epsilon: np.ndarray) -> np.ndarray:
-    """``R(a, x) - R(a, x + ε) >= 0`` without cancellation (quadrature of -dR/dx when ε <= x/10)."""
+def _scaled_gamma_drop(a, x, epsilon, root, far_root, order):
+    """``R(a, x) - R(a, x + ε) >= 0`` at ``x = root^p`` and ``x + ε = far_root^p``, without
+    cancellation (quadrature of -dR/dx when ε <= x/10)."""
     result = np.empty_like(x)
     short = (epsilon > 0.0) & (epsilon <= _SHORT_INTERVAL * x)
     if short.any():
@@ -257,9 +307,10 @@ def _scaled_gamma_drop(a: np.ndarray, x: np.ndarray, epsilon: np.ndarray) -> np.
         result[short] = epsilon[short] / 2.0 * (slopes @ _GAUSS_WEIGHTS)
     near_zero = ~short & (x + epsilon < 1.0)
     a_near, x_near, epsilon_near = a[near_zero], x[near_zero], epsilon[near_zero]
-    result[near_zero] = _one_minus_scaled_upper_gamma(a_near, x_near + epsilon_near) - _one_minus_scaled_upper_gamma(
-        a_near, x_near
-    )
+    root_near, order_near = root[near_zero], order[near_zero]
+    result[near_zero] = _one_minus_scaled_upper_gamma(
+        a_near, x_near + epsilon_near, far_root[near_zero], order_near
+    ) - _one_minus_scaled_upper_gamma(a_near, x_near, root_near, order_near)
     direct = ~short & ~near_zero
     result[direct] = _scaled_upper_gamma(a[direct], x[direct]) - _scaled_upper_gamma(
         a[direct], x[direct] + epsilon[direct]
@@ -763,24 +814,33 @@ def _scaled_sensitivity(threshold: np.ndarray, epsilon: np.ndarray, order: np.nd
     magnitude = np.abs(threshold)
     power = _power(magnitude, order)
     positive = threshold >= 0.0
-    result[positive] = threshold[positive] + _power(power[positive] + epsilon[positive], 1.0 / order[positive])
+    with np.errstate(over="ignore"):  # D beyond 1.8e308 is inf: a bracket end that no b reaches
+        result[positive] = threshold[positive] + _root_of_sum(magnitude[positive], epsilon[positive], order[positive])
     # u < 0: D = (|u|^p + ε)^(1/p) - |u| = |u| expm1(log1p(ε/|u|^p)/p) cancels nothing.
     cancels = ~positive & (power > epsilon)
     result[cancels] = magnitude[cancels] * np.expm1(np.log1p(epsilon[cancels] / power[cancels]) / order[cancels])
     plain = ~positive & ~cancels
-    result[plain] = _power(power[plain] + epsilon[plain], 1.0 / order[plain]) - magnitude[plain]
+    result[plain] = _root_of_sum(magnitude[plain], epsilon[plain], order[plain]) - magnitude[plain]
     return result
 
 
-def _log_delta_at_threshold(threshold: np.ndarray, epsilon: np.ndarray, order: np.ndarray) -> np.ndarray:
-    """log δ at loss threshold u (units of b), for p > 1; see the block comment above."""
+def _log_delta_at_threshold(threshold, epsilon, order, far_root=None):
+    """log δ at loss threshold u (units of b), for p > 1; see the block comment above.
+
+    ``far_root`` is ``|u - D| = (|u|^p + ε)^(1/p)``; callers that know D pass ``D - u``, which
+    stays exact where ε = (|u| + D)^p - |u|^p underflows (tiny D, issue 9).
+    """
+    if far_root is None:
+        far_root = _root_of_sum(np.abs(threshold), epsilon, order)
     a = 1.0 / order
     x1 = _power(np.abs(threshold), order)
     result = np.empty_like(threshold)
     negative = threshold < 0.0
 
     a_neg, x1_neg, epsilon_neg = a[negative], x1[negative], epsilon[negative]
-    drop = _scaled_gamma_drop(a_neg, x1_neg, epsilon_neg)
+    drop = _scaled_gamma_drop(
+        a_neg, x1_neg, epsilon_neg, np.abs(threshold[negative]), far_root[negative], order[negative]
+    )
     log_delta_neg = np.full_like(drop, -np.inf)
     resolved = drop > 0.0
     log_delta_neg[resolved] = -x1_neg[resolved] + np.log(drop[resolved]) - math.log(2.0)
@@ -792,10 +852,13 @@ def _log_delta_at_threshold(threshold: np.ndarray, epsilon: np.ndarray, order: n
 
     positive = ~negative
     a_pos, x1_pos, epsilon_pos = a[positive], x1[positive], epsilon[positive]
+    root_pos, order_pos = threshold[positive], order[positive]
+    # P from the roots u and |u - D|: at ε = 0 and tiny Δ/b, u^p underflows (issue 9).
+    far_pos = far_root[positive]
     delta_pos = (
-        special.gammainc(a_pos, x1_pos)
+        _lower_gamma_of_root(a_pos, root_pos, order_pos)
         - np.expm1(-x1_pos)
-        + np.exp(-x1_pos) * _one_minus_scaled_upper_gamma(a_pos, x1_pos + epsilon_pos)
+        + np.exp(-x1_pos) * _one_minus_scaled_upper_gamma(a_pos, _power(far_pos, order_pos), far_pos, order_pos)
     ) / 2.0
     log_delta_pos = np.full_like(delta_pos, -np.inf)
     log_delta_pos[delta_pos > 0.0] = np.log(delta_pos[delta_pos > 0.0])
@@ -933,7 +996,7 @@ def _loss_at_threshold(threshold: np.ndarray, scaled_sensitivity: np.ndarray, or
 def _epsilon_for_delta(log_target: np.ndarray, scaled_sensitivity: np.ndarray, order: np.ndarray) -> np.ndarray:
     """The smallest ε with log δ(ε) <= log_target at D = Δ/b, p > 1, before the final check."""
     a = 1.0 / order
-    total_variation = special.gammainc(a, _power(scaled_sensitivity / 2.0, order))  # δ at ε = 0
+    total_variation = _lower_gamma_of_root(a, scaled_sensitivity / 2.0, order)  # δ at ε = 0
     log_total_variation = np.full_like(total_variation, -np.inf)
     log_total_variation[total_variation > 0.0] = np.log(total_variation[total_variation > 0.0])
     epsilon = np.zeros_like(log_target)
@@ -943,7 +1006,9 @@ def _epsilon_for_delta(log_target: np.ndarray, scaled_sensitivity: np.ndarray, o
         lower = -_power(np.maximum(1.0, -(target + math.log(2.0))), 1.0 / p)  # δ <= Q(a, x1)/2 <= e^{-x1}/2
         upper = distance / 2.0  # ε = 0
         private, _ = _bisect(
-            lambda u: _log_delta_at_threshold(u, _loss_at_threshold(u, distance, p), p) > target, lower, upper
+            lambda u: _log_delta_at_threshold(u, _loss_at_threshold(u, distance, p), p, distance - u) > target,
+            lower,
+            upper,
         )
         epsilon[needed] = _loss_at_threshold(private, distance, p)
     return epsilon

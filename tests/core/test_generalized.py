@@ -473,8 +473,10 @@ def test_probabilistic_scale_meets_its_condition(epsilon, delta, order):
     assert generalized_gaussian_pdp_delta(epsilon, scale, 1.0, order) <= delta
     if order > 1.0:
         assert generalized_gaussian_pdp_delta(epsilon, scale * (1 - 1e-9), 1.0, order) > delta
-    # pDP implies approximate DP, and the exact calibration never needs more noise.
-    assert generalized_gaussian_scale(epsilon, delta, 1.0, order) <= scale
+    # pDP implies approximate DP, and the exact calibration never needs more noise. Both computed
+    # scales sit above their exact values by their safety margins (a few ulps, more as p -> 1, e.g.
+    # 4 ulps at p = 1 + 2^-52), so the comparison allows that much.
+    assert generalized_gaussian_scale(epsilon, delta, 1.0, order) <= scale * (1.0 + 1e-13)
 
 
 @pytest.mark.parametrize(
