@@ -106,6 +106,11 @@ _G_ASYMPTOTIC = 100.0
 # slope term (slope = d log δ / d log μ) covers the rounding of μ = Δ/σ and of a = μ/2 − ε/μ.
 # So the margin is ten times the largest error seen; it costs ~1e-14 relative in σ.
 _MARGIN = 1e-14
+# What gaussian_log_delta reports is raised by _REPORT_MARGIN (1 + |log δ| + slope), twice the
+# largest error measured against mpmath (1.1e-16 (1 + |log δ| + slope) over μ in [1e-5, 1e12]),
+# so a reported δ is never below the exact one; the calibration's margin is five times larger,
+# so a calibrated σ still reports δ(σ) <= δ_target.
+_REPORT_MARGIN = 2e-15
 
 
 # ----------------------------------------------------------------------------------------------
@@ -617,7 +622,11 @@ def gaussian_log_delta(epsilon, sigma, sensitivity=1.0):
     ``δ(ε; μ) = Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ)`` (Balle & Wang 2018, Theorem 8 / eq. (6);
     Dong, Roth & Su 2022, Cor. 2.13), evaluated through ``erfcx`` without forming ``e^ε``
     (MATH.md 2.3; see the module notes for the quadrature used where two ``erfcx`` values are
-    close). Measured error against mpmath: below 1.5e-15 (1 + |log δ|).
+    close). Measured error against mpmath: below 1.1e-16 (1 + |log δ| + q), where
+    ``q = d log δ / d log μ = μ φ(a)/δ`` is the condition number of δ in μ (it measures what the
+    rounding of μ = Δ/σ and of a = μ/2 − ε/μ costs; it dominates for μ beyond about 10, e.g. the
+    error is 1.9e-4 relative at μ ≈ 1e10 because q is about 1e12 there). The value returned is
+    raised by ``2e-15 (1 + |log δ| + q)``, so it is never below the exact log δ.
 
     Examples
     --------
@@ -631,11 +640,49 @@ def gaussian_log_delta(epsilon, sigma, sensitivity=1.0):
     if type(epsilon) in _PLAIN_SCALARS and type(sigma) in _PLAIN_SCALARS and type(sensitivity) in _PLAIN_SCALARS:
         e, s, d = float(epsilon), float(sigma), float(sensitivity)
         if 0.0 <= e < math.inf and 0.0 < s <= math.inf and 0.0 <= d < math.inf:
-            return _log_delta_scalar(e, _unit_mu_scalar(s, d))
+            mu = _unit_mu_scalar(s, d)
+            return _reported_upward_scalar(_log_delta_scalar(e, mu), e, mu)
     epsilon_array, sigma_array, sensitivity_array = _epsilon(epsilon), _sigma(sigma), _sensitivity(sensitivity)
     shape, (e, s, d) = _flat(epsilon_array, sigma_array, sensitivity_array)
-    result = _log_delta_array(e, _unit_mu(s, d)).reshape(shape)
+    mu = _unit_mu(s, d)
+    result = _reported_upward(_log_delta_array(e, mu), e, mu).reshape(shape)
     return scalar_or_array(result, epsilon, sigma, sensitivity)
+
+
+def _reported_upward(ell, epsilon, mu):
+    """log δ raised by its error bound, _REPORT_MARGIN (1 + |log δ| + q), capped at 0 (δ <= 1).
+
+    q = d log δ / d log μ is the condition number of δ in μ: the rounding of μ = Δ/σ and of
+    a = μ/2 − ε/μ costs about q ulps of log δ, which dominates for large μ (issue 9 item 4).
+
+    For δ > 1/2 the well-conditioned quantity is 1 − δ: there log(1 − δ) is lowered by the same
+    bound (with its own q) and log δ = log1p(−(1 − δ)) formed from it, which keeps the relative
+    accuracy of log δ when δ is within a few ulps of 1.
+    """
+    out = ell.copy()
+    finite = np.isfinite(ell) & (mu > 0.0) & (mu < np.inf)
+    if finite.any():
+        e, m, el = epsilon[finite], mu[finite], ell[finite]
+        log_m, a = np.log(m), 0.5 * m - e / np.maximum(m, e * 1e-300)
+        q = _slope(log_m, a, el)
+        raised = np.minimum(el + _REPORT_MARGIN * (1.0 + np.abs(el) + q), 0.0)
+        upper = el > -LOG2
+        if upper.any():
+            log_rest = _log_profile_array(e[upper], m[upper], True, complement=True)
+            q_rest = _slope(log_m[upper], a[upper], log_rest)
+            lowered = log_rest - _REPORT_MARGIN * (1.0 + np.abs(log_rest) + q_rest)
+            raised[upper] = np.log1p(-np.exp(lowered))
+        out[finite] = raised
+    return out
+
+
+def _reported_upward_scalar(ell, epsilon, mu):
+    if not (math.isfinite(ell) and 0.0 < mu < math.inf):
+        return ell
+    if ell > -LOG2:  # δ > 1/2: through 1 − δ, as in the array version
+        return float(_reported_upward(np.array([ell]), np.array([epsilon]), np.array([mu]))[0])
+    a = 0.5 * mu - epsilon / max(mu, epsilon * 1e-300)
+    return ell + _REPORT_MARGIN * (1.0 + abs(ell) + _slope_scalar(math.log(mu), a, ell))
 
 
 def gaussian_delta(epsilon, sigma, sensitivity=1.0):
@@ -664,8 +711,8 @@ def gaussian_delta(epsilon, sigma, sensitivity=1.0):
     --------
     >>> [round(gaussian_delta(e, 1.0), 13) for e in (0.0, 0.5, 2.0)]
     [0.382924922548, 0.2384217081349, 0.0209236358211]
-    >>> print(f"{gaussian_delta(10.0, 1.0):.12e}")
-    9.812705826847e-23
+    >>> print(f"{gaussian_delta(10.0, 1.0):.10e}")  # exact: 9.812705826847e-23, reported a hair above
+    9.8127058268e-23
     """
     log_delta = gaussian_log_delta(epsilon, sigma, sensitivity)
     return math.exp(log_delta) if isinstance(log_delta, float) else np.exp(log_delta)

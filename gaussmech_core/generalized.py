@@ -1295,13 +1295,42 @@ def _kernel_log_ratio(scale: np.ndarray, sensitivity: np.ndarray, width: np.ndar
     return _power(width / scale, order) * _kernel_shape(sensitivity, width, order)
 
 
+def _log_upper_gamma_of_root(a: np.ndarray, root: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """``log Q(a, y^p)`` with ``a = 1/p`` for roots ``y >= 0``: :func:`_log_upper_gamma`, with P
+    taken from the root where ``y^p`` is small (there ``log Q = log1p(-P)`` and P ~ y)."""
+    x = _power(root, order)
+    result = np.empty_like(x)
+    small = x < _ROOT_SERIES_END
+    result[small] = np.log1p(-_lower_gamma_of_root(a[small], root[small], order[small]))
+    result[~small] = _log_upper_gamma(a[~small], x[~small])
+    return result
+
+
+# The BIT ε is a maximum of A(b) (a power and an expm1: a few ulps times p) and a difference of
+# two log tails (gammainc/gammaincc and the asymptotic series: relative errors below 1e-14, so
+# absolute errors below 1e-14 |log Q|). _BIT_ERROR times A + |log Q_lo| + |log Q_hi| bounds the
+# rounding error of the computed ε with room to spare; it is added to what is reported and to
+# what the calibration compares with ε, so both err on the private side (checked against mpmath).
+_BIT_ERROR = 1e-13
+
+
 def _bit_epsilon(scale, sensitivity, width, order):
-    """``max(A(b), log S_b(W - Δ) - log S_b(W))`` on broadcast arrays."""
+    """``max(A(b), log S_b(W - Δ) - log S_b(W))`` plus a bound on its rounding error (broadcast arrays).
+
+    The result is never below the exact ε: the rounding bound is added and the sum rounded up.
+    """
     a = 1.0 / order
-    atom_log_ratio = _log_upper_gamma(a, _power((width - sensitivity) / scale, order)) - _log_upper_gamma(
-        a, _power(width / scale, order)
-    )
-    return np.maximum(_kernel_log_ratio(scale, sensitivity, width, order), atom_log_ratio)
+    with np.errstate(over="ignore"):  # W/b beyond 1.8e308: the tails are 0 and ε is inf
+        near_root, far_root = (width - sensitivity) / scale, width / scale
+    log_tail_near = _log_upper_gamma_of_root(a, near_root, order)
+    log_tail_far = _log_upper_gamma_of_root(a, far_root, order)
+    kernel = _kernel_log_ratio(scale, sensitivity, width, order)
+    atom_log_ratio = np.full_like(kernel, np.inf)  # where the far tail underflows to exp(-inf)
+    finite = np.isfinite(log_tail_far)
+    atom_log_ratio[finite] = log_tail_near[finite] - log_tail_far[finite]
+    with np.errstate(over="ignore", invalid="ignore"):  # inf + inf = inf; nothing is inf - inf here
+        bound = _BIT_ERROR * (kernel + np.abs(log_tail_near) + np.abs(log_tail_far))
+        return np.nextafter(np.maximum(kernel, atom_log_ratio) + bound, np.inf)
 
 
 def truncated_gg_scale(epsilon, sensitivity, order, lower, upper):
@@ -1374,7 +1403,9 @@ def bit_gg_epsilon(scale, sensitivity, order, lower, upper):
     -------
     float or numpy.ndarray
         ``ε = max(A(b), log(S_b(W - Δ) / S_b(W)))`` with ``A(b) = (W^p - (W - Δ)^p)/b^p`` and
-        ``S_b(x) = Q(1/p, (x/b)^p)/2``.
+        ``S_b(x) = Q(1/p, (x/b)^p)/2``, plus a bound on its rounding error (about 1e-13
+        relative), so the reported ε is never below the exact one; inf where ``S_b(W)``
+        underflows below exp(-1.8e308) (b tiny against W).
 
     Notes
     -----
@@ -1382,7 +1413,9 @@ def bit_gg_epsilon(scale, sensitivity, order, lower, upper):
     atoms ``S_b(s - c0)``, ``S_b(c1 - s)`` at the bounds. Inside, the log-ratio's sup is A(b); at
     an atom, ``log S_b(x - Δ) - log S_b(x)`` increases with x (the GG survival function is
     log-concave), so its sup is at x = W. The tail ratio is taken in log space
-    (:func:`gg_log_tail`). For p = 1 both terms are Δ/b: clamping is post-processing of Laplace.
+    (:func:`gg_log_tail`); where ``(x/b)^p`` is small, ``Q = 1 - P`` with P summed from the root
+    x/b, so the atom term (about ``Δ/(b Γ(1 + 1/p))`` for large b) does not underflow with
+    ``(x/b)^p``. For p = 1 both terms are Δ/b: clamping is post-processing of Laplace.
 
     Examples
     --------
@@ -1420,7 +1453,8 @@ def bit_gg_scale(epsilon, sensitivity, order, lower, upper):
     -------
     float or numpy.ndarray
         b with ``bit_gg_epsilon(b) <= ε``, the private end of a bisection carried to adjacent
-        doubles.
+        doubles. Since :func:`bit_gg_epsilon` includes its rounding bound, the exact ε at b is
+        at most ε too; inf where b exceeds 1.8e308 (ε below about Δ/1.8e308).
 
     Notes
     -----
@@ -1449,7 +1483,8 @@ def bit_gg_scale(epsilon, sensitivity, order, lower, upper):
         pending = _bit_epsilon(upper_scale, sensitivity_b, width, order_b) > epsilon_b
         if not pending.any():
             break
-        upper_scale[pending] *= 2.0
+        with np.errstate(over="ignore"):  # ε below about Δ/1.8e308 needs b = inf
+            upper_scale[pending] *= 2.0
     _, scale = _bisect(
         lambda b: _bit_epsilon(b, sensitivity_b, width, order_b) <= epsilon_b, lower_scale, upper_scale
     )
