@@ -421,7 +421,8 @@ def test_round_trip_scale_profile_epsilon(epsilon, delta, order):
     assert log_delta == pytest.approx(math.log(delta), rel=1e-10, abs=1e-10)
     recovered = generalized_gaussian_epsilon(delta, scale, 1.0, order)
     assert generalized_gaussian_log_delta(recovered, scale, 1.0, order) <= math.log(delta)
-    assert recovered <= epsilon * (1 + 1e-12)
+    # (plus 1e-15 absolute: at small ε, d log δ/dε is about 1, so the last bit of log δ moves ε by ~1e-16)
+    assert recovered <= epsilon * (1 + 1e-12) + 1e-15
     assert recovered == pytest.approx(epsilon, rel=1e-6, abs=1e-9)
 
 
