@@ -295,7 +295,7 @@ def _scaled_gamma_slope(a: np.ndarray, x: np.ndarray) -> np.ndarray:
     return result
 
 
-def _scaled_gamma_drop(a, x, epsilon, root, far_root, order):
+def _scaled_gamma_drop(a, x, epsilon, root, far_root, order, gap):
     """``R(a, x) - R(a, x + ε) >= 0`` at ``x = root^p`` and ``x + ε = far_root^p``, without
     cancellation (quadrature of -dR/dx when ε <= x/10)."""
     result = np.empty_like(x)
@@ -305,13 +305,27 @@ def _scaled_gamma_drop(a, x, epsilon, root, far_root, order):
         nodes = x_short + epsilon_short * (1.0 + _GAUSS_NODES) / 2.0
         slopes = _scaled_gamma_slope(np.broadcast_to(a[short][:, None], nodes.shape).copy(), nodes)
         result[short] = epsilon[short] / 2.0 * (slopes @ _GAUSS_WEIGHTS)
-    near_zero = ~short & (x + epsilon < 1.0)
+    # Near 0 with far_root - root = D small against root (tiny Δ/b): x + ε may round to x, and
+    # ε itself may underflow. There R1 - R2 = e^x (ΔP - expm1(ε) Q(a, x + ε)) with
+    # ΔP = P(a, far^p) - P(a, root^p) = ∫ e^{-t^p} dt / Γ(1 + a) over [root, far], by Gauss-Legendre
+    # (the integrand is analytic within a distance root of the interval, and D <= root/10).
+    narrow = ~short & (x + epsilon < 1.0) & (gap <= _SHORT_INTERVAL * root) & (gap > 0.0)
+    if narrow.any():
+        root_n, gap_n, a_n, order_n = root[narrow][:, None], gap[narrow][:, None], a[narrow], order[narrow]
+        nodes = root_n + gap_n * (1.0 + _GAUSS_NODES) / 2.0
+        integrand = np.exp(-np.power(nodes, order_n[:, None]))
+        increment = gap[narrow] / 2.0 * (integrand @ _GAUSS_WEIGHTS) / special.gamma(1.0 + a_n)
+        far_x = x[narrow] + epsilon[narrow]
+        result[narrow] = np.exp(x[narrow]) * (
+            increment - np.expm1(epsilon[narrow]) * special.gammaincc(a_n, far_x)
+        )
+    near_zero = ~short & ~narrow & (x + epsilon < 1.0)
     a_near, x_near, epsilon_near = a[near_zero], x[near_zero], epsilon[near_zero]
     root_near, order_near = root[near_zero], order[near_zero]
     result[near_zero] = _one_minus_scaled_upper_gamma(
         a_near, x_near + epsilon_near, far_root[near_zero], order_near
     ) - _one_minus_scaled_upper_gamma(a_near, x_near, root_near, order_near)
-    direct = ~short & ~near_zero
+    direct = ~short & ~narrow & ~near_zero
     result[direct] = _scaled_upper_gamma(a[direct], x[direct]) - _scaled_upper_gamma(
         a[direct], x[direct] + epsilon[direct]
     )
@@ -824,14 +838,18 @@ def _scaled_sensitivity(threshold: np.ndarray, epsilon: np.ndarray, order: np.nd
     return result
 
 
-def _log_delta_at_threshold(threshold, epsilon, order, far_root=None):
+def _log_delta_at_threshold(threshold, epsilon, order, distance=None):
     """log δ at loss threshold u (units of b), for p > 1; see the block comment above.
 
-    ``far_root`` is ``|u - D| = (|u|^p + ε)^(1/p)``; callers that know D pass ``D - u``, which
-    stays exact where ε = (|u| + D)^p - |u|^p underflows (tiny D, issue 9).
+    ``|u - D| = (|u|^p + ε)^(1/p)``; callers that know D = Δ/b pass it as ``distance``, which
+    stays exact where ε = (|u| + D)^p - |u|^p underflows or D is far below |u| (issue 9).
     """
-    if far_root is None:
+    if distance is None:
         far_root = _root_of_sum(np.abs(threshold), epsilon, order)
+        gap = far_root - np.abs(threshold)
+    else:
+        far_root = distance - threshold
+        gap = distance
     a = 1.0 / order
     x1 = _power(np.abs(threshold), order)
     result = np.empty_like(threshold)
@@ -839,7 +857,7 @@ def _log_delta_at_threshold(threshold, epsilon, order, far_root=None):
 
     a_neg, x1_neg, epsilon_neg = a[negative], x1[negative], epsilon[negative]
     drop = _scaled_gamma_drop(
-        a_neg, x1_neg, epsilon_neg, np.abs(threshold[negative]), far_root[negative], order[negative]
+        a_neg, x1_neg, epsilon_neg, np.abs(threshold[negative]), far_root[negative], order[negative], gap[negative]
     )
     log_delta_neg = np.full_like(drop, -np.inf)
     resolved = drop > 0.0
@@ -892,7 +910,8 @@ def _log_profile(epsilon: np.ndarray, scaled_sensitivity: np.ndarray, order: np.
     if general.any():
         epsilon_g, sensitivity_g, order_g = epsilon[general], scaled_sensitivity[general], order[general]
         threshold = _threshold_for_sensitivity(epsilon_g, sensitivity_g, order_g)
-        result[general] = _log_delta_at_threshold(threshold, epsilon_g, order_g)
+        # |u - D| from D itself: exact where D is far below |u| or where ε underflows
+        result[general] = _log_delta_at_threshold(threshold, epsilon_g, order_g, sensitivity_g)
     return result
 
 
@@ -1026,7 +1045,7 @@ def _epsilon_for_delta(log_target: np.ndarray, scaled_sensitivity: np.ndarray, o
         lower = -_power(np.maximum(1.0, -(target + math.log(2.0))), 1.0 / p)  # δ <= Q(a, x1)/2 <= e^{-x1}/2
         upper = distance / 2.0  # ε = 0
         private, _ = _bisect(
-            lambda u: _log_delta_at_threshold(u, _loss_at_threshold(u, distance, p), p, distance - u) > target,
+            lambda u: _log_delta_at_threshold(u, _loss_at_threshold(u, distance, p), p, distance) > target,
             lower,
             upper,
         )
