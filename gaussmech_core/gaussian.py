@@ -544,7 +544,7 @@ _BLOCK = 8192
 # Validation shared by the public functions
 # ----------------------------------------------------------------------------------------------
 
-_PLAIN_SCALARS = (float, int, np.float64)
+_PLAIN_SCALARS = (float, np.float64)  # Python ints go through validation (2**1024 rounds to inf there)
 
 _EPSILON_ZERO_HINT = (
     "this formula divides by epsilon; at epsilon = 0 use analytic_gaussian_sigma (exact for every "
@@ -999,6 +999,7 @@ def zero_epsilon_gaussian_sigma(delta, sensitivity=1.0):
     Returns
     -------
     float or ndarray
+        σ = inf where it would exceed 1.8e308 (ε below about 1e-308, or Δ near the largest double).
         σ with TV(N(0, σ²), N(Δ, σ²)) = 2Φ(Δ/(2σ)) − 1 ≤ δ, verified; equal to
         ``analytic_gaussian_sigma(0, δ, Δ)``. About 0.798 × :func:`theorem2_gaussian_sigma`.
 
@@ -1042,6 +1043,7 @@ def theorem2_gaussian_sigma(delta, sensitivity=1.0):
     Returns
     -------
     float or ndarray
+        σ = inf where it would exceed 1.8e308 (ε below about 1e-308, or Δ near the largest double).
         Δ/(2δ): sufficient, about 1.25 × the exact :func:`zero_epsilon_gaussian_sigma`.
 
     Notes
@@ -1198,8 +1200,10 @@ def _nudged_up(sigma, holds):
     ulps on the wrong side: steps of 1, 2, 4, ... ulps restore the inequality at a cost in σ of at
     most twice what was needed.
     """
+    exempt = ~np.isfinite(sigma) | (sigma == 0.0)  # σ = inf is private; σ = 0 only arises for Δ = 0
     for doubling in range(60):
-        bad = ~holds(sigma)
+        with np.errstate(all="ignore"):  # the exempt elements (σ = inf, Δ = 0) may give NaN here
+            bad = ~holds(sigma) & ~exempt
         if not bad.any():
             return sigma
         with np.errstate(over="ignore"):  # σ → inf is the private limit
@@ -1211,8 +1215,11 @@ def _tail_sigma(epsilon, z, sensitivity):
     """σ = Δ (z + √(z² + 2ε)) / (2ε): the solution of Φ(Δ/(2σ) − εσ/Δ) = Φ(−z)."""
     root = SQRT2 * np.sqrt(epsilon + 0.5 * z * z)
     # z ≥ 0: (z + root)/(2ε); z < 0: the same number written as 1/(root − z), without cancellation.
-    unit = np.where(z >= 0.0, (np.maximum(z, 0.0) + root) / (2.0 * epsilon), 1.0 / (root - np.minimum(z, 0.0)))
-    return sensitivity * unit
+    # Halved before dividing, so ε near 1.8e308 does not overflow 2ε; σ beyond 1.8e308 (ε below
+    # about 1e-308) is inf, and Δ = 0 gives σ = 0.
+    with np.errstate(over="ignore"):
+        unit = np.where(z >= 0.0, 0.5 * (np.maximum(z, 0.0) + root) / epsilon, 1.0 / (root - np.minimum(z, 0.0)))
+        return np.where(sensitivity == 0.0, 0.0, sensitivity * unit)
 
 
 def _tail_holds(epsilon, sensitivity, z):
@@ -1247,6 +1254,7 @@ def tail_bound_gaussian_sigma(epsilon, delta, sensitivity=1.0):
     Returns
     -------
     float or ndarray
+        σ = inf where it would exceed 1.8e308 (ε below about 1e-308, or Δ near the largest double).
         σ with Φ(Δ/(2σ) − εσ/Δ) ≤ δ (verified); valid for all ε > 0 but larger than the exact
         :func:`analytic_gaussian_sigma` (4.379 vs 3.731 at ε = 1, δ = 1e-5).
 
@@ -1289,6 +1297,7 @@ def pdp_gaussian_sigma(epsilon, delta, sensitivity=1.0):
     Returns
     -------
     float or ndarray
+        σ = inf where it would exceed 1.8e308 (ε below about 1e-308, or Δ near the largest double).
         σ with P[|L| > ε] ≤ δ, i.e. (ε, δ)-probabilistic DP (which implies (ε, δ)-DP); verified
         through the binding side P[L > ε] ≤ δ/2.
 
@@ -1537,6 +1546,7 @@ def zcdp_bun_steinke_sigma(epsilon, delta, sensitivity=1.0):
     Returns
     -------
     float or ndarray
+        σ = inf where it would exceed 1.8e308 (ε below about 1e-308, or Δ near the largest double).
         σ = Δ (√(L + ε) + √L) / (√2 ε) with L = ln(1/δ) (i.e. √ρ = √(L + ε) − √L, written without
         cancellation), verified against the forward conversion.
 
@@ -1559,7 +1569,9 @@ def zcdp_bun_steinke_sigma(epsilon, delta, sensitivity=1.0):
     delta_array, sensitivity_array = _delta(delta), _sensitivity(sensitivity)
     shape, (e, d, s) = _flat(epsilon_array, delta_array, sensitivity_array)
     log_inverse = -np.log(d)
-    sigma = s * (np.sqrt(log_inverse + e) + np.sqrt(log_inverse)) / (SQRT2 * e)
+    with np.errstate(over="ignore"):  # σ beyond 1.8e308 (ε below about 1e-308) is inf
+        unit = (np.sqrt(log_inverse + e) + np.sqrt(log_inverse)) / SQRT2 / e
+        sigma = np.where(s == 0.0, 0.0, s * unit)
 
     def holds(candidate):
         rho = _half_mu_squared(candidate, s)
@@ -1578,12 +1590,17 @@ def _cks_rho_parts(log_order_minus_one, epsilon, log_inverse_delta):
     = ε − L e^{−s} + log(1 + e^{−s}) + e^{−s} log(1 + e^s), ρ_α = M/α, and the sign of dρ_α/dα is
     that of ε + log(1 + e^{−s}) − M (2 − 1/α).
     """
+    m, log1p_inverse = _cks_numerator(log_order_minus_one, epsilon, log_inverse_delta)
+    one_over_alpha = np.exp(-_softplus(log_order_minus_one))
+    return m * one_over_alpha, epsilon + log1p_inverse - m * (2.0 - one_over_alpha)
+
+
+def _cks_numerator(log_order_minus_one, epsilon, log_inverse_delta):
+    """(M, log(1 + e^{−s})) of :func:`_cks_rho_parts`; M stays normal where ρ_α = M/α underflows."""
     s = log_order_minus_one
     inverse = np.exp(-s)
     log1p_inverse = np.log1p(inverse)
-    m = epsilon - log_inverse_delta * inverse + log1p_inverse + inverse * _softplus(s)
-    one_over_alpha = np.exp(-_softplus(s))
-    return m * one_over_alpha, epsilon + log1p_inverse - m * (2.0 - one_over_alpha)
+    return epsilon - log_inverse_delta * inverse + log1p_inverse + inverse * _softplus(s), log1p_inverse
 
 
 def zcdp_cks_sigma(epsilon, delta, sensitivity=1.0):
@@ -1601,6 +1618,7 @@ def zcdp_cks_sigma(epsilon, delta, sensitivity=1.0):
     Returns
     -------
     float or ndarray
+        σ = inf where it would exceed 1.8e308 (ε below about 1e-308, or Δ near the largest double).
         σ = Δ/√(2ρ*), ρ* = sup over α > 1 of the ρ that the conversion at order α allows; verified
         against the conversion at the chosen α (rounded on the safe side).
 
@@ -1632,10 +1650,13 @@ def zcdp_cks_sigma(epsilon, delta, sensitivity=1.0):
         return -_cks_rho_parts(t, e, log_inverse)[1]
 
     low = np.full_like(e, -40.0)
-    high = np.minimum(np.log(2.0 * (log_inverse + 10.0 + np.abs(np.log(e))) / e) + 5.0, 700.0)
+    high = np.minimum(np.log(2.0 * (log_inverse + 10.0 + np.abs(np.log(e)))) - np.log(e) + 5.0, 700.0)
     order = _bisect_increasing(falling, low, high)
-    rho = _cks_rho_parts(order, e, log_inverse)[0]
-    sigma = _safe_divide(s, np.sqrt(2.0 * rho))
+    # σ = Δ/√(2ρ) with ρ = M/α, as Δ √α / √(2M): ρ itself underflows for ε near 1e-300 (α ~ 1e303)
+    log_alpha = _softplus(order)
+    m_part = _cks_numerator(order, e, log_inverse)[0]
+    with np.errstate(over="ignore", divide="ignore"):  # σ beyond 1.8e308 is inf
+        sigma = np.where(s == 0.0, 0.0, s * np.exp(0.5 * log_alpha) / (SQRT2 * np.sqrt(m_part)))
 
     def holds(candidate):
         log_delta, scale = _cks_log_delta(order, _half_mu_squared(candidate, s), e)
@@ -1660,6 +1681,7 @@ def vinterbo_gaussian_sigma(epsilon, delta, sensitivity=1.0):
     Returns
     -------
     float or ndarray
+        σ = inf where it would exceed 1.8e308 (ε below about 1e-308, or Δ near the largest double).
         σ with z = −ln(4δ(1 − δ)) and (a, s) = (1, 1) for δ ≤ ½, (π/4, −1) for δ > ½. Never
         below the exact :func:`analytic_gaussian_sigma` (checked in the tests on ε ∈ [1e-6, 1e3],
         δ ∈ [1e-300, 0.9]); within 10-50% of it at typical settings.
