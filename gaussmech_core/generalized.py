@@ -139,6 +139,11 @@ def _order_array(order) -> np.ndarray:
 
 
 
+def _sensitivity_array(sensitivity) -> np.ndarray:
+    """Δ >= 0, as for the Gaussian functions: Δ = 0 means no noise is needed (b = 0, δ = 0, ε = 0)."""
+    return require_interval(as_float_array(sensitivity, "sensitivity"), "sensitivity", 0.0, None)
+
+
 def _threshold_array(t) -> np.ndarray:
     return require_interval(as_float_array(t, "t"), "t", 0.0, None, allow_infinity=True)
 
@@ -925,7 +930,7 @@ def generalized_gaussian_log_delta(epsilon, scale, sensitivity=1.0, order=2.0):
     scale : float or array_like
         b > 0.
     sensitivity : float or array_like, default 1.0
-        Δ > 0 (the change of the scalar query between neighbours).
+        Δ >= 0 (the change of the scalar query between neighbours; Δ = 0 gives δ = 0).
     order : float or array_like, default 2.0
         p in [1, 10].
 
@@ -955,14 +960,17 @@ def generalized_gaussian_log_delta(epsilon, scale, sensitivity=1.0, order=2.0):
     """
     epsilon_array = _epsilon_array(epsilon, positive=False)
     scale_array = _positive_array(scale, "scale")
-    sensitivity_array = _positive_array(sensitivity, "sensitivity")
+    sensitivity_array = _sensitivity_array(sensitivity)
     order_array = _order_array(order)
     epsilon_b, scale_b, sensitivity_b, order_b = _broadcast(epsilon_array, scale_array, sensitivity_array, order_array)
+    no_noise = sensitivity_b == 0.0  # Δ = 0: computed with Δ = 1, then set to its exact value
+    sensitivity_b = np.where(no_noise, 1.0, sensitivity_b)
     scaled_sensitivity = _scaled_sensitivity_of(sensitivity_b, scale_b, order_b)
     result = _reported_upward(_log_profile(epsilon_b, scaled_sensitivity, order_b), order_b)
     laplace = order_b == 1.0  # the closed form, rounded up in gaussmech_core.laplace
     if laplace.any():
         result[laplace] = laplace_log_delta(epsilon_b[laplace], scale_b[laplace], sensitivity_b[laplace])
+    result[no_noise] = -np.inf
     return scalar_or_array(result, epsilon, scale, sensitivity, order)
 
 
@@ -1012,14 +1020,17 @@ def generalized_gaussian_delta(epsilon, scale, sensitivity=1.0, order=2.0):
     """
     epsilon_array = _epsilon_array(epsilon, positive=False)
     scale_array = _positive_array(scale, "scale")
-    sensitivity_array = _positive_array(sensitivity, "sensitivity")
+    sensitivity_array = _sensitivity_array(sensitivity)
     order_array = _order_array(order)
     epsilon_b, scale_b, sensitivity_b, order_b = _broadcast(epsilon_array, scale_array, sensitivity_array, order_array)
+    no_noise = sensitivity_b == 0.0  # Δ = 0: computed with Δ = 1, then set to its exact value
+    sensitivity_b = np.where(no_noise, 1.0, sensitivity_b)
     log_delta = _log_profile(epsilon_b, _scaled_sensitivity_of(sensitivity_b, scale_b, order_b), order_b)
     result = np.exp(_reported_upward(log_delta, order_b))
     laplace = order_b == 1.0
     if laplace.any():  # -expm1 directly: exp(log δ) would add |log δ| ulps where δ is tiny
         result[laplace] = laplace_delta(epsilon_b[laplace], scale_b[laplace], sensitivity_b[laplace])
+    result[no_noise] = 0.0
     return scalar_or_array(result, epsilon, scale, sensitivity, order)
 
 
@@ -1085,9 +1096,11 @@ def generalized_gaussian_epsilon(delta, scale, sensitivity=1.0, order=2.0):
     """
     delta_array = _delta_array(delta)
     scale_array = _positive_array(scale, "scale")
-    sensitivity_array = _positive_array(sensitivity, "sensitivity")
+    sensitivity_array = _sensitivity_array(sensitivity)
     order_array = _order_array(order)
     delta_b, scale_b, sensitivity_b, order_b = _broadcast(delta_array, scale_array, sensitivity_array, order_array)
+    no_noise = sensitivity_b == 0.0  # Δ = 0: computed with Δ = 1, then set to its exact value
+    sensitivity_b = np.where(no_noise, 1.0, sensitivity_b)
     epsilon = np.empty_like(delta_b)
     laplace = order_b == 1.0
     if laplace.any():  # closed form, already rounded towards privacy in gaussmech_core.laplace
@@ -1103,6 +1116,7 @@ def generalized_gaussian_epsilon(delta, scale, sensitivity=1.0, order=2.0):
             _epsilon_for_delta(working_target, scaled_sensitivity, order_g),
             floor=np.finfo(float).tiny,
         )
+    epsilon[no_noise] = 0.0
     return scalar_or_array(epsilon, delta, scale, sensitivity, order)
 
 
@@ -1227,7 +1241,8 @@ def generalized_gaussian_scale(epsilon, delta, sensitivity=1.0, order=2.0, guara
     delta : float or array_like
         δ in (0, 1).
     sensitivity : float or array_like, default 1.0
-        Δ > 0 (the change of the scalar query, or of the one coordinate a neighbour changes).
+        Δ >= 0 (the change of the scalar query, or of the one coordinate a neighbour changes);
+        Δ = 0 gives b = 0, as the Gaussian functions give σ = 0.
     order : float or array_like, default 2.0
         p in [1, 10].
     guarantee : {"approximate", "probabilistic"}, default "approximate"
@@ -1281,9 +1296,11 @@ def generalized_gaussian_scale(epsilon, delta, sensitivity=1.0, order=2.0, guara
     probabilistic = guarantee == "probabilistic"
     epsilon_array = _epsilon_array(epsilon, positive=probabilistic)
     delta_array = _delta_array(delta)
-    sensitivity_array = _positive_array(sensitivity, "sensitivity")
+    sensitivity_array = _sensitivity_array(sensitivity)
     order_array = _order_array(order)
     epsilon_b, delta_b, sensitivity_b, order_b = _broadcast(epsilon_array, delta_array, sensitivity_array, order_array)
+    no_noise = sensitivity_b == 0.0  # Δ = 0: computed with Δ = 1, then set to its exact value
+    sensitivity_b = np.where(no_noise, 1.0, sensitivity_b)
     scale = np.empty_like(epsilon_b)
     laplace = order_b == 1.0
     if laplace.any():  # closed forms, already rounded towards privacy in gaussmech_core.laplace
@@ -1314,6 +1331,7 @@ def generalized_gaussian_scale(epsilon, delta, sensitivity=1.0, order=2.0, guara
             <= working_target[where],
             scale[general],
         )
+    scale[no_noise] = 0.0
     return scalar_or_array(scale, epsilon, delta, sensitivity, order)
 
 
