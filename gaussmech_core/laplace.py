@@ -345,7 +345,10 @@ def laplace_scale_for_delta(epsilon, delta, sensitivity_l1=1.0):
     delta_array = _delta_array(delta)
     sensitivity_array = _positive_array(sensitivity_l1, "sensitivity_l1")
     epsilon_b, delta_b, sensitivity_b = _broadcast(epsilon_array, delta_array, sensitivity_array)
-    scale_b = sensitivity_b / (epsilon_b - 2.0 * np.log1p(-delta_b)) * (1.0 + _ROUNDING_MARGIN)
+    with np.errstate(over="ignore"):  # a scale beyond 1.8e308 is inf, which is private
+        scale_b = sensitivity_b / (epsilon_b - 2.0 * np.log1p(-delta_b)) * (1.0 + _ROUNDING_MARGIN)
+    # A scale below the smallest subnormal rounds up to it, never down to 0 (which would be no noise).
+    scale_b = np.maximum(scale_b, np.nextafter(0.0, 1.0))
     step = np.finfo(float).eps  # relative, doubling each round (as for laplace_epsilon)
     for _ in range(_MAX_NUDGES):
         too_small = _reports_above(epsilon_b, sensitivity_b, scale_b, delta_b)
