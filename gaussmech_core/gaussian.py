@@ -1468,10 +1468,13 @@ def zcdp_to_delta_cks(rho, epsilon):
         rl, el = r[live], e[live]
 
         def derivative(s):  # (2α − 1)ρ − ε + log(1 − 1/α), α = 1 + e^s
-            return (1.0 + 2.0 * np.exp(np.minimum(s, 700.0))) * rl - el - _softplus(-s)
+            with np.errstate(over="ignore"):  # ρ near 1.8e308: +inf has the right sign
+                return (1.0 + 2.0 * np.exp(np.minimum(s, 700.0))) * rl - el - _softplus(-s)
 
-        low = np.minimum(-1.0, el - 2.0 * rl - 1.0)
-        high = np.maximum(0.0, np.log1p(el) - np.log(2.0 * rl)) + 1.0
+        # below s = -800, α − 1 = e^s is 0 in double precision: nothing changes further down
+        with np.errstate(over="ignore"):  # -inf for ρ near 1.8e308, clamped at -800
+            low = np.maximum(np.minimum(-1.0, el - 2.0 * rl - 1.0), -800.0)
+        high = np.maximum(0.0, np.log1p(el) - np.log(2.0) - np.log(rl)) + 1.0
         s = _bisect_increasing(derivative, low, np.minimum(high, 700.0))
         log_delta, scale = _cks_log_delta(s, rl, el)
         delta[live] = np.exp(np.minimum(_with_margin_up(log_delta, scale), 0.0))

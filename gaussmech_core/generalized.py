@@ -559,7 +559,9 @@ def gg_log_tail(t, scale, order):
     scale_array = _positive_array(scale, "scale")
     order_array = _order_array(order)
     t_b, scale_b, order_b = _broadcast(t_array, scale_array, order_array)
-    result = _log_upper_gamma(1.0 / order_b, _power(t_b / scale_b, order_b))
+    with np.errstate(over="ignore"):  # t/b beyond 1.8e308 (subnormal b): the tail is 0, log -inf
+        ratio = t_b / scale_b
+    result = _log_upper_gamma(1.0 / order_b, _power(ratio, order_b))
     return scalar_or_array(result, t, scale, order)
 
 
@@ -596,7 +598,9 @@ def gg_tail(t, scale, order):
     scale_array = _positive_array(scale, "scale")
     order_array = _order_array(order)
     t_b, scale_b, order_b = _broadcast(t_array, scale_array, order_array)
-    result = special.gammaincc(1.0 / order_b, _power(t_b / scale_b, order_b))
+    with np.errstate(over="ignore"):  # t/b beyond 1.8e308 (subnormal b): the tail is 0
+        ratio = t_b / scale_b
+    result = special.gammaincc(1.0 / order_b, _power(ratio, order_b))
     return scalar_or_array(result, t, scale, order)
 
 

@@ -273,7 +273,7 @@ def laplace_epsilon(delta, scale, sensitivity_l1=1.0):
     -------
     float or numpy.ndarray
         ``max(0, ε₀ + 2 log(1 - δ))`` with ε₀ = Δ₁/b. It is 0 when δ is at least the total-variation
-        distance ``1 - exp(-ε₀/2)``.
+        distance ``1 - exp(-ε₀/2)``; inf where ε₀ = Δ₁/b exceeds 1.8e308 (b near the smallest double).
 
     Notes
     -----
@@ -292,7 +292,8 @@ def laplace_epsilon(delta, scale, sensitivity_l1=1.0):
     scale_array = _positive_array(scale, "scale")
     sensitivity_array = _positive_array(sensitivity_l1, "sensitivity_l1")
     delta_b, scale_b, sensitivity_b = _broadcast(delta_array, scale_array, sensitivity_array)
-    epsilon_zero = sensitivity_b / scale_b
+    with np.errstate(over="ignore"):  # Δ₁/b beyond 1.8e308: ε = inf (no finite ε holds)
+        epsilon_zero = sensitivity_b / scale_b
     log_survival = 2.0 * np.log1p(-delta_b)
     epsilon_b = np.maximum(epsilon_zero + log_survival, 0.0)
     margin = _ROUNDING_MARGIN * (epsilon_zero - log_survival)
@@ -389,7 +390,8 @@ def laplace_pdf(x, scale):
     x_array = require_interval(as_float_array(x, "x"), "x", allow_infinity=True)
     scale_array = _positive_array(scale, "scale")
     x_b, scale_b = _broadcast(x_array, scale_array)
-    return scalar_or_array(stats.laplace.pdf(x_b, scale=scale_b), x, scale)
+    with np.errstate(over="ignore"):  # |x|/b or 1/b beyond 1.8e308 (subnormal b): density 0 or inf
+        return scalar_or_array(stats.laplace.pdf(x_b, scale=scale_b), x, scale)
 
 
 def laplace_log_tail(t, scale):
@@ -418,7 +420,8 @@ def laplace_log_tail(t, scale):
     t_array = require_interval(as_float_array(t, "t"), "t", 0.0, None, allow_infinity=True)
     scale_array = _positive_array(scale, "scale")
     t_b, scale_b = _broadcast(t_array, scale_array)
-    return scalar_or_array(-t_b / scale_b, t, scale)
+    with np.errstate(over="ignore"):  # t/b beyond 1.8e308 (subnormal b): log tail -inf
+        return scalar_or_array(-t_b / scale_b, t, scale)
 
 
 def laplace_tail(t, scale):
