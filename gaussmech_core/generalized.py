@@ -385,13 +385,19 @@ def _bisect(is_upper, lower: np.ndarray, upper: np.ndarray) -> tuple[np.ndarray,
     return from_key(lower_key), from_key(upper_key)
 
 
-def _working_log_target(delta: np.ndarray, order: np.ndarray | None = None) -> np.ndarray:
+def _working_log_target(delta: np.ndarray, order: np.ndarray | None = None, epsilon=None) -> np.ndarray:
     """``log δ`` lowered by the margin that covers the rounding error of the exact profile at order
-    p > 1 (``order=None``: of the pDP condition, whose accuracy does not depend on p)."""
+    p > 1 (``order=None``: of the pDP condition, whose accuracy does not depend on p).
+
+    The factor ``1 + 0.1/(p - 1)`` covers the cancellation in ``R(a, x1) - R(a, x2)`` on the tail
+    side of the loss threshold (u < 0); at ε = 0 the threshold is Δ/2b > 0, where the profile is the
+    total-variation distance taken from the root, so there (``epsilon`` given and 0) it is left out.
+    """
     log_delta = np.log(delta)
     margin = _LOG_DELTA_MARGIN * (1.0 + np.abs(log_delta))
     if order is not None:
-        margin = margin * (1.0 + _MARGIN_ORDER_SCALE / (order - 1.0))
+        factor = 1.0 + _MARGIN_ORDER_SCALE / (order - 1.0)
+        margin = margin * (factor if epsilon is None else np.where(epsilon > 0.0, factor, 1.0))
     return log_delta - margin
 
 
@@ -970,7 +976,7 @@ def generalized_gaussian_log_delta(epsilon, scale, sensitivity=1.0, order=2.0):
     no_noise = sensitivity_b == 0.0  # Δ = 0: computed with Δ = 1, then set to its exact value
     sensitivity_b = np.where(no_noise, 1.0, sensitivity_b)
     scaled_sensitivity = _scaled_sensitivity_of(sensitivity_b, scale_b, order_b)
-    result = _reported_upward(_log_profile(epsilon_b, scaled_sensitivity, order_b), order_b)
+    result = _reported_upward(_log_profile(epsilon_b, scaled_sensitivity, order_b), order_b, epsilon_b)
     laplace = order_b == 1.0  # the closed form, rounded up in gaussmech_core.laplace
     if laplace.any():
         result[laplace] = laplace_log_delta(epsilon_b[laplace], scale_b[laplace], sensitivity_b[laplace])
@@ -978,18 +984,18 @@ def generalized_gaussian_log_delta(epsilon, scale, sensitivity=1.0, order=2.0):
     return scalar_or_array(result, epsilon, scale, sensitivity, order)
 
 
-def _reported_upward(log_delta: np.ndarray, order: np.ndarray) -> np.ndarray:
+def _reported_upward(log_delta: np.ndarray, order: np.ndarray, epsilon: np.ndarray) -> np.ndarray:
     """log δ raised by half the calibration margin, which bounds its rounding error twice over.
 
     The profile's error against mpmath is about 1e-15 |log δ| for p >= 1.01 and grows like
-    1e-16 |log δ|/(p - 1) as p -> 1; the raise is 5e-15 (1 + |log δ|) (1 + 0.1/(p - 1)), so a
-    reported δ is never below the exact one, and a calibrated scale (margin twice that) still
-    reports δ <= δ_target. Capped at 0 (δ <= 1).
+    1e-16 |log δ|/(p - 1) as p -> 1; the raise is 5e-15 (1 + |log δ|) (1 + 0.1/(p - 1)), the last
+    factor only where ε > 0 (as in the calibration), so a reported δ is never below the exact
+    one, and a calibrated scale (margin twice that) still reports δ <= δ_target. Capped at 0.
     """
     general = np.isfinite(log_delta) & (order > 1.0)
     result = log_delta.copy()
     margin = 0.5 * _LOG_DELTA_MARGIN * (1.0 + np.abs(log_delta[general]))
-    margin *= 1.0 + _MARGIN_ORDER_SCALE / (order[general] - 1.0)
+    margin *= np.where(epsilon[general] > 0.0, 1.0 + _MARGIN_ORDER_SCALE / (order[general] - 1.0), 1.0)
     result[general] = np.minimum(log_delta[general] + margin, 0.0)
     return result
 
@@ -1030,7 +1036,7 @@ def generalized_gaussian_delta(epsilon, scale, sensitivity=1.0, order=2.0):
     no_noise = sensitivity_b == 0.0  # Δ = 0: computed with Δ = 1, then set to its exact value
     sensitivity_b = np.where(no_noise, 1.0, sensitivity_b)
     log_delta = _log_profile(epsilon_b, _scaled_sensitivity_of(sensitivity_b, scale_b, order_b), order_b)
-    result = np.exp(_reported_upward(log_delta, order_b))
+    result = np.exp(_reported_upward(log_delta, order_b, epsilon_b))
     laplace = order_b == 1.0
     if laplace.any():  # -expm1 directly: exp(log δ) would add |log δ| ulps where δ is tiny
         result[laplace] = laplace_delta(epsilon_b[laplace], scale_b[laplace], sensitivity_b[laplace])
@@ -1317,7 +1323,7 @@ def generalized_gaussian_scale(epsilon, delta, sensitivity=1.0, order=2.0, guara
         epsilon_g, delta_g, sensitivity_g, order_g = (
             epsilon_b[general], delta_b[general], sensitivity_b[general], order_b[general]
         )
-        working_target = _working_log_target(delta_g, None if probabilistic else order_g)
+        working_target = _working_log_target(delta_g, None if probabilistic else order_g, epsilon_g)
         if probabilistic:
             scaled_sensitivity = _pdp_scaled_sensitivity(epsilon_g, np.exp(working_target), order_g)
             achieved = _pdp_log_delta
