@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Collection
+from typing import Any
 
 import numpy as np
 
@@ -65,9 +66,22 @@ def as_float_array(value: ArrayLike, name: str) -> np.ndarray:
                     raise TypeError(
                         f"{name} must contain only real numbers, got {name}={element!r}{where}"
                     )
-        else:
-            raise TypeError(f"{name} must be a real number or an array of real numbers, got {name}={value!r}")
+            # Python ints beyond the double range (|n| >= 2**1024) round to ±inf, as IEEE rounding
+            # to nearest does; the interval checks then reject them where infinity is not allowed.
+            rounded = np.empty(array.shape, dtype=np.float64)
+            for index, element in np.ndenumerate(array):
+                rounded[index] = _to_double(element)
+            return rounded
+        raise TypeError(f"{name} must be a real number or an array of real numbers, got {name}={value!r}")
     return np.asarray(array, dtype=np.float64)
+
+
+def _to_double(number: Any) -> float:
+    """``float(number)``, with integers too large for a double rounded to ±inf instead of raising."""
+    try:
+        return float(number)
+    except OverflowError:
+        return math.inf if number > 0 else -math.inf
 
 
 def _interval_text(lower: float | None, upper: float | None, lower_open: bool, upper_open: bool) -> str:

@@ -116,6 +116,7 @@ def composed_gaussian_epsilon(delta: ArrayLike, sigma: ArrayLike, sensitivity: A
     Returns
     -------
     float or ndarray
+        ε = inf where the smallest ε exceeds 1.8e308 (μ = √k Δ/σ beyond about 1e154).
         ε, verified on the conservative side (see
         :func:`~gaussmech_core.gaussian.gaussian_epsilon`).
 

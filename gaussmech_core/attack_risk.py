@@ -48,11 +48,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
 import numpy as np
 from scipy import optimize, special
 
+from ._types import ArrayLike, FloatOrArray
 from ._validation import as_float_array, broadcast, require_interval, scalar_or_array
 from .mechanisms import MECHANISMS, evaluate
 from .registry_types import Mechanism, Setting
@@ -104,7 +105,7 @@ def _profile_values(profile: Profile, epsilons: np.ndarray) -> np.ndarray:
     return values
 
 
-def _alpha_array(alpha, name: str = "alpha") -> np.ndarray:
+def _alpha_array(alpha: ArrayLike, name: str = "alpha") -> np.ndarray:
     array = as_float_array(alpha, name)
     return require_interval(array, name, 0.0, 1.0, lower_open=True, upper_open=True)
 
@@ -171,7 +172,7 @@ def _infimum(alpha, mirrored, upper, profile):
     return _golden_search(along, low, high, best)
 
 
-def attack_power_from_profile(alpha, profile: Profile):
+def attack_power_from_profile(alpha: ArrayLike, profile: Profile) -> FloatOrArray:
     """The best membership attacker's true-positive rate 1 − β(α) at false-positive rate α.
 
     Parameters
@@ -223,7 +224,7 @@ def attack_power_from_profile(alpha, profile: Profile):
     return scalar_or_array(power.reshape(np.shape(alpha_array)), alpha)
 
 
-def tradeoff_from_profile(alpha, profile: Profile):
+def tradeoff_from_profile(alpha: ArrayLike, profile: Profile) -> FloatOrArray:
     """The trade-off curve β(α): the least false-negative rate at false-positive rate α.
 
     ``1 − attack_power_from_profile(alpha, profile)``; see there. Use the attack power directly
@@ -445,7 +446,7 @@ def mechanism_attack_risk(
     mechanism: Mechanism | str,
     setting: Setting,
     *,
-    false_positive_rates=DEFAULT_FPRS,
+    false_positive_rates: Sequence[float] = DEFAULT_FPRS,
     prior: float = 0.5,
     scale: float | None = None,
 ) -> AttackRisk:
@@ -500,7 +501,8 @@ def mechanism_attack_risk(
 
 
 def attack_risk_all(
-    setting: Setting, *, false_positive_rates=DEFAULT_FPRS, prior: float = 0.5, featured_only: bool = False
+    setting: Setting, *, false_positive_rates: Sequence[float] = DEFAULT_FPRS, prior: float = 0.5,
+    featured_only: bool = False,
 ) -> list[AttackRisk]:
     """:func:`mechanism_attack_risk` for every registered mechanism (or only the featured ones)."""
     return [

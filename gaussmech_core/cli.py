@@ -167,7 +167,7 @@ def risk_rows(setting: Setting, prior: float, fprs: Sequence[float]) -> list[dic
     return rows
 
 
-def _cell(value) -> str:
+def _cell(value: object) -> str:
     if value is None:
         return "-"
     if isinstance(value, bool):
@@ -207,7 +207,7 @@ def _setting_line(setting: Setting) -> str:
     )
 
 
-def _one_or_many(values: list[float]):
+def _one_or_many(values: list[float]) -> float | list[float]:
     """A single value as a float (so an error message names no array index), else the list."""
     return values[0] if len(values) == 1 else values
 

@@ -136,8 +136,11 @@ def _shrink_rows(Y: np.ndarray, sigma: FloatOrArray, center: FloatOrArray | str,
 
 
 def _posterior_mean_rows(Y, sigma, prior_mean, prior_variance):
-    variance_sum = prior_variance + sigma**2
-    weight = np.where(variance_sum > 0, prior_variance / np.where(variance_sum > 0, variance_sum, 1.0), 1.0)
+    """The weight τ²/(τ² + σ²), written as 1/(1 + (σ/τ)²) so that σ² never overflows (σ up to 1.8e308)."""
+    sigma = np.asarray(sigma, dtype=np.float64)
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):  # σ/τ = inf gives weight 0
+        ratio = sigma / prior_variance**0.5 if np.ndim(prior_variance) == 0 else sigma / np.sqrt(prior_variance)
+        weight = np.where(sigma == 0.0, 1.0, 1.0 / (1.0 + ratio * ratio))
     return prior_mean + weight * (Y - prior_mean)
 
 
@@ -210,7 +213,10 @@ def _clip_and_rescale_rows(Y, total):
     clipped = np.clip(Y, 0.0, total)
     mass = clipped.sum(axis=1, keepdims=True)
     uniform = np.full_like(Y, total / Y.shape[1])
-    return np.where(mass > 0, clipped * (total / np.where(mass > 0, mass, 1.0)), uniform)
+    # clipped/mass first, then times the total: total/mass overflows for a subnormal mass
+    # (clip_and_rescale(5e-324, 3.0) is 3.0, issue 9 item 8), the fraction never exceeds 1.
+    safe_mass = np.where(mass > 0, mass, 1.0)
+    return np.where(mass > 0, (clipped / safe_mass) * total, uniform)
 
 
 def _round_row(x: np.ndarray, total: int) -> np.ndarray:

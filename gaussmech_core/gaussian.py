@@ -107,6 +107,11 @@ _G_ASYMPTOTIC = 100.0
 # slope term (slope = d log δ / d log μ) covers the rounding of μ = Δ/σ and of a = μ/2 − ε/μ.
 # So the margin is ten times the largest error seen; it costs ~1e-14 relative in σ.
 _MARGIN = 1e-14
+# What gaussian_log_delta reports is raised by _REPORT_MARGIN (1 + |log δ| + slope), twice the
+# largest error measured against mpmath (1.1e-16 (1 + |log δ| + slope) over μ in [1e-5, 1e12]),
+# so a reported δ is never below the exact one; the calibration's margin is five times larger,
+# so a calibrated σ still reports δ(σ) <= δ_target.
+_REPORT_MARGIN = 2e-15
 
 
 # ----------------------------------------------------------------------------------------------
@@ -540,7 +545,7 @@ _BLOCK = 8192
 # Validation shared by the public functions
 # ----------------------------------------------------------------------------------------------
 
-_PLAIN_SCALARS = (float, int, np.float64)
+_PLAIN_SCALARS = (float, np.float64)  # Python ints go through validation (2**1024 rounds to inf there)
 
 _EPSILON_ZERO_HINT = (
     "this formula divides by epsilon; at epsilon = 0 use analytic_gaussian_sigma (exact for every "
@@ -618,7 +623,11 @@ def gaussian_log_delta(epsilon: ArrayLike, sigma: ArrayLike, sensitivity: ArrayL
     ``δ(ε; μ) = Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ)`` (Balle & Wang 2018, Theorem 8 / eq. (6);
     Dong, Roth & Su 2022, Cor. 2.13), evaluated through ``erfcx`` without forming ``e^ε``
     (MATH.md 2.3; see the module notes for the quadrature used where two ``erfcx`` values are
-    close). Measured error against mpmath: below 1.5e-15 (1 + |log δ|).
+    close). Measured error against mpmath: below 1.1e-16 (1 + |log δ| + q), where
+    ``q = d log δ / d log μ = μ φ(a)/δ`` is the condition number of δ in μ (it measures what the
+    rounding of μ = Δ/σ and of a = μ/2 − ε/μ costs; it dominates for μ beyond about 10, e.g. the
+    error is 1.9e-4 relative at μ ≈ 1e10 because q is about 1e12 there). The value returned is
+    raised by ``2e-15 (1 + |log δ| + q)``, so it is never below the exact log δ.
 
     Examples
     --------
@@ -632,11 +641,49 @@ def gaussian_log_delta(epsilon: ArrayLike, sigma: ArrayLike, sensitivity: ArrayL
     if type(epsilon) in _PLAIN_SCALARS and type(sigma) in _PLAIN_SCALARS and type(sensitivity) in _PLAIN_SCALARS:
         e, s, d = float(epsilon), float(sigma), float(sensitivity)  # type: ignore[arg-type]  # plain scalars, by the test above
         if 0.0 <= e < math.inf and 0.0 < s <= math.inf and 0.0 <= d < math.inf:
-            return _log_delta_scalar(e, _unit_mu_scalar(s, d))
+            mu = _unit_mu_scalar(s, d)
+            return _reported_upward_scalar(_log_delta_scalar(e, mu), e, mu)
     epsilon_array, sigma_array, sensitivity_array = _epsilon(epsilon), _sigma(sigma), _sensitivity(sensitivity)
     shape, (e, s, d) = _flat(epsilon_array, sigma_array, sensitivity_array)
-    result = _log_delta_array(e, _unit_mu(s, d)).reshape(shape)
+    mu = _unit_mu(s, d)
+    result = _reported_upward(_log_delta_array(e, mu), e, mu).reshape(shape)
     return scalar_or_array(result, epsilon, sigma, sensitivity)
+
+
+def _reported_upward(ell, epsilon, mu):
+    """log δ raised by its error bound, _REPORT_MARGIN (1 + |log δ| + q), capped at 0 (δ <= 1).
+
+    q = d log δ / d log μ is the condition number of δ in μ: the rounding of μ = Δ/σ and of
+    a = μ/2 − ε/μ costs about q ulps of log δ, which dominates for large μ (issue 9 item 4).
+
+    For δ > 1/2 the well-conditioned quantity is 1 − δ: there log(1 − δ) is lowered by the same
+    bound (with its own q) and log δ = log1p(−(1 − δ)) formed from it, which keeps the relative
+    accuracy of log δ when δ is within a few ulps of 1.
+    """
+    out = ell.copy()
+    finite = np.isfinite(ell) & (mu > 0.0) & (mu < np.inf)
+    if finite.any():
+        e, m, el = epsilon[finite], mu[finite], ell[finite]
+        log_m, a = np.log(m), 0.5 * m - e / np.maximum(m, e * 1e-300)
+        q = _slope(log_m, a, el)
+        raised = np.minimum(el + _REPORT_MARGIN * (1.0 + np.abs(el) + q), 0.0)
+        upper = el > -LOG2
+        if upper.any():
+            log_rest = _log_profile_array(e[upper], m[upper], True, complement=True)
+            q_rest = _slope(log_m[upper], a[upper], log_rest)
+            lowered = log_rest - _REPORT_MARGIN * (1.0 + np.abs(log_rest) + q_rest)
+            raised[upper] = np.log1p(-np.exp(lowered))
+        out[finite] = raised
+    return out
+
+
+def _reported_upward_scalar(ell, epsilon, mu):
+    if not (math.isfinite(ell) and 0.0 < mu < math.inf):
+        return ell
+    if ell > -LOG2:  # δ > 1/2: through 1 − δ, as in the array version
+        return float(_reported_upward(np.array([ell]), np.array([epsilon]), np.array([mu]))[0])
+    a = 0.5 * mu - epsilon / max(mu, epsilon * 1e-300)
+    return ell + _REPORT_MARGIN * (1.0 + abs(ell) + _slope_scalar(math.log(mu), a, ell))
 
 
 def gaussian_delta(epsilon: ArrayLike, sigma: ArrayLike, sensitivity: ArrayLike = 1.0) -> FloatOrArray:
@@ -665,8 +712,8 @@ def gaussian_delta(epsilon: ArrayLike, sigma: ArrayLike, sensitivity: ArrayLike 
     --------
     >>> [round(gaussian_delta(e, 1.0), 13) for e in (0.0, 0.5, 2.0)]
     [0.382924922548, 0.2384217081349, 0.0209236358211]
-    >>> print(f"{gaussian_delta(10.0, 1.0):.12e}")
-    9.812705826847e-23
+    >>> print(f"{gaussian_delta(10.0, 1.0):.10e}")  # exact: 9.812705826847e-23, reported a hair above
+    9.8127058268e-23
     """
     log_delta = gaussian_log_delta(epsilon, sigma, sensitivity)
     return math.exp(log_delta) if isinstance(log_delta, float) else np.exp(log_delta)
@@ -953,6 +1000,7 @@ def zero_epsilon_gaussian_sigma(delta: ArrayLike, sensitivity: ArrayLike = 1.0) 
     Returns
     -------
     float or ndarray
+        σ = inf where it would exceed 1.8e308 (ε below about 1e-308, or Δ near the largest double).
         σ with TV(N(0, σ²), N(Δ, σ²)) = 2Φ(Δ/(2σ)) − 1 ≤ δ, verified; equal to
         ``analytic_gaussian_sigma(0, δ, Δ)``. About 0.798 × :func:`theorem2_gaussian_sigma`.
 
@@ -996,6 +1044,7 @@ def theorem2_gaussian_sigma(delta: ArrayLike, sensitivity: ArrayLike = 1.0) -> F
     Returns
     -------
     float or ndarray
+        σ = inf where it would exceed 1.8e308 (ε below about 1e-308, or Δ near the largest double).
         Δ/(2δ): sufficient, about 1.25 × the exact :func:`zero_epsilon_gaussian_sigma`.
 
     Notes
@@ -1152,8 +1201,10 @@ def _nudged_up(sigma, holds):
     ulps on the wrong side: steps of 1, 2, 4, ... ulps restore the inequality at a cost in σ of at
     most twice what was needed.
     """
+    exempt = ~np.isfinite(sigma) | (sigma == 0.0)  # σ = inf is private; σ = 0 only arises for Δ = 0
     for doubling in range(60):
-        bad = ~holds(sigma)
+        with np.errstate(all="ignore"):  # the exempt elements (σ = inf, Δ = 0) may give NaN here
+            bad = ~holds(sigma) & ~exempt
         if not bad.any():
             return sigma
         with np.errstate(over="ignore"):  # σ → inf is the private limit
@@ -1165,8 +1216,11 @@ def _tail_sigma(epsilon, z, sensitivity):
     """σ = Δ (z + √(z² + 2ε)) / (2ε): the solution of Φ(Δ/(2σ) − εσ/Δ) = Φ(−z)."""
     root = SQRT2 * np.sqrt(epsilon + 0.5 * z * z)
     # z ≥ 0: (z + root)/(2ε); z < 0: the same number written as 1/(root − z), without cancellation.
-    unit = np.where(z >= 0.0, (np.maximum(z, 0.0) + root) / (2.0 * epsilon), 1.0 / (root - np.minimum(z, 0.0)))
-    return sensitivity * unit
+    # Halved before dividing, so ε near 1.8e308 does not overflow 2ε; σ beyond 1.8e308 (ε below
+    # about 1e-308) is inf, and Δ = 0 gives σ = 0.
+    with np.errstate(over="ignore"):
+        unit = np.where(z >= 0.0, 0.5 * (np.maximum(z, 0.0) + root) / epsilon, 1.0 / (root - np.minimum(z, 0.0)))
+        return np.where(sensitivity == 0.0, 0.0, sensitivity * unit)
 
 
 def _tail_holds(epsilon, sensitivity, z):
@@ -1201,6 +1255,7 @@ def tail_bound_gaussian_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity:
     Returns
     -------
     float or ndarray
+        σ = inf where it would exceed 1.8e308 (ε below about 1e-308, or Δ near the largest double).
         σ with Φ(Δ/(2σ) − εσ/Δ) ≤ δ (verified); valid for all ε > 0 but larger than the exact
         :func:`analytic_gaussian_sigma` (4.379 vs 3.731 at ε = 1, δ = 1e-5).
 
@@ -1243,6 +1298,7 @@ def pdp_gaussian_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayL
     Returns
     -------
     float or ndarray
+        σ = inf where it would exceed 1.8e308 (ε below about 1e-308, or Δ near the largest double).
         σ with P[|L| > ε] ≤ δ, i.e. (ε, δ)-probabilistic DP (which implies (ε, δ)-DP); verified
         through the binding side P[L > ε] ≤ δ/2.
 
@@ -1413,10 +1469,13 @@ def zcdp_to_delta_cks(rho: ArrayLike, epsilon: ArrayLike) -> FloatOrArray:
         rl, el = r[live], e[live]
 
         def derivative(s):  # (2α − 1)ρ − ε + log(1 − 1/α), α = 1 + e^s
-            return (1.0 + 2.0 * np.exp(np.minimum(s, 700.0))) * rl - el - _softplus(-s)
+            with np.errstate(over="ignore"):  # ρ near 1.8e308: +inf has the right sign
+                return (1.0 + 2.0 * np.exp(np.minimum(s, 700.0))) * rl - el - _softplus(-s)
 
-        low = np.minimum(-1.0, el - 2.0 * rl - 1.0)
-        high = np.maximum(0.0, np.log1p(el) - np.log(2.0 * rl)) + 1.0
+        # below s = -800, α − 1 = e^s is 0 in double precision: nothing changes further down
+        with np.errstate(over="ignore"):  # -inf for ρ near 1.8e308, clamped at -800
+            low = np.maximum(np.minimum(-1.0, el - 2.0 * rl - 1.0), -800.0)
+        high = np.maximum(0.0, np.log1p(el) - np.log(2.0) - np.log(rl)) + 1.0
         s = _bisect_increasing(derivative, low, np.minimum(high, 700.0))
         log_delta, scale = _cks_log_delta(s, rl, el)
         delta[live] = np.exp(np.minimum(_with_margin_up(log_delta, scale), 0.0))
@@ -1491,6 +1550,7 @@ def zcdp_bun_steinke_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: Ar
     Returns
     -------
     float or ndarray
+        σ = inf where it would exceed 1.8e308 (ε below about 1e-308, or Δ near the largest double).
         σ = Δ (√(L + ε) + √L) / (√2 ε) with L = ln(1/δ) (i.e. √ρ = √(L + ε) − √L, written without
         cancellation), verified against the forward conversion.
 
@@ -1513,7 +1573,9 @@ def zcdp_bun_steinke_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: Ar
     delta_array, sensitivity_array = _delta(delta), _sensitivity(sensitivity)
     shape, (e, d, s) = _flat(epsilon_array, delta_array, sensitivity_array)
     log_inverse = -np.log(d)
-    sigma = s * (np.sqrt(log_inverse + e) + np.sqrt(log_inverse)) / (SQRT2 * e)
+    with np.errstate(over="ignore"):  # σ beyond 1.8e308 (ε below about 1e-308) is inf
+        unit = (np.sqrt(log_inverse + e) + np.sqrt(log_inverse)) / SQRT2 / e
+        sigma = np.where(s == 0.0, 0.0, s * unit)
 
     def holds(candidate):
         rho = _half_mu_squared(candidate, s)
@@ -1532,12 +1594,17 @@ def _cks_rho_parts(log_order_minus_one, epsilon, log_inverse_delta):
     = ε − L e^{−s} + log(1 + e^{−s}) + e^{−s} log(1 + e^s), ρ_α = M/α, and the sign of dρ_α/dα is
     that of ε + log(1 + e^{−s}) − M (2 − 1/α).
     """
+    m, log1p_inverse = _cks_numerator(log_order_minus_one, epsilon, log_inverse_delta)
+    one_over_alpha = np.exp(-_softplus(log_order_minus_one))
+    return m * one_over_alpha, epsilon + log1p_inverse - m * (2.0 - one_over_alpha)
+
+
+def _cks_numerator(log_order_minus_one, epsilon, log_inverse_delta):
+    """(M, log(1 + e^{−s})) of :func:`_cks_rho_parts`; M stays normal where ρ_α = M/α underflows."""
     s = log_order_minus_one
     inverse = np.exp(-s)
     log1p_inverse = np.log1p(inverse)
-    m = epsilon - log_inverse_delta * inverse + log1p_inverse + inverse * _softplus(s)
-    one_over_alpha = np.exp(-_softplus(s))
-    return m * one_over_alpha, epsilon + log1p_inverse - m * (2.0 - one_over_alpha)
+    return epsilon - log_inverse_delta * inverse + log1p_inverse + inverse * _softplus(s), log1p_inverse
 
 
 def zcdp_cks_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike = 1.0) -> FloatOrArray:
@@ -1555,6 +1622,7 @@ def zcdp_cks_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike 
     Returns
     -------
     float or ndarray
+        σ = inf where it would exceed 1.8e308 (ε below about 1e-308, or Δ near the largest double).
         σ = Δ/√(2ρ*), ρ* = sup over α > 1 of the ρ that the conversion at order α allows; verified
         against the conversion at the chosen α (rounded on the safe side).
 
@@ -1586,10 +1654,13 @@ def zcdp_cks_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike 
         return -_cks_rho_parts(t, e, log_inverse)[1]
 
     low = np.full_like(e, -40.0)
-    high = np.minimum(np.log(2.0 * (log_inverse + 10.0 + np.abs(np.log(e))) / e) + 5.0, 700.0)
+    high = np.minimum(np.log(2.0 * (log_inverse + 10.0 + np.abs(np.log(e)))) - np.log(e) + 5.0, 700.0)
     order = _bisect_increasing(falling, low, high)
-    rho = _cks_rho_parts(order, e, log_inverse)[0]
-    sigma = _safe_divide(s, np.sqrt(2.0 * rho))
+    # σ = Δ/√(2ρ) with ρ = M/α, as Δ √α / √(2M): ρ itself underflows for ε near 1e-300 (α ~ 1e303)
+    log_alpha = _softplus(order)
+    m_part = _cks_numerator(order, e, log_inverse)[0]
+    with np.errstate(over="ignore", divide="ignore"):  # σ beyond 1.8e308 is inf
+        sigma = np.where(s == 0.0, 0.0, s * np.exp(0.5 * log_alpha) / (SQRT2 * np.sqrt(m_part)))
 
     def holds(candidate):
         log_delta, scale = _cks_log_delta(order, _half_mu_squared(candidate, s), e)
@@ -1614,6 +1685,7 @@ def vinterbo_gaussian_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: A
     Returns
     -------
     float or ndarray
+        σ = inf where it would exceed 1.8e308 (ε below about 1e-308, or Δ near the largest double).
         σ with z = −ln(4δ(1 − δ)) and (a, s) = (1, 1) for δ ≤ ½, (π/4, −1) for δ > ½. Never
         below the exact :func:`analytic_gaussian_sigma` (checked in the tests on ε ∈ [1e-6, 1e3],
         δ ∈ [1e-300, 0.9]); within 10-50% of it at typical settings.

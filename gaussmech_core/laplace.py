@@ -122,6 +122,66 @@ def _log_delta_of_ratio(epsilon: np.ndarray, epsilon_zero: np.ndarray) -> np.nda
     return result
 
 
+def _quotient_rounded_up(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    """``n/d`` for positive n, d, rounded up: ``fl(n/d)``, or the next double where ``fl(n/d)``
+    lies below the exact quotient.
+
+    Which side ``fl(n/d) = q`` lies on is the sign of ``n - q d``, computed exactly with Dekker's
+    error-free product (``q d = p + e`` exactly, and ``n - p`` is exact since ``p ≈ n``). Outside
+    the range where the splitting is exact (|q|, |d| > 1e290 or a product below 1e-290) the next
+    double is taken, which is always an upper bound.
+    """
+    with np.errstate(over="ignore"):  # n/d beyond 1.8e308 is inf, an upper bound
+        quotient = numerator / denominator
+    result = np.nextafter(quotient, np.inf)
+    exact_range = (
+        np.isfinite(quotient) & (quotient < 1e290) & (denominator < 1e290) & (numerator > 1e-290) & (quotient > 0.0)
+    )
+    if exact_range.any():
+        q, d, n = quotient[exact_range], denominator[exact_range], numerator[exact_range]
+        product = q * d
+        splitter = 134217729.0  # 2^27 + 1 (Veltkamp)
+        q_high = splitter * q - (splitter * q - q)
+        d_high = splitter * d - (splitter * d - d)
+        q_low, d_low = q - q_high, d - d_high
+        error = ((q_high * d_high - product) + q_high * d_low + q_low * d_high) + q_low * d_low
+        remainder = (n - product) - error  # = n - q d exactly, up to its own rounding
+        result[exact_range] = np.where(remainder > 0.0, np.nextafter(q, np.inf), q)
+    return result
+
+
+def _upward_delta(epsilon: np.ndarray, sensitivity: np.ndarray, scale: np.ndarray) -> np.ndarray:
+    """δ(ε) = max(0, 1 - exp((ε - Δ₁/b)/2)) rounded up: never below the exact value, within ~3 ulps.
+
+    ``ε₀ = Δ₁/b`` is taken rounded up (:func:`_quotient_rounded_up`, exact when the division is),
+    the exponent ``(ε - ε₀)/2`` one ulp down, and ``-expm1`` one ulp up; each step bounds the
+    exact value. So the kink at ε = ε₀ stays exact: a scale Δ₁/ε rounded up reports δ = 0.
+    """
+    upper_ratio = _quotient_rounded_up(sensitivity, scale)
+    result = np.zeros(np.shape(upper_ratio))
+    above = upper_ratio > epsilon
+    if above.any():
+        exponent = np.nextafter((epsilon[above] - upper_ratio[above]) / 2.0, -np.inf)
+        result[above] = np.minimum(np.nextafter(-np.expm1(exponent), np.inf), 1.0)
+    return result
+
+
+def _reports_above(epsilon: np.ndarray, sensitivity: np.ndarray, scale: np.ndarray, delta: np.ndarray) -> np.ndarray:
+    """Where :func:`laplace_delta` or :func:`laplace_log_delta` would report more than δ."""
+    return (_upward_delta(epsilon, sensitivity, scale) > delta) | (
+        _upward_log_delta(epsilon, sensitivity, scale) > np.log(delta)
+    )
+
+
+def _upward_log_delta(epsilon: np.ndarray, sensitivity: np.ndarray, scale: np.ndarray) -> np.ndarray:
+    """log of :func:`_upward_delta`, rounded up (-inf where δ = 0)."""
+    delta = _upward_delta(epsilon, sensitivity, scale)
+    result = np.full(delta.shape, -np.inf)
+    positive = delta > 0.0
+    result[positive] = np.minimum(np.nextafter(np.log(delta[positive]), np.inf), 0.0)
+    return result
+
+
 def laplace_log_delta(epsilon: ArrayLike, scale: ArrayLike, sensitivity_l1: ArrayLike = 1.0) -> FloatOrArray:
     """Natural log of the exact privacy profile δ(ε) of Laplace noise of scale b.
 
@@ -155,7 +215,7 @@ def laplace_log_delta(epsilon: ArrayLike, scale: ArrayLike, sensitivity_l1: Arra
     scale_array = _positive_array(scale, "scale")
     sensitivity_array = _positive_array(sensitivity_l1, "sensitivity_l1")
     epsilon_b, scale_b, sensitivity_b = _broadcast(epsilon_array, scale_array, sensitivity_array)
-    result = _log_delta_of_ratio(epsilon_b, sensitivity_b / scale_b)
+    result = _upward_log_delta(epsilon_b, sensitivity_b, scale_b)
     return scalar_or_array(result, epsilon, scale, sensitivity_l1)
 
 
@@ -193,8 +253,8 @@ def laplace_delta(epsilon: ArrayLike, scale: ArrayLike, sensitivity_l1: ArrayLik
     scale_array = _positive_array(scale, "scale")
     sensitivity_array = _positive_array(sensitivity_l1, "sensitivity_l1")
     epsilon_b, scale_b, sensitivity_b = _broadcast(epsilon_array, scale_array, sensitivity_array)
-    # -expm1 directly: exp(log δ) would add |log δ| ulps of error where δ is tiny.
-    result = 0.0 - np.expm1(np.minimum((epsilon_b - sensitivity_b / scale_b) / 2.0, 0.0))  # 0.0 - : no -0.0
+    # -expm1 directly (exp(log δ) would add |log δ| ulps where δ is tiny), rounded up.
+    result = _upward_delta(epsilon_b, sensitivity_b, scale_b)
     return scalar_or_array(result, epsilon, scale, sensitivity_l1)
 
 
@@ -214,7 +274,7 @@ def laplace_epsilon(delta: ArrayLike, scale: ArrayLike, sensitivity_l1: ArrayLik
     -------
     float or numpy.ndarray
         ``max(0, ε₀ + 2 log(1 - δ))`` with ε₀ = Δ₁/b. It is 0 when δ is at least the total-variation
-        distance ``1 - exp(-ε₀/2)``.
+        distance ``1 - exp(-ε₀/2)``; inf where ε₀ = Δ₁/b exceeds 1.8e308 (b near the smallest double).
 
     Notes
     -----
@@ -233,17 +293,19 @@ def laplace_epsilon(delta: ArrayLike, scale: ArrayLike, sensitivity_l1: ArrayLik
     scale_array = _positive_array(scale, "scale")
     sensitivity_array = _positive_array(sensitivity_l1, "sensitivity_l1")
     delta_b, scale_b, sensitivity_b = _broadcast(delta_array, scale_array, sensitivity_array)
-    epsilon_zero = sensitivity_b / scale_b
+    with np.errstate(over="ignore"):  # Δ₁/b beyond 1.8e308: ε = inf (no finite ε holds)
+        epsilon_zero = sensitivity_b / scale_b
     log_survival = 2.0 * np.log1p(-delta_b)
     epsilon_b = np.maximum(epsilon_zero + log_survival, 0.0)
     margin = _ROUNDING_MARGIN * (epsilon_zero - log_survival)
     epsilon_b = np.where(epsilon_b > 0.0, np.minimum(epsilon_b + margin, np.nextafter(epsilon_zero, np.inf)), 0.0)
-    log_target = np.log(delta_b)
+    step = np.finfo(float).eps  # relative, doubling each round: δ near 1 moves by less than an ulp per ulp
     for _ in range(_MAX_NUDGES):
-        too_small = _log_delta_of_ratio(epsilon_b, epsilon_zero) > log_target
+        too_small = _reports_above(epsilon_b, sensitivity_b, scale_b, delta_b)
         if not too_small.any():
             break
-        epsilon_b[too_small] = np.nextafter(epsilon_b[too_small], np.inf)
+        epsilon_b[too_small] = np.nextafter(epsilon_b[too_small] * (1.0 + step), np.inf)
+        step *= 2.0
     return scalar_or_array(epsilon_b, delta, scale, sensitivity_l1)
 
 
@@ -285,13 +347,18 @@ def laplace_scale_for_delta(epsilon: ArrayLike, delta: ArrayLike, sensitivity_l1
     delta_array = _delta_array(delta)
     sensitivity_array = _positive_array(sensitivity_l1, "sensitivity_l1")
     epsilon_b, delta_b, sensitivity_b = _broadcast(epsilon_array, delta_array, sensitivity_array)
-    scale_b = sensitivity_b / (epsilon_b - 2.0 * np.log1p(-delta_b)) * (1.0 + _ROUNDING_MARGIN)
-    log_target = np.log(delta_b)
+    with np.errstate(over="ignore"):  # a scale beyond 1.8e308 is inf, which is private
+        scale_b = sensitivity_b / (epsilon_b - 2.0 * np.log1p(-delta_b)) * (1.0 + _ROUNDING_MARGIN)
+    # A scale below the smallest subnormal rounds up to it, never down to 0 (which would be no noise).
+    scale_b = np.maximum(scale_b, np.nextafter(0.0, 1.0))
+    step = np.finfo(float).eps  # relative, doubling each round (as for laplace_epsilon)
     for _ in range(_MAX_NUDGES):
-        too_small = _log_delta_of_ratio(epsilon_b, sensitivity_b / scale_b) > log_target
+        too_small = _reports_above(epsilon_b, sensitivity_b, scale_b, delta_b)
         if not too_small.any():
             break
-        scale_b[too_small] = np.nextafter(scale_b[too_small], np.inf)
+        with np.errstate(over="ignore"):  # a scale beyond 1.8e308 is inf, which is private
+            scale_b[too_small] = np.nextafter(scale_b[too_small] * (1.0 + step), np.inf)
+        step *= 2.0
     # The pure-DP scale meets every δ exactly; near δ = 0 it can be an ulp below the checked value.
     positive = epsilon_b > 0.0
     scale_b[positive] = np.minimum(scale_b[positive], _pure_scale(epsilon_b[positive], sensitivity_b[positive]))
@@ -324,7 +391,8 @@ def laplace_pdf(x: ArrayLike, scale: ArrayLike) -> FloatOrArray:
     x_array = require_interval(as_float_array(x, "x"), "x", allow_infinity=True)
     scale_array = _positive_array(scale, "scale")
     x_b, scale_b = _broadcast(x_array, scale_array)
-    return scalar_or_array(stats.laplace.pdf(x_b, scale=scale_b), x, scale)
+    with np.errstate(over="ignore"):  # |x|/b or 1/b beyond 1.8e308 (subnormal b): density 0 or inf
+        return scalar_or_array(stats.laplace.pdf(x_b, scale=scale_b), x, scale)
 
 
 def laplace_log_tail(t: ArrayLike, scale: ArrayLike) -> FloatOrArray:
@@ -353,7 +421,8 @@ def laplace_log_tail(t: ArrayLike, scale: ArrayLike) -> FloatOrArray:
     t_array = require_interval(as_float_array(t, "t"), "t", 0.0, None, allow_infinity=True)
     scale_array = _positive_array(scale, "scale")
     t_b, scale_b = _broadcast(t_array, scale_array)
-    return scalar_or_array(-t_b / scale_b, t, scale)
+    with np.errstate(over="ignore"):  # t/b beyond 1.8e308 (subnormal b): log tail -inf
+        return scalar_or_array(-t_b / scale_b, t, scale)
 
 
 def laplace_tail(t: ArrayLike, scale: ArrayLike) -> FloatOrArray:

@@ -1323,6 +1323,12 @@ def _mvg_arrays(epsilon, delta, sensitivity, rows, cols, gamma):
 
 
 def _mvg_k(e, d, s, m, n, g):
+    with np.errstate(over="ignore"):  # K beyond 1.8e308 (ε near the largest double) is inf
+        return _mvg_root_k(e, d, s, m, n, g) ** 2
+
+
+def _mvg_root_k(e, d, s, m, n, g):
+    """√K of the MVG calibration (MATH.md 7.1)."""
     r = np.minimum(m, n)
     h = _harmonic(r)
     h_half = _harmonic_half(r)
@@ -1332,8 +1338,14 @@ def _mvg_k(e, d, s, m, n, g):
     alpha = (h + h_half) * g * g + 2.0 * h * g * s
     beta = 2.0 * np.sqrt(np.sqrt(mn)) * h * s * zeta
     # K = (-β + sqrt(β² + 8αε))² / (4α²) = 16 ε² / (β + sqrt(β² + 8αε))²: no cancellation.
-    root = np.hypot(beta, np.sqrt(8.0 * alpha * e))
-    return 16.0 * e * e / (beta + root) ** 2
+    return _mvg_sqrt_k(e, alpha, beta)
+
+
+def _mvg_sqrt_k(e, alpha, beta):
+    """√K = 4 ε / (β + sqrt(β² + 8αε)), formed without ε² (which underflows at ε ~ 1e-300, where
+    the i.i.d. std (mn)^(1/4)/√K is still finite) or 8αε (which overflows near 1.8e308)."""
+    root = np.hypot(beta, np.sqrt(8.0 * alpha) * np.sqrt(e))
+    return 4.0 * (e / (beta + root))
 
 
 def mvg_K(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike, rows: ArrayLike, cols: ArrayLike, gamma: ArrayLike) -> FloatOrArray:
@@ -1411,8 +1423,8 @@ def mvg_iid_std(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike, ro
     30.836
     """
     e, d, s, m, n, g = _mvg_arrays(epsilon, delta, sensitivity, rows, cols, gamma)
-    k_value = _mvg_k(e, d, s, m, n, g)
-    std = np.sqrt(np.sqrt(m * n) / k_value)
+    # std = sqrt(√(mn)/K) = (mn)^(1/4)/√K: finite where K underflows (ε ~ 1e-300, issue 9 item 8)
+    std = np.sqrt(np.sqrt(m * n)) / _mvg_root_k(e, d, s, m, n, g)
     return scalar_or_array(std, epsilon, delta, sensitivity, rows, cols, gamma)
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 import re
-
 from typing import Callable
 
 import pandas as pd

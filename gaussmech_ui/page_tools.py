@@ -28,8 +28,8 @@ from gaussmech_core.registry_types import Setting
 from . import chart_log, menu, presenter, report, reproduce, share
 from .chart_log import PageLog
 from .downloads import download_file
-from .format import escape_markdown
 from .export import IMAGE_FORMATS, export_unavailable_reason, figure_file_name, figure_image
+from .format import escape_markdown
 from .params import quote_untrusted
 
 __all__ = ["render_page_tools", "current_query", "base_url"]

@@ -420,7 +420,8 @@ def test_round_trip_scale_profile_epsilon(epsilon, delta, order):
     assert log_delta == pytest.approx(math.log(delta), rel=1e-10, abs=1e-10)
     recovered = generalized_gaussian_epsilon(delta, scale, 1.0, order)
     assert generalized_gaussian_log_delta(recovered, scale, 1.0, order) <= math.log(delta)
-    assert recovered <= epsilon * (1 + 1e-12)
+    # (plus 1e-15 absolute: at small ε, d log δ/dε is about 1, so the last bit of log δ moves ε by ~1e-16)
+    assert recovered <= epsilon * (1 + 1e-12) + 1e-15
     assert recovered == pytest.approx(epsilon, rel=1e-6, abs=1e-9)
 
 
@@ -472,9 +473,10 @@ def test_probabilistic_scale_meets_its_condition(epsilon, delta, order):
     assert generalized_gaussian_pdp_delta(epsilon, scale, 1.0, order) <= delta
     if order > 1.0:
         assert generalized_gaussian_pdp_delta(epsilon, scale * (1 - 1e-9), 1.0, order) > delta
-    # pDP implies approximate DP, and the exact calibration never needs more noise: up to the
-    # few-ulp safety margin each calibration adds on its own (seen: 4e-16 relative at p = 1 + 2e-16).
-    assert generalized_gaussian_scale(epsilon, delta, 1.0, order) <= scale * (1 + 8 * np.finfo(float).eps)
+    # pDP implies approximate DP, and the exact calibration never needs more noise. Both computed
+    # scales sit above their exact values by their safety margins (a few ulps, more as p -> 1, e.g.
+    # 4 ulps at p = 1 + 2^-52), so the comparison allows that much.
+    assert generalized_gaussian_scale(epsilon, delta, 1.0, order) <= scale * (1.0 + 1e-13)
 
 
 @pytest.mark.parametrize(

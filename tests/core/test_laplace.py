@@ -139,7 +139,9 @@ def test_scale_for_delta_meets_delta_in_exact_arithmetic(epsilon, delta, sensiti
     assert exact_delta(epsilon, scale, sensitivity) <= mp.mpf(delta)
     assert laplace_delta(epsilon, scale, sensitivity) <= delta
     closed_form = sensitivity / (epsilon - 2 * math.log1p(-delta))
-    assert scale == pytest.approx(closed_form, rel=2e-15)
+    # laplace_delta rounds up by up to 3 ulps and laplace_log_delta by 1 ulp of |log δ| (never below
+    # the exact values), so the verified scale may sit that much above the closed form
+    assert scale == pytest.approx(closed_form, rel=1e-15 * (4 + abs(math.log(delta))))
 
 
 def test_scale_for_delta_is_the_smallest():
