@@ -897,7 +897,7 @@ def _log_delta_at_threshold(
     result[negative] = log_delta_neg
 
     positive = ~negative
-    a_pos, x1_pos, epsilon_pos = a[positive], x1[positive], epsilon[positive]
+    a_pos, x1_pos = a[positive], x1[positive]
     root_pos, order_pos = threshold[positive], order[positive]
     # P from the roots u and |u - D|: at ε = 0 and tiny Δ/b, u^p underflows (issue 9).
     far_pos = far_root[positive]
