@@ -239,7 +239,7 @@ def test_integer_noise_is_drawn_as_a_pmf_on_the_integers(integer_registry):
     np.testing.assert_allclose(y, _discrete_laplace_pmf(x, 1.0), rtol=1e-12)
     gaussian = next(t for t in spec["data"] if t["name"] == "Analytic Gaussian")
     assert gaussian["mode"] in ("lines", "lines+markers")  # a curve, with the integers of the pmf left out, not gaps
-    assert np.isfinite(np.asarray(_decode(gaussian["y"]), dtype=float)).all()
+    assert np.isfinite(np.asarray(_decode(gaussian["y"]), dtype=float)).all(), "the curve skips the pmf's integers"
 
 
 def test_integer_noise_releases_integer_counts(integer_registry):
