@@ -270,7 +270,7 @@ def attack_advantage_from_profile(profile: Profile) -> float:
     return float(_profile_values(profile, np.zeros(1))[0])
 
 
-def posterior_belief(prior, true_positive_rate, false_positive_rate):
+def posterior_belief(prior: ArrayLike, true_positive_rate: ArrayLike, false_positive_rate: ArrayLike) -> FloatOrArray:
     """The posterior belief that Alice is in the data after a test says "in".
 
     Parameters
@@ -321,7 +321,7 @@ def _gaussian_mu(sigma, sensitivity):
     return d / s
 
 
-def gaussian_attack_power(alpha, sigma, sensitivity=1.0):
+def gaussian_attack_power(alpha: ArrayLike, sigma: ArrayLike, sensitivity: ArrayLike = 1.0) -> FloatOrArray:
     """TPR at FPR α of the best attacker against N(0, σ²) noise: Φ(Φ⁻¹(α) + Δ/σ).
 
     Parameters
@@ -350,7 +350,7 @@ def gaussian_attack_power(alpha, sigma, sensitivity=1.0):
     return scalar_or_array(special.ndtr(mu + special.ndtri(a)), alpha, sigma, sensitivity)
 
 
-def gaussian_attack_advantage(sigma, sensitivity=1.0):
+def gaussian_attack_advantage(sigma: ArrayLike, sensitivity: ArrayLike = 1.0) -> FloatOrArray:
     """The best attacker's advantage against N(0, σ²) noise: 2Φ(Δ/(2σ)) − 1 = erf(μ/(2√2)).
 
     Examples
@@ -362,7 +362,13 @@ def gaussian_attack_advantage(sigma, sensitivity=1.0):
     return scalar_or_array(special.erf(mu / (2.0 * math.sqrt(2.0))), sigma, sensitivity)
 
 
-def gaussian_sigma_for_attack(sensitivity=1.0, *, advantage=None, true_positive_rate=None, false_positive_rate=None):
+def gaussian_sigma_for_attack(
+    sensitivity: ArrayLike = 1.0,
+    *,
+    advantage: ArrayLike | None = None,
+    true_positive_rate: ArrayLike | None = None,
+    false_positive_rate: ArrayLike | None = None,
+) -> FloatOrArray:
     """The least σ of Gaussian noise that holds the best attack to a level: closed form.
 
     Give either ``advantage`` (TPR − FPR ≤ a) or ``true_positive_rate`` with
@@ -388,7 +394,7 @@ def gaussian_sigma_for_attack(sensitivity=1.0, *, advantage=None, true_positive_
     t, alpha = _power_target(true_positive_rate, false_positive_rate)
     d, t, alpha = broadcast(sensitivity_array, t, alpha)
     sigma = d / (special.ndtri(t) - special.ndtri(alpha))
-    return scalar_or_array(sigma, sensitivity, true_positive_rate, false_positive_rate)
+    return scalar_or_array(sigma, sensitivity, t, alpha)  # both given: _power_target checked them
 
 
 def _power_target(true_positive_rate, false_positive_rate):

@@ -49,9 +49,17 @@ def raw_html_uses(source: str) -> list[tuple[int, str]]:
     tree = ast.parse(source)
     constants = _module_string_constants(tree)
 
+    def escaped(value: ast.expr) -> bool:  # html.escape(...) around the interpolated text
+        return isinstance(value, ast.Call) and _name(value.func) == "escape" and (
+            not isinstance(value.func, ast.Attribute) or getattr(value.func.value, "id", "") == "html"
+        )
+
     def fixed(argument: ast.expr) -> bool:
         if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
             return True
+        if isinstance(argument, ast.JoinedStr):  # an f-string whose every value is HTML-escaped
+            return all(isinstance(part, ast.Constant) or (isinstance(part, ast.FormattedValue) and escaped(part.value))
+                       for part in argument.values)
         return isinstance(argument, ast.Name) and argument.id in constants
 
     for node in ast.walk(tree):
@@ -81,6 +89,8 @@ def test_the_raw_html_scan_can_fail():
     assert not raw_html_uses("STYLE = '<style>p {}</style>'\nst.html(STYLE)")
     assert raw_html_uses("STYLE = '<style>'\nSTYLE = user_text\nst.html(STYLE)")  # rebound: not fixed
     assert raw_html_uses("def f(STYLE):\n    st.html(STYLE)")
+    assert not raw_html_uses("st.markdown(f'<b>{html.escape(name)}</b>', unsafe_allow_html=True)")
+    assert raw_html_uses("st.markdown(f'<b>{name}</b>', unsafe_allow_html=True)")
 
 
 WRITERS = {"write_text", "write_bytes", "mkdir", "makedirs", "NamedTemporaryFile", "mkstemp", "mkdtemp",

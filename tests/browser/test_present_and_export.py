@@ -112,7 +112,7 @@ def test_svg_and_png_downloads_hold_the_legend(page, app_url, tmp_path):
     svg_download.value.save_as(svg)
     text = svg.read_text(encoding="utf-8")
     assert text.startswith("<svg")
-    for entry in ("Analytic Gaussian", "Laplace", "Rank-1 singular multivariate Gaussian (claimed)", "ε = 1, δ = 1e-5"):
+    for entry in ("Analytic Gaussian", "Laplace", "R1SMG, claimed (Ji &amp; Li 2024)", "ε = 1, δ = 1e-5"):
         assert entry in text.replace("&nbsp;", " "), entry
     with page.expect_download(timeout=90_000) as png_download:
         page.locator(".st-key-page_tools_png").get_by_role("button").click()

@@ -338,8 +338,12 @@ def test_profile_is_continuous_as_order_tends_to_one():
 @given(st.floats(0.0, 50.0), st.floats(-2.0, 2.0).map(lambda e: 10.0**e), smooth_orders)
 def test_profile_is_monotone(epsilon, scale, order):
     log_delta = generalized_gaussian_log_delta(epsilon, scale, 1.0, order)
-    assert generalized_gaussian_log_delta(epsilon * 1.01 + 1e-9, scale, 1.0, order) <= log_delta
-    assert generalized_gaussian_log_delta(epsilon, scale * 1.01, 1.0, order) <= log_delta
+    # The reported log δ is raised by a rounding margin (issue 9: every reported δ errs upward) whose
+    # factor 1 + 0.1/(p - 1) applies only where ε > 0, so from ε = 0 to ε = 1e-9 the report may rise
+    # by that margin (seen: 5e-16 relative); the exact profile is monotone, the report within its margin.
+    margin = 1e-13 * (1.0 + abs(log_delta))
+    assert generalized_gaussian_log_delta(epsilon * 1.01 + 1e-9, scale, 1.0, order) <= log_delta + margin
+    assert generalized_gaussian_log_delta(epsilon, scale * 1.01, 1.0, order) <= log_delta + margin
 
 
 # --- calibration: approximate DP -----------------------------------------------------------------
