@@ -19,7 +19,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..format import cite_math, format_number, format_percent, format_ratio, math_reference_link, math_reference_name
-from ..ranking import are_tied, assumption_sentence, rank, reader_name, winner_phrase
+from ..ranking import are_tied, assumption_sentence, bounded_note, rank, ranked, reader_name, winner_phrase
 from .common import (
     CURRENT_COLOR,
     DELTA_COLORS,
@@ -367,11 +367,12 @@ def overview_csv_frame(frame: pd.DataFrame, mechanisms: Mapping, setting) -> pd.
 
 
 def proven_values(frame: pd.DataFrame, mechanisms: Mapping, column: str = "expected_loss") -> dict[str, float]:
-    """``column`` of the rows whose guarantee is proven and holds here (the rows a ranking may name)."""
+    """``column`` of the rows whose guarantee is proven and holds here, under the page's assumptions alone
+    (the rows a ranking may name: not bounded-data or integer-only entries, :func:`gaussmech_ui.ranking.ranked`)."""
     keep = [
         mechanism_id
         for mechanism_id, row in frame.iterrows()
-        if row["valid"] and mechanisms[mechanism_id].guarantee in PROVEN_GUARANTEES
+        if row["valid"] and mechanisms[mechanism_id].guarantee in PROVEN_GUARANTEES and ranked(mechanisms[mechanism_id])
     ]
     return {mechanism_id: float(frame.loc[mechanism_id, column]) for mechanism_id in keep}
 
@@ -472,6 +473,9 @@ def overview_caption(frame: pd.DataFrame, mechanisms: Mapping, setting, alternat
             f"Of the mechanisms with a proven guarantee, {winner_phrase(ranking, mechanisms, setting)} adds the least "
             f"noise at d = {setting.dim:,}: E‖noise‖₂² = {format_number(best)}."
         )
+        left_out = bounded_note(mechanisms[key] for key, row in frame.iterrows() if row["valid"])
+        if left_out:
+            sentences.append(left_out)
         answer = " ".join(sentences)
         why = why_sentences(frame, mechanisms, setting)
         other = None if alternative is None else rank(proven_values(alternative, mechanisms), mechanisms)

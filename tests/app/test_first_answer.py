@@ -31,6 +31,21 @@ def test_overview_names_the_analytic_gaussian_when_gg_ties_with_it():
     assert GG_WINS_BY_ROUNDING not in caption
 
 
+def test_overview_never_crowns_a_mechanism_that_assumes_more():
+    """Bounded-data (truncated/BIT GG) and integer-only (discrete Gaussian) noise assume more than the
+    sidebar's query: the Overview's winner is among the rest, and the caption says what it left out."""
+    from gaussmech_core.mechanisms import MECHANISMS
+    from gaussmech_ui.ranking import BOUNDED_LEFT_OUT, INTEGER_LEFT_OUT, reader_name
+
+    caption = _overview().info[0].value
+    assert "Of the mechanisms with a proven guarantee, the Laplace mechanism adds the least noise at d = 10" in caption
+    for mechanism in MECHANISMS.values():
+        if mechanism.uses_bounds or mechanism.support == "integer":
+            assert f"{reader_name(mechanism)} adds the least noise" not in caption
+            assert f"{reader_name(mechanism)} would not be valid" not in caption
+    assert BOUNDED_LEFT_OUT in caption and INTEGER_LEFT_OUT in caption
+
+
 def test_overview_states_the_neighbour_model_and_what_the_other_one_changes():
     caption = _overview(dim="50", delta="1e-6").info[0].value
     assert "Assumes δ = 1e-6 and the neighbour model “one coordinate changes” (Δ₁ = Δ)." in caption
