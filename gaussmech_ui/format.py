@@ -184,7 +184,10 @@ def math_reference_name(*sections: str) -> str:
     return "math reference " + ", ".join(f"§{section}" for section in sections)
 
 
-_CITATION = re.compile(r"MATH\.md(?: section)? (\d+(?:\.\d+)?(?:, \d+(?:\.\d+)?)*)")
+# "docs/math.md section 6.2" / "sections 6.3, 6.4" (the code's form), and the older "MATH.md 6.2".
+_CITATION = re.compile(
+    r"(?:docs/math\.md(?: sections?)?|MATH\.md(?: section)?) (\d+(?:\.\d+)?(?:(?:, | and )\d+(?:\.\d+)?)*)"
+)
 
 
 def cite_math(text: str, *, links: bool = True) -> str:
@@ -198,4 +201,4 @@ def cite_math(text: str, *, links: bool = True) -> str:
     'see math reference §6.2, §7.1 here'
     """
     cite = math_reference_link if links else math_reference_name
-    return _CITATION.sub(lambda match: cite(*match.group(1).split(", ")), str(text))
+    return _CITATION.sub(lambda match: cite(*re.split(r", | and ", match.group(1))), str(text))
