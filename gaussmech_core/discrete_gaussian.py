@@ -1079,7 +1079,7 @@ def discrete_gaussian_tail(t: ArrayLike, sigma: ArrayLike, inclusive: bool = Fal
 
 _EXACT_SUPPORT = 1 << 16  # largest support of ‖Y‖² (values 0..d K²) convolved exactly
 _TRUNCATION_SIGMAS = 10.0  # |y| ≤ 10σ + 2 per coordinate: e^{−50} left out per coordinate
-_MC_DRAW_BUDGET = 2_000_000
+_MC_DRAW_BUDGET = 400_000  # Monte Carlo only while cheap (d ≤ 20 at 20 000 sums); Cornish–Fisher beyond
 _MIN_MC_SAMPLES = 20_000
 
 
@@ -1099,6 +1099,29 @@ def _square_pmf(sigma):
 def _exact_loss_support(sigma, dim):
     top = int(math.ceil(_TRUNCATION_SIGMAS * sigma)) + 2
     return dim * top * top + 1
+
+
+def _loss_pmf_for_quantiles(sigma: float, dim: int) -> np.ndarray:
+    """The pmf of :func:`_loss_pmf` by FFT convolution, for quantiles at moderate levels only.
+
+    Direct convolution costs O(n²) on supports of up to 65536 values (about 0.5 s per d on the
+    accuracy page's sweep); FFT costs O(n log n) with an absolute error near 1e-16 per value, which
+    moves a quantile only when its level lies within about 1e-12 of a cdf step. Deep tails
+    (:func:`discrete_gaussian_norm_tail`) keep the direct, relatively exact convolution.
+    """
+    from scipy.signal import fftconvolve
+
+    base = _square_pmf(sigma)
+    result = np.array([1.0])
+    power = base
+    remaining = dim
+    while remaining:
+        if remaining & 1:
+            result = np.clip(fftconvolve(result, power), 0.0, None)
+        remaining >>= 1
+        if remaining:
+            power = np.clip(fftconvolve(power, power), 0.0, None)
+    return result
 
 
 def _loss_pmf(sigma, dim):
@@ -1234,7 +1257,7 @@ def discrete_gaussian_loss_summary(
         from the theta-series moments, summed over d coordinates). Quantiles and median are
         exact (the lattice pmf of ‖Y‖₂², as in :func:`discrete_gaussian_norm_tail`) while its
         support fits in 65536 values (``exact=True``); beyond, Monte Carlo with the float
-        sampler (seeded) while at least 20 000 sums fit in 2e6 draws, else the Cornish–Fisher
+        sampler (seeded) while at least 20 000 sums fit in 4e5 draws, else the Cornish–Fisher
         expansion with the exact cumulants; ``method`` says which.
 
     Notes
@@ -1267,9 +1290,9 @@ def discrete_gaussian_loss_summary(
     wanted = np.array(levels + (0.5,))
     exact = _exact_loss_support(sigma_value, d) <= _EXACT_SUPPORT
     if exact:
-        cdf = np.cumsum(_loss_pmf(sigma_value, d))
+        cdf = np.cumsum(_loss_pmf_for_quantiles(sigma_value, d))
         values = np.searchsorted(cdf, wanted * cdf[-1]).astype(np.float64)
-        method = "exact: lattice distribution of the sum of squares (direct convolution)"
+        method = "exact: lattice distribution of the sum of squares (FFT convolution)"
     else:
         samples = min(n_samples, _MC_DRAW_BUDGET // d)
         if samples >= _MIN_MC_SAMPLES and sigma_value <= SAMPLER_SIGMA_MAX:
