@@ -318,7 +318,8 @@ def _gaussian_mu(sigma, sensitivity):
     sigma_array = require_interval(as_float_array(sigma, "sigma"), "sigma", 0.0, None, lower_open=True)
     sensitivity_array = require_interval(as_float_array(sensitivity, "sensitivity"), "sensitivity", 0.0, None)
     s, d = broadcast(sigma_array, sensitivity_array)
-    return d / s
+    with np.errstate(over="ignore"):  # Δ/σ = inf at a subnormal σ: the two outputs are told apart surely
+        return d / s
 
 
 def gaussian_attack_power(alpha, sigma, sensitivity=1.0):
