@@ -587,8 +587,6 @@ KNOWN_VIOLATIONS = frozenset({
     "bounded.clamped_noise_moment",  # RuntimeWarning (inf × 0) at a huge q
     "bounded.clamped_noise_sample",  # a float size raises numpy's TypeError, which names no parameter
     "bounded.half_width",  # OverflowError at 2**1024, NaN passes through, undocumented inf
-    "bounded.kernel_log_ratio",  # undocumented inf at a tiny scale or a huge width
-    "bounded.truncated_gg_epsilon_bound",  # undocumented inf at a tiny scale or a huge width
     "bounded.truncated_noise_pdf",  # RuntimeWarning (divide by zero) at a huge scale or a tiny h
     "bounded.truncated_noise_sample",  # a float size raises numpy's TypeError, which names no parameter
     "bounded.truncated_noise_tail",  # RuntimeWarning (0/0) at a huge scale or a tiny h
