@@ -270,7 +270,7 @@ def attack_advantage_from_profile(profile: Profile) -> float:
     return float(_profile_values(profile, np.zeros(1))[0])
 
 
-def posterior_belief(prior, true_positive_rate, false_positive_rate):
+def posterior_belief(prior: ArrayLike, true_positive_rate: ArrayLike, false_positive_rate: ArrayLike) -> FloatOrArray:
     """The posterior belief that Alice is in the data after a test says "in".
 
     Parameters
@@ -322,7 +322,7 @@ def _gaussian_mu(sigma, sensitivity):
         return d / s
 
 
-def gaussian_attack_power(alpha, sigma, sensitivity=1.0):
+def gaussian_attack_power(alpha: ArrayLike, sigma: ArrayLike, sensitivity: ArrayLike = 1.0) -> FloatOrArray:
     """TPR at FPR α of the best attacker against N(0, σ²) noise: Φ(Φ⁻¹(α) + Δ/σ).
 
     Parameters
@@ -351,7 +351,7 @@ def gaussian_attack_power(alpha, sigma, sensitivity=1.0):
     return scalar_or_array(special.ndtr(mu + special.ndtri(a)), alpha, sigma, sensitivity)
 
 
-def gaussian_attack_advantage(sigma, sensitivity=1.0):
+def gaussian_attack_advantage(sigma: ArrayLike, sensitivity: ArrayLike = 1.0) -> FloatOrArray:
     """The best attacker's advantage against N(0, σ²) noise: 2Φ(Δ/(2σ)) − 1 = erf(μ/(2√2)).
 
     Examples
@@ -363,7 +363,10 @@ def gaussian_attack_advantage(sigma, sensitivity=1.0):
     return scalar_or_array(special.erf(mu / (2.0 * math.sqrt(2.0))), sigma, sensitivity)
 
 
-def gaussian_sigma_for_attack(sensitivity=1.0, *, advantage=None, true_positive_rate=None, false_positive_rate=None):
+def gaussian_sigma_for_attack(
+    sensitivity: ArrayLike = 1.0, *, advantage: ArrayLike | None = None,
+    true_positive_rate: ArrayLike | None = None, false_positive_rate: ArrayLike | None = None,
+) -> FloatOrArray:
     """The least σ of Gaussian noise that holds the best attack to a level: closed form.
 
     Give either ``advantage`` (TPR − FPR ≤ a) or ``true_positive_rate`` with
@@ -386,15 +389,20 @@ def gaussian_sigma_for_attack(sensitivity=1.0, *, advantage=None, true_positive_
         d, a = broadcast(sensitivity_array, a)
         sigma = d / (2.0 * special.ndtri((1.0 + a) / 2.0))
         return scalar_or_array(sigma, sensitivity, advantage)
+    if true_positive_rate is None or false_positive_rate is None:
+        raise TypeError(_EITHER_TARGET)
     t, alpha = _power_target(true_positive_rate, false_positive_rate)
     d, t, alpha = broadcast(sensitivity_array, t, alpha)
     sigma = d / (special.ndtri(t) - special.ndtri(alpha))
     return scalar_or_array(sigma, sensitivity, true_positive_rate, false_positive_rate)
 
 
+_EITHER_TARGET = "give advantage=, or true_positive_rate= together with false_positive_rate="
+
+
 def _power_target(true_positive_rate, false_positive_rate):
     if true_positive_rate is None or false_positive_rate is None:
-        raise TypeError("give advantage=, or true_positive_rate= together with false_positive_rate=")
+        raise TypeError(_EITHER_TARGET)
     alpha = _alpha_array(false_positive_rate, "false_positive_rate")
     t = require_interval(
         as_float_array(true_positive_rate, "true_positive_rate"), "true_positive_rate", 0.0, 1.0, upper_open=True
