@@ -318,7 +318,8 @@ def _gaussian_mu(sigma, sensitivity):
     sigma_array = require_interval(as_float_array(sigma, "sigma"), "sigma", 0.0, None, lower_open=True)
     sensitivity_array = require_interval(as_float_array(sensitivity, "sensitivity"), "sensitivity", 0.0, None)
     s, d = broadcast(sigma_array, sensitivity_array)
-    return d / s
+    with np.errstate(over="ignore"):  # Δ/σ = inf at a subnormal σ: the two outputs are told apart surely
+        return d / s
 
 
 def gaussian_attack_power(alpha: ArrayLike, sigma: ArrayLike, sensitivity: ArrayLike = 1.0) -> FloatOrArray:
@@ -391,15 +392,20 @@ def gaussian_sigma_for_attack(
         d, a = broadcast(sensitivity_array, a)
         sigma = d / (2.0 * special.ndtri((1.0 + a) / 2.0))
         return scalar_or_array(sigma, sensitivity, advantage)
+    if true_positive_rate is None or false_positive_rate is None:
+        raise TypeError(_EITHER_TARGET)
     t, alpha = _power_target(true_positive_rate, false_positive_rate)
     d, t, alpha = broadcast(sensitivity_array, t, alpha)
     sigma = d / (special.ndtri(t) - special.ndtri(alpha))
-    return scalar_or_array(sigma, sensitivity, t, alpha)  # both given: _power_target checked them
+    return scalar_or_array(sigma, sensitivity, true_positive_rate, false_positive_rate)
+
+
+_EITHER_TARGET = "give advantage=, or true_positive_rate= together with false_positive_rate="
 
 
 def _power_target(true_positive_rate, false_positive_rate):
     if true_positive_rate is None or false_positive_rate is None:
-        raise TypeError("give advantage=, or true_positive_rate= together with false_positive_rate=")
+        raise TypeError(_EITHER_TARGET)
     alpha = _alpha_array(false_positive_rate, "false_positive_rate")
     t = require_interval(
         as_float_array(true_positive_rate, "true_positive_rate"), "true_positive_rate", 0.0, 1.0, upper_open=True

@@ -71,6 +71,12 @@ def kernel_log_ratio(scale: ArrayLike, sensitivity: ArrayLike, order: ArrayLike,
 
     Evaluated as ``(W/b)^p (1 - (1 - Δ/W)^p)`` with ``expm1``/``log1p``, so Δ ≪ W loses nothing.
 
+    Returns
+    -------
+    float or ndarray
+        ``A(b)``; inf where ``(W/b)^p`` exceeds the largest double (a scale far below the width),
+        as the exact value does.
+
     Notes
     -----
     MATH.md 5.6 [D]; requires 0 < Δ <= W and p >= 1.
@@ -98,6 +104,11 @@ def kernel_log_ratio(scale: ArrayLike, sensitivity: ArrayLike, order: ArrayLike,
 
 def truncated_gg_epsilon_bound(scale: ArrayLike, sensitivity: ArrayLike, order: ArrayLike, width: ArrayLike) -> FloatOrArray:
     """The ε the truncated GG mechanism is proved to have at scale b: ``2 A(b)`` (sufficient, MATH.md 5.6).
+
+    Returns
+    -------
+    float or ndarray
+        ``2 A(b)`` (:func:`kernel_log_ratio`); inf where that exceeds the largest double.
 
     Examples
     --------

@@ -277,7 +277,8 @@ def discrete_gaussian_log_normaliser(sigma: ArrayLike) -> FloatOrArray:
     """
     sigma_array = _sigma_array(sigma, allow_infinity=False)
     shape, (s,) = _flat(sigma_array)
-    return scalar_or_array(_log_theta(s).reshape(shape), sigma)
+    # Below _SIGMA_POINT, Z = 1 to float64 precision (log Z = 0 exactly), and y²/(2σ²) would divide by 0.
+    return scalar_or_array(_log_theta(np.maximum(s, _SIGMA_POINT)).reshape(shape), sigma)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -948,6 +949,7 @@ def discrete_gaussian_variance(sigma: ArrayLike) -> FloatOrArray:
         ``E[X²] = σ² (1 − 8π²σ² Σ_{k≥1} k² e^{−2π²σ²k²} / Σ_{k∈Z} e^{−2π²σ²k²})`` (σ ≥ 1, Poisson
         summation) or the direct sum (σ < 1). The deficit falls below float64's resolution of
         σ² near σ = 1.45, beyond which the correctly rounded value is σ² itself.
+        inf where σ² exceeds the largest double (σ above about 1.34e154), as σ² itself.
 
     Notes
     -----
@@ -979,6 +981,8 @@ def discrete_gaussian_expected_loss(sigma: ArrayLike, dim: ArrayLike) -> FloatOr
     Returns
     -------
     float or ndarray
+        ``d Var[X]`` (:func:`discrete_gaussian_variance`); inf where it exceeds the largest double
+        (d σ² above about 1.8e308).
 
     Notes
     -----
