@@ -9,7 +9,7 @@ The numerical library under the gaussmech dashboard, usable on its own (numpy an
     True
 
 One module per family (formulas and sources in each docstring; the math is written out in
-MATH.md of the project):
+the project's docs/math.md):
 
 * :mod:`~gaussmech_core.gaussian`: classical and analytic Gaussian (Balle & Wang 2018), the
   privacy profile and its inverse, (0, δ) calibrations, privacy-loss distribution, zCDP and GDP.

@@ -1,6 +1,6 @@
 """Composition: the privacy of k Gaussian releases, and the per-release σ for a total budget.
 
-Four ways to account for k releases of ``f(x) + N(0, σ² I)`` with l2 sensitivity Δ (MATH.md 9):
+Four ways to account for k releases of ``f(x) + N(0, σ² I)`` with l2 sensitivity Δ (docs/math.md section 9):
 
 * **exact** — the composition is exactly μ-GDP with μ = √k Δ/σ (Dong, Roth & Su 2022, Cor. 3.3),
   i.e. one Gaussian with sensitivity √k Δ; its (ε, δ) curve is the analytic Gaussian's (9.4);
@@ -87,7 +87,7 @@ def composed_gaussian_delta(epsilon: ArrayLike, sigma: ArrayLike, sensitivity: A
 
     Notes
     -----
-    The composition is μ-GDP with μ = √k Δ/σ (Dong, Roth & Su 2022, Cor. 3.3; MATH.md 9.4),
+    The composition is μ-GDP with μ = √k Δ/σ (Dong, Roth & Su 2022, Cor. 3.3; docs/math.md section 9.4),
     which is one Gaussian with sensitivity √k Δ: :func:`~gaussmech_core.gaussian.gaussian_delta`.
 
     Examples
@@ -122,7 +122,7 @@ def composed_gaussian_epsilon(delta: ArrayLike, sigma: ArrayLike, sensitivity: A
 
     Notes
     -----
-    μ = √k Δ/σ (MATH.md 9.4).
+    μ = √k Δ/σ (docs/math.md section 9.4).
 
     Examples
     --------
@@ -155,7 +155,7 @@ def composed_gaussian_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: A
 
     Notes
     -----
-    MATH.md 9.4: the k releases are one Gaussian with sensitivity √k Δ. Strictly better than
+    docs/math.md section 9.4: the k releases are one Gaussian with sensitivity √k Δ. Strictly better than
     splitting the budget (naive, as Apple's pfl does) or advanced composition.
 
     Examples
@@ -190,7 +190,7 @@ def zcdp_composed_epsilon(delta: ArrayLike, sigma: ArrayLike, sensitivity: Array
 
     Notes
     -----
-    zCDP composes additively (Bun & Steinke 2016; MATH.md 9.1-9.2).
+    zCDP composes additively (Bun & Steinke 2016; docs/math.md sections 9.1-9.2).
 
     Examples
     --------

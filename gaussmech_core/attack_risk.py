@@ -338,7 +338,7 @@ def gaussian_attack_power(alpha: ArrayLike, sigma: ArrayLike, sensitivity: Array
     -------
     float or ndarray
         1 − G_μ(α) with μ = Δ/σ, G_μ(α) = Φ(Φ⁻¹(1 − α) − μ) (Dong, Roth & Su 2022, Def. 2.7;
-        MATH.md 9.3), evaluated as Φ(μ + Φ⁻¹(α)) so small rates keep their digits.
+        docs/math.md section 9.3), evaluated as Φ(μ + Φ⁻¹(α)) so small rates keep their digits.
 
     Examples
     --------

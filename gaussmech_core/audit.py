@@ -3,7 +3,7 @@
 An (ε, δ)-DP mechanism limits how well *any* test can tell two neighbouring datasets apart from
 one release. This module computes that limit, the exact success probability of one simple test,
 and a seeded simulation of the test, so a claimed guarantee can be checked against what the
-noise actually does (MATH.md section 6.2, item 3).
+noise actually does (docs/math.md section 6.2, item 3).
 
 The test. Let ``d = f(x) - f(x')`` with ``‖d‖₂ = Δ`` and release ``y = f(x) + n``. The test
 guesses x when ``‖y - f(x)‖ < ‖y - f(x')‖``. Since ``y - f(x) = n`` and
@@ -18,7 +18,7 @@ the projection, which is
 
 * ``σ Z`` for isotropic Gaussian noise ``N(0, σ² I)`` (rotation invariance), and
 * ``√σ* · Z · T`` for R1SMG noise ``√σ* Z v`` with v uniform on the sphere, where
-  ``T = ⟨v, u⟩`` has density ``c_M (1 - t²)^{(M-3)/2}`` on [-1, 1] (MATH.md 6.2, item 2).
+  ``T = ⟨v, u⟩`` has density ``c_M (1 - t²)^{(M-3)/2}`` on [-1, 1] (docs/math.md section 6.2, item 2).
 """
 
 from __future__ import annotations
@@ -223,7 +223,7 @@ def r1smg_closer_test_success(sigma_star: float, sensitivity: float, dim: int) -
     Notes
     -----
     With ``c = Δ / (2√σ*)`` the failure probability is ``∫_c^∞ φ(z) I_{1 - c²/z²}((M-1)/2, 1/2) dz``,
-    because T² ~ Beta(1/2, (M-1)/2) (MATH.md 6.2, item 2: T has density ∝ (1 - t²)^{(M-3)/2}).
+    because T² ~ Beta(1/2, (M-1)/2) (docs/math.md section 6.2, item 2: T has density ∝ (1 - t²)^{(M-3)/2}).
     Evaluated by adaptive quadrature with a relative tolerance of 1e-11.
 
     Examples

@@ -9,7 +9,7 @@ and Appendix C) releases it with pure ε-DP using generalized Gaussian noise of 
   ``e ~ GG(0, b, p)``: the mass beyond a bound is piled onto it.
 
 Their calibrations and samplers are in :mod:`gaussmech_core.generalized` (``truncated_gg_scale``,
-``bit_gg_scale``, ``truncated_gg_sample``, ``bit_gg_sample``; MATH.md section 5.6). The noise of a
+``bit_gg_scale``, ``truncated_gg_sample``, ``bit_gg_sample``; docs/math.md section 5.6). The noise of a
 release, ``release - s(x)``, depends on where s(x) lies in [a, b]; the pages show it at the
 middle of the bounds, ``s(x) = (a + b)/2``, where it is symmetric on ``[-h, h]`` with
 ``h = (b - a)/2``. This module gives that noise's density, tail and moments in closed form
@@ -17,7 +17,7 @@ middle of the bounds, ``s(x) = (a + b)/2``, where it is symmetric on ``[-h, h]``
 
 Why bounds: unbounded GG noise with p > 1 is never pure ε-DP (Liu, Claim 4): the privacy loss
 ``(|e + Δ|^p - |e|^p)/b^p`` grows without limit with the noise e. On [a, b] the loss is bounded by
-``A(b) = (W^p - (W - Δ)^p)/b^p``, ``W = b - a`` (MATH.md 5.6).
+``A(b) = (W^p - (W - Δ)^p)/b^p``, ``W = b - a`` (docs/math.md section 5.6).
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def kernel_log_ratio(scale: ArrayLike, sensitivity: ArrayLike, order: ArrayLike,
 
     Notes
     -----
-    MATH.md 5.6 [D]; requires 0 < Δ <= W and p >= 1.
+    docs/math.md section 5.6 [D]; requires 0 < Δ <= W and p >= 1.
 
     Examples
     --------
@@ -103,7 +103,7 @@ def kernel_log_ratio(scale: ArrayLike, sensitivity: ArrayLike, order: ArrayLike,
 
 
 def truncated_gg_epsilon_bound(scale: ArrayLike, sensitivity: ArrayLike, order: ArrayLike, width: ArrayLike) -> FloatOrArray:
-    """The ε the truncated GG mechanism is proved to have at scale b: ``2 A(b)`` (sufficient, MATH.md 5.6).
+    """The ε the truncated GG mechanism is proved to have at scale b: ``2 A(b)`` (sufficient, docs/math.md section 5.6).
 
     Returns
     -------
@@ -112,7 +112,7 @@ def truncated_gg_epsilon_bound(scale: ArrayLike, sensitivity: ArrayLike, order: 
 
     Examples
     --------
-    >>> round(truncated_gg_epsilon_bound(0.7, 0.5, 2.0, 1.0), 2)   # MATH.md 5.6: "the bound's 3.06"
+    >>> round(truncated_gg_epsilon_bound(0.7, 0.5, 2.0, 1.0), 2)   # docs/math.md section 5.6: "the bound's 3.06"
     3.06
     """
     return scalar_or_array(2.0 * np.asarray(kernel_log_ratio(scale, sensitivity, order, width)), scale, sensitivity, order, width)
@@ -253,7 +253,7 @@ def clamped_noise_atoms(scale: float, order: float, h: float) -> tuple[np.ndarra
 
 
 def _gg_draws(rng: np.random.Generator, count: int, b: float, p: float) -> np.ndarray:
-    """``count`` draws of GG(0, b, p) as ``S b G^{1/p}``, ``G ~ Gamma(1/p, 1)``, S a random sign (MATH.md 5.1)."""
+    """``count`` draws of GG(0, b, p) as ``S b G^{1/p}``, ``G ~ Gamma(1/p, 1)``, S a random sign (docs/math.md section 5.1)."""
     magnitude = b * np.power(rng.gamma(1.0 / p, 1.0, count), 1.0 / p)
     return np.where(rng.random(count) < 0.5, -magnitude, magnitude)
 

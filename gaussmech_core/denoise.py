@@ -3,7 +3,7 @@
 Balle & Wang (2018, Sec. 4) observe that once ``y = theta + Z`` is released with noise of a
 *public* law, any function of ``y`` alone is still differentially private (post-processing), so
 classical estimators can cut the error. This module implements those estimators
-(MATH.md section 8) and the projections that use what else is public about a histogram
+(docs/math.md section 8) and the projections that use what else is public about a histogram
 (non-negative counts, a known total n):
 
 ==========================  ==========================================================  ========
@@ -158,7 +158,7 @@ def _universal_threshold(sigma: FloatT, d: int) -> FloatT:
 
 
 def _simplex_shift_sorted(Y, total):
-    """τ per row by sorting (Held, Wolfe & Crowder 1974; Duchi et al. 2008), MATH.md 8.5."""
+    """τ per row by sorting (Held, Wolfe & Crowder 1974; Duchi et al. 2008), docs/math.md section 8.5."""
     d = Y.shape[1]
     descending = -np.sort(-Y, axis=1)
     excess = np.cumsum(descending, axis=1) - total
@@ -338,7 +338,7 @@ def posterior_mean(y: ArrayLike, sigma: float, prior_variance: float, prior_mean
 
     Notes
     -----
-    Balle & Wang (2018), Theorem 10; MATH.md 8.1. Bayes risk ``d σ² w²/(w² + σ²)``
+    Balle & Wang (2018), Theorem 10; docs/math.md section 8.1. Bayes risk ``d σ² w²/(w² + σ²)``
     (:func:`posterior_mean_bayes_risk`). With ``w² = σ² = 0`` the observation is exact and is
     returned unchanged.
 
@@ -364,7 +364,7 @@ def posterior_mean_bayes_risk(dim: int, sigma: float, prior_variance: float) -> 
 
     Notes
     -----
-    Balle & Wang (2018), Theorem 10; MATH.md 8.1. ``0`` when ``w² + σ² = 0``.
+    Balle & Wang (2018), Theorem 10; docs/math.md section 8.1. ``0`` when ``w² + σ² = 0``.
 
     Examples
     --------
@@ -434,7 +434,7 @@ def james_stein(y: ArrayLike, sigma: float, positive_part: bool = False, center:
 
     Notes
     -----
-    Balle & Wang (2018), Theorem 11; MATH.md 8.2. For Gaussian noise and every θ the risk is
+    Balle & Wang (2018), Theorem 11; docs/math.md section 8.2. For Gaussian noise and every θ the risk is
     ``d σ² - (d-2)² σ⁴ E[1/‖y - c‖²] < d σ²`` (the raw risk); under the prior ``N(c, w² I)`` the
     Bayes risk is ``(d σ² w² + 2 σ⁴)/(w² + σ²)`` (:func:`james_stein_bayes_risk`).
 
@@ -459,7 +459,7 @@ def james_stein_bayes_risk(dim: int, sigma: float, prior_variance: float) -> flo
 
     Notes
     -----
-    MATH.md 8.2 [D]: averaging ``d σ² - (d-2)² σ⁴ E[1/‖y‖²]`` with ``‖y‖² ~ (w² + σ²) χ²_d``
+    docs/math.md section 8.2 [D]: averaging ``d σ² - (d-2)² σ⁴ E[1/‖y‖²]`` with ``‖y‖² ~ (w² + σ²) χ²_d``
     and ``E[1/χ²_d] = 1/(d - 2)``. It exceeds the optimal Bayes risk by ``2σ⁴/(w² + σ²)``.
     The positive part has a Bayes risk at most this (no closed form).
 
@@ -497,7 +497,7 @@ def empirical_bayes(y: ArrayLike, sigma: float, center: ArrayLike | str = 0.0) -
 
     Notes
     -----
-    Balle & Wang (2018), Sec. 4 and appendix A.3 (the χ²_d likelihood); MATH.md 8.3.
+    Balle & Wang (2018), Sec. 4 and appendix A.3 (the χ²_d likelihood); docs/math.md section 8.3.
 
     Examples
     --------
@@ -540,7 +540,7 @@ def soft_threshold(y: ArrayLike, sigma: float, threshold: float | None = None) -
 
     Notes
     -----
-    Donoho (1995); Balle & Wang (2018), Theorem 12; MATH.md 8.4. For Gaussian noise the oracle
+    Donoho (1995); Balle & Wang (2018), Theorem 12; docs/math.md section 8.4. For Gaussian noise the oracle
     inequality (Donoho & Johnstone 1994, Thm 1) holds for every θ:
     ``E‖θ̂ - θ‖² <= (2 ln d + 1)(σ² + Σ_i min(θ_i², σ²))``, so a sparse θ costs about
     ``s σ² log d`` instead of ``d σ²``.
@@ -593,7 +593,7 @@ def wavelet_soft_threshold(grid: ArrayLike, sigma: float, wavelet: str = "haar",
 
     Notes
     -----
-    Balle & Wang (2018), Sec. 5.3 (graph wavelets on taxi data) and MATH.md 8.4. Periodized
+    Balle & Wang (2018), Sec. 5.3 (graph wavelets on taxi data) and docs/math.md section 8.4. Periodized
     transforms on grids whose sides are multiples of ``2**level`` are exactly orthonormal; other
     grids are zero-padded up to such a size (the padded cells are exact zeros, so this is the
     same problem with a few noiseless extra observations) and cropped back.
@@ -620,7 +620,7 @@ def project_nonnegative(y: ArrayLike) -> np.ndarray:
 
     Notes
     -----
-    MATH.md 8.5. The truth lies in this convex set, so the projection never moves the estimate
+    docs/math.md section 8.5. The truth lies in this convex set, so the projection never moves the estimate
     away from it: ``|max(y_i, 0) - θ_i| <= |y_i - θ_i|`` coordinate by coordinate.
 
     Examples
@@ -648,7 +648,7 @@ def project_to_simplex(y: ArrayLike, total: float) -> np.ndarray:
 
     Notes
     -----
-    Held, Wolfe & Crowder (1974); Duchi et al. (2008); MATH.md 8.5. τ is found by Michelot's
+    Held, Wolfe & Crowder (1974); Duchi et al. (2008); docs/math.md section 8.5. τ is found by Michelot's
     exact active-set iteration (linear time per round) with the sort-based O(d log d)
     algorithm as the fallback. Since the truth lies in the set and the set is convex, the
     projection never increases the l2 error, and it is non-expansive.
@@ -671,7 +671,7 @@ def clip_and_rescale(y: ArrayLike, total: float) -> np.ndarray:
     -----
     Liu (2019), experiments (Sec. 4 of the summary): sanitised counts clipped to [0, n] and
     normalised to the public n. It is not a projection and has no error guarantee
-    (MATH.md 8.5); offered for comparison with Liu's results. When every clipped value is 0
+    (docs/math.md section 8.5); offered for comparison with Liu's results. When every clipped value is 0
     the released vector carries no mass to rescale and the uniform ``n/d`` is returned.
 
     Examples
@@ -704,7 +704,7 @@ def round_keeping_total(x: ArrayLike, total: int | None = None) -> np.ndarray:
 
     Notes
     -----
-    MATH.md 8.5: for integer truth, ``|round(x_i) - θ_i| <= 2 |x_i - θ_i|``.
+    docs/math.md section 8.5: for integer truth, ``|round(x_i) - θ_i| <= 2 |x_i - θ_i|``.
 
     Examples
     --------

@@ -1,14 +1,14 @@
 """The discrete Gaussian mechanism (Canonne, Kamath & Steinke 2020): exact privacy, moments, sampling.
 
 For integer-valued queries (counts, histograms), CKS20 (arXiv:2004.00010) add noise from the
-discrete Gaussian ``N_Z(0, σ²)`` on the integers (MATH.md section 9.5),
+discrete Gaussian ``N_Z(0, σ²)`` on the integers (docs/math.md section 9.5),
 
     P[X = x] = exp(−x²/(2σ²)) / Z(σ),        Z(σ) = Σ_{y ∈ Z} exp(−y²/(2σ²)),
 
 which keeps the released values integers and can be sampled *exactly* with integer and rational
 arithmetic only. ``σ`` is the scale parameter, not the standard deviation: ``Var X < σ²``.
 
-Privacy, exactly (MATH.md sections 9.5 and 9.6). For neighbours whose outputs differ by the integer
+Privacy, exactly (docs/math.md sections 9.5 and 9.6). For neighbours whose outputs differ by the integer
 vector ``v`` the exact privacy profile is ``δ_v(ε) = E[(1 − e^{ε − L})_+]``, and
 
 * ``neighbours="add_remove"`` (a scalar count, or a histogram where one record moves one count by
@@ -23,7 +23,7 @@ vector ``v`` the exact privacy profile is ``δ_v(ε) = E[(1 − e^{ε − L})_+]
       δ(ε) = [θ₀ S_Z + θ₁ S_{Z+½}] / Z(σ)²,   S_Λ = Σ_{x ∈ Λ, x > A'} e^{−x²/σ²} (1 − e^{ε − (Δ² + 2Δx)/σ²}),
 
   ``A' = εσ²/(2Δ) − Δ/2``: two sums of the add/remove form at scale ``σ/√2``, on the integers and
-  on the half-integers. No truncation is needed (MATH.md section 9.6 suggests a truncated
+  on the half-integers. No truncation is needed (docs/math.md section 9.6 suggests a truncated
   convolution; this is the same quantity without it);
 * any other integer change with ``‖v‖₂ ≤ Δ``: the multivariate discrete Gaussian is
   ``Δ²/(2σ²)``-zCDP (CKS20, multivariate theorem), converted by CKS20 Cor. 13. That is a valid
@@ -54,7 +54,7 @@ Calibration. :func:`discrete_gaussian_sigma` brackets the root in ``log σ`` fro
 (analytic Gaussian) σ, refines it by the Illinois variant of regula falsi, and returns the upper
 end of the final bracket, a σ at which the exact δ was evaluated and found below the target; its
 lower end, at most 1e-12 below in relative terms, was found above it. δ(σ) is not monotone on
-the lattice at small σ (MATH.md section 9.6 warns of it): for large ε/Δ it is a sawtooth whose
+the lattice at small σ (docs/math.md section 9.6 warns of it): for large ε/Δ it is a sawtooth whose
 teeth span many units of log δ (at ε = 37.25, δ = e^{−435.5}, replace, log δ swings by 20 within
 1% of σ), so the lattice crossings below the root are examined and the smallest private σ is
 returned (``_lowest_private``).
@@ -265,7 +265,7 @@ def discrete_gaussian_log_normaliser(sigma: ArrayLike) -> FloatOrArray:
     Notes
     -----
     Direct summation for σ < 1; for σ ≥ 1 the Jacobi (Poisson summation) identity
-    ``Z(σ) = σ√(2π) Σ_{k∈Z} e^{−2π²σ²k²}`` (MATH.md section 9.5), where the k-th term is below
+    ``Z(σ) = σ√(2π) Σ_{k∈Z} e^{−2π²σ²k²}`` (docs/math.md section 9.5), where the k-th term is below
     e^{−19.7 k²} of the first.
 
     Examples
@@ -422,7 +422,7 @@ def _log_profile_sum(epsilon, sigma, sensitivity, variance, offset=0.0):
 
 
 # ----------------------------------------------------------------------------------------------
-# The exact privacy profile (MATH.md sections 9.5, 9.6)
+# The exact privacy profile (docs/math.md sections 9.5, 9.6)
 # ----------------------------------------------------------------------------------------------
 
 
@@ -482,15 +482,15 @@ def discrete_gaussian_log_delta(
 
     Notes
     -----
-    ``"add_remove"``: CKS20 Thm 7 (MATH.md section 9.5),
+    ``"add_remove"``: CKS20 Thm 7 (docs/math.md section 9.5),
     ``δ(ε) = P[X > εσ²/Δ − Δ/2] − e^ε P[X > εσ²/Δ + Δ/2]``, X ~ N_Z(0, σ²), evaluated as one sum
-    of positive terms. ``"replace"``: the exact two-coordinate sum of MATH.md section 9.6, in
+    of positive terms. ``"replace"``: the exact two-coordinate sum of docs/math.md section 9.6, in
     the closed form of the module notes (two theta-weighted lattice sums at scale σ/√2). For a
     general integer change use the bound :func:`discrete_gaussian_delta_zcdp_bound`.
 
     Examples
     --------
-    >>> round(discrete_gaussian_delta(1.0, 1.0), 4)           # MATH.md section 9.5 table
+    >>> round(discrete_gaussian_delta(1.0, 1.0), 4)           # docs/math.md section 9.5 table
     0.1414
     >>> round(discrete_gaussian_log_delta(1.0, 60.0), 3)      # δ below float64's range
     -1812.665
@@ -526,7 +526,7 @@ def discrete_gaussian_delta(
 
     Notes
     -----
-    MATH.md sections 9.5 (add/remove, Thm 7) and 9.6 (replace). The discrete δ can be larger or
+    docs/math.md sections 9.5 (add/remove, Thm 7) and 9.6 (replace). The discrete δ can be larger or
     smaller than the continuous (analytic Gaussian) δ at the same σ, so calibrate with this one.
 
     Examples
@@ -624,7 +624,7 @@ def _lowest_private(epsilon, target, sensitivity, neighbours, sigma):
 
     At small σ and large ε/Δ, log δ(σ) is not monotone: each time the threshold A(σ) passes a
     lattice point m, the term at m vanishes, and log δ falls steeply just before that crossing
-    σ_m, then rises until the next one (MATH.md section 9.6 warns of this). The private σ form
+    σ_m, then rises until the next one (docs/math.md section 9.6 warns of this). The private σ form
     one interval per tooth, starting at its crossing. So from the root found, we look at the
     crossings below it, σ_m = √((m h + Δ/2) κ Δ/ε) (h = 1, κ = 1 for add/remove; h = ½, κ = 2
     for replace, whose lattice is Z/2), taken just past the crossing, where δ is at the bottom of
@@ -720,7 +720,7 @@ def discrete_gaussian_sigma(
     Notes
     -----
     Solves ``log δ(ε; σ) = log δ_target`` with the exact profile of
-    :func:`discrete_gaussian_log_delta` (CKS20 Thm 7, MATH.md sections 9.5-9.6): a bracket in
+    :func:`discrete_gaussian_log_delta` (CKS20 Thm 7, docs/math.md sections 9.5-9.6): a bracket in
     log σ grown from the continuous analytic-Gaussian σ, then Illinois regula falsi until the
     bracket is 1e-12 wide; the private end is returned. δ(σ) is not monotone on the lattice at
     small σ and large ε/Δ (a sawtooth, one tooth per lattice point the threshold εσ²/Δ − Δ/2
@@ -756,7 +756,7 @@ def discrete_gaussian_sigma(
 
 
 # ----------------------------------------------------------------------------------------------
-# General integer l2 sensitivity: the zCDP bound (MATH.md section 9.6)
+# General integer l2 sensitivity: the zCDP bound (docs/math.md section 9.6)
 # ----------------------------------------------------------------------------------------------
 
 
@@ -784,7 +784,7 @@ def discrete_gaussian_delta_zcdp_bound(
     Notes
     -----
     ``N_Z(0, σ²)^d`` is ρ-zCDP with ρ = Δ²/(2σ²) for integer queries of l2 sensitivity Δ (CKS20,
-    multivariate theorem), converted by CKS20 Cor. 13 (MATH.md sections 9.2 item 3 and 9.6),
+    multivariate theorem), converted by CKS20 Cor. 13 (docs/math.md sections 9.2 item 3 and 9.6),
     through :func:`~gaussmech_core.gaussian.zcdp_to_delta_cks`.
 
     Examples
@@ -819,7 +819,7 @@ def discrete_gaussian_sigma_zcdp_bound(
 
     Notes
     -----
-    MATH.md section 9.6 (general integer query), through
+    docs/math.md section 9.6 (general integer query), through
     :func:`~gaussmech_core.gaussian.zcdp_cks_sigma` (the same ρ as the continuous Gaussian).
 
     Examples
@@ -867,7 +867,7 @@ def discrete_gaussian_log_pmf(x: ArrayLike, sigma: ArrayLike) -> FloatOrArray:
 
 
 def discrete_gaussian_pmf(x: ArrayLike, sigma: ArrayLike) -> FloatOrArray:
-    """P[X = x] for X ~ N_Z(0, σ²) (MATH.md section 9.5): ``exp(−x²/(2σ²))/Z(σ)`` on the integers.
+    """P[X = x] for X ~ N_Z(0, σ²) (docs/math.md section 9.5): ``exp(−x²/(2σ²))/Z(σ)`` on the integers.
 
     Parameters
     ----------
@@ -953,7 +953,7 @@ def discrete_gaussian_variance(sigma: ArrayLike) -> FloatOrArray:
 
     Notes
     -----
-    MATH.md sections 9.5-9.6 ("Var[Y_j] < σ²", computed from the theta series). The coordinate
+    docs/math.md sections 9.5-9.6 ("Var[Y_j] < σ²", computed from the theta series). The coordinate
     standard deviation for the registry is ``sqrt`` of this.
 
     Examples
@@ -986,7 +986,7 @@ def discrete_gaussian_expected_loss(sigma: ArrayLike, dim: ArrayLike) -> FloatOr
 
     Notes
     -----
-    MATH.md section 9.6, "Moments": E‖Y‖₂² = d Var[Y₁].
+    docs/math.md section 9.6, "Moments": E‖Y‖₂² = d Var[Y₁].
 
     Examples
     --------
@@ -1022,7 +1022,7 @@ def discrete_gaussian_log_tail(t: ArrayLike, sigma: ArrayLike, inclusive: bool =
 
     Notes
     -----
-    MATH.md section 9.6 ("tails P(|Y₁| > t) are exact finite sums"): direct log-sum-exp, or
+    docs/math.md section 9.6 ("tails P(|Y₁| > t) are exact finite sums"): direct log-sum-exp, or
     the Euler–Maclaurin form of the module notes for large σ.
 
     Examples
@@ -1266,7 +1266,7 @@ def discrete_gaussian_loss_summary(
 
     Notes
     -----
-    MATH.md sections 9.6 ("Moments") and 10. The loss is integer-valued; its quantiles are the
+    docs/math.md sections 9.6 ("Moments") and 10. The loss is integer-valued; its quantiles are the
     smallest integers with cdf ≥ level.
 
     Examples
@@ -1361,7 +1361,7 @@ def discrete_gaussian_sample(rng: np.random.Generator, size: Shape, sigma: float
     -----
     CKS20 Algorithm 3 vectorized with floats: ``Y = G₁ − G₂`` with G geometric of ratio
     e^{−1/t} (a discrete Laplace, t = ⌊σ⌋ + 1), accepted with probability
-    ``exp(−(|Y| − σ²/t)²/(2σ²))`` (MATH.md section 9.5); 1.3 proposals per draw for σ ≥ 2 (1.9 at
+    ``exp(−(|Y| − σ²/t)²/(2σ²))`` (docs/math.md section 9.5); 1.3 proposals per draw for σ ≥ 2 (1.9 at
     σ = 0.5).
 
     Examples
@@ -1527,7 +1527,7 @@ def discrete_gaussian_exact_sample(
 
     Notes
     -----
-    MATH.md section 9.5, "Exact sampler outline": Bernoulli(exp(−γ)) by the alternating series
+    docs/math.md section 9.5, "Exact sampler outline": Bernoulli(exp(−γ)) by the alternating series
     (Algorithm 1), the discrete Laplace of integer scale t = ⌊σ⌋ + 1 (Algorithm 2), and
     rejection to the discrete Gaussian with acceptance exp(−(|Y| − σ²/t)²/(2σ²)) (Algorithm 3).
     Every comparison is between integers; nothing is rounded, so the draws have exactly the

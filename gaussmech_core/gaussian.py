@@ -2,13 +2,13 @@
 
 Everything here is about the mechanism ``M(x) = f(x) + N(0, σ² I_d)`` with l2 sensitivity ``Δ``
 (``sensitivity``). Its privacy is governed by one number, the Gaussian-DP parameter ``μ = Δ/σ``
-(MATH.md 2.1, 9.3): the privacy profile (the smallest δ for each ε, Balle & Wang 2018, Thm 8) is
+(docs/math.md sections 2.1, 9.3): the privacy profile (the smallest δ for each ε, Balle & Wang 2018, Thm 8) is
 
     δ(ε; μ) = Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ),        ε ≥ 0,
 
 strictly increasing in μ and decreasing in ε; the dimension d does not enter.
 
-Numerics (MATH.md 2.3). With ``a = μ/2 − ε/μ``, ``b = a − μ`` and ``x₁ = −a/√2``, ``x₂ = −b/√2``,
+Numerics (docs/math.md section 2.3). With ``a = μ/2 − ε/μ``, ``b = a − μ`` and ``x₁ = −a/√2``, ``x₂ = −b/√2``,
 the identity ``b² − a² = 2ε`` gives ``e^ε Φ(b) = ½ e^{−a²/2} erfcx(x₂)``, so
 
 * for ``a < 0``: ``δ = ½ e^{−a²/2} [erfcx(x₁) − erfcx(x₂)]``, evaluated as a logarithm;
@@ -354,9 +354,9 @@ def _slope_scalar(log_mu, a, ell):
 def _private_start_mu(epsilon, delta):
     """A μ that is provably private, and close: the larger of the tail-bound and ε = 0 solutions.
 
-    * Tail bound (MATH 2.3-2.4): δ(ε; μ) ≤ Φ(a(μ)), and Φ(a(μ₀)) = δ at μ₀ = z + √(z² + 2ε),
+    * Tail bound (docs/math.md sections 2.3-2.4): δ(ε; μ) ≤ Φ(a(μ)), and Φ(a(μ₀)) = δ at μ₀ = z + √(z² + 2ε),
       z = Φ⁻¹(δ) (written as 2ε/(√(z²+2ε) − z) when z < 0, to avoid cancellation).
-    * ε = 0 (MATH 3): δ(ε; μ) ≤ δ(0; μ) = erf(μ/(2√2)), equal to δ at μ = 2√2 erfinv(δ).
+    * ε = 0 (docs/math.md section 3): δ(ε; μ) ≤ δ(0; μ) = erf(μ/(2√2)), equal to δ at μ = 2√2 erfinv(δ).
     """
     z = special.ndtri(delta)
     root = SQRT2 * np.sqrt(epsilon + 0.5 * z * z)
@@ -591,7 +591,7 @@ def _with_margin_up(value, scale):
 
 
 # ----------------------------------------------------------------------------------------------
-# The exact privacy profile and its inverse (MATH.md 2.1, 2.3, 9.3)
+# The exact privacy profile and its inverse (docs/math.md sections 2.1, 2.3, 9.3)
 # ----------------------------------------------------------------------------------------------
 
 
@@ -622,7 +622,7 @@ def gaussian_log_delta(epsilon: ArrayLike, sigma: ArrayLike, sensitivity: ArrayL
     -----
     ``δ(ε; μ) = Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ)`` (Balle & Wang 2018, Theorem 8 / eq. (6);
     Dong, Roth & Su 2022, Cor. 2.13), evaluated through ``erfcx`` without forming ``e^ε``
-    (MATH.md 2.3; see the module notes for the quadrature used where two ``erfcx`` values are
+    (docs/math.md section 2.3; see the module notes for the quadrature used where two ``erfcx`` values are
     close). Measured error against mpmath: below 1.1e-16 (1 + |log δ| + q), where
     ``q = d log δ / d log μ = μ φ(a)/δ`` is the condition number of δ in μ (it measures what the
     rounding of μ = Δ/σ and of a = μ/2 − ε/μ costs; it dominates for μ beyond about 10, e.g. the
@@ -705,7 +705,7 @@ def gaussian_delta(epsilon: ArrayLike, sigma: ArrayLike, sensitivity: ArrayLike 
 
     Notes
     -----
-    MATH.md 2.1: δ(ε; μ) = Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ) with μ = Δ/σ. Use
+    docs/math.md section 2.1: δ(ε; μ) = Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ) with μ = Δ/σ. Use
     :func:`gaussian_log_delta` when δ may underflow (below about 1e-308).
 
     Examples
@@ -803,7 +803,7 @@ def gaussian_epsilon(delta: ArrayLike, sigma: ArrayLike, sensitivity: ArrayLike 
 
     Notes
     -----
-    Solves ``log δ(ε; Δ/σ) = log δ_target`` (MATH.md 2.3, "inverse problems"; on
+    Solves ``log δ(ε; Δ/σ) = log δ_target`` (docs/math.md section 2.3, "inverse problems"; on
     ``−log(1 − δ)`` for δ > ½) by Newton's method from the tail-bound value
     ε = μ²/2 − μ Φ⁻¹(δ), which is private because δ(ε) ≤ Φ(μ/2 − ε/μ), using
     dδ/dε = −e^ε Φ(−μ/2 − ε/μ) (eq. (6) differentiated); every iterate is checked with the same
@@ -827,7 +827,7 @@ def gaussian_epsilon(delta: ArrayLike, sigma: ArrayLike, sensitivity: ArrayLike 
 
 
 # ----------------------------------------------------------------------------------------------
-# Calibrations of σ (MATH.md 1, 2, 3)
+# Calibrations of σ (docs/math.md sections 1, 2, 3)
 # ----------------------------------------------------------------------------------------------
 
 
@@ -862,9 +862,9 @@ def analytic_gaussian_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: A
     -----
     Balle & Wang 2018, Theorem 8: σ is (ε, δ)-DP iff
     ``Φ(Δ/(2σ) − εσ/Δ) − e^ε Φ(−Δ/(2σ) − εσ/Δ) ≤ δ`` (eq. (6)), for every ε ≥ 0; the
-    dimension does not matter. Solved in ``t = log(Δ/σ)`` (MATH.md 2.3) by three Halley steps from
-    the larger of two closed-form private starting points (the tail bound, MATH.md 2.4, and the
-    ε = 0 calibration ``Δ/(2√2 erfinv δ)``, MATH.md 3), then verified and moved up (``nextafter``)
+    dimension does not matter. Solved in ``t = log(Δ/σ)`` (docs/math.md section 2.3) by three Halley steps from
+    the larger of two closed-form private starting points (the tail bound, docs/math.md section 2.4, and the
+    ε = 0 calibration ``Δ/(2√2 erfinv δ)``, docs/math.md section 3), then verified and moved up (``nextafter``)
     where needed. For δ > ½ the equation is solved on ``−log(1 − δ)`` instead, which keeps full
     relative accuracy as δ → 1. Vectorized over arrays in blocks (well under 1 µs per point); a
     scalar takes a pure-Python path with the same steps (about 10 µs); see
@@ -928,7 +928,7 @@ def classical_gaussian_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: 
     ------
     ValueError
         For ε outside (0, 1), naming :func:`analytic_gaussian_sigma`: beyond ε = 1 the formula is
-        not a theorem, and it stops being private near ε ≈ 8 (MATH.md 1).
+        not a theorem, and it stops being private near ε ≈ 8 (docs/math.md section 1).
 
     Notes
     -----
@@ -967,7 +967,7 @@ def delta_zero(epsilon: ArrayLike) -> FloatOrArray:
 
     Notes
     -----
-    Balle & Wang 2018, Sec. 3 and Algorithm 1 (MATH.md 2.2, 3). With e^ε Φ(−√(2ε)) =
+    Balle & Wang 2018, Sec. 3 and Algorithm 1 (docs/math.md sections 2.2, 3). With e^ε Φ(−√(2ε)) =
     ½ erfcx(√ε) this is ``½ (1 − erfcx(√ε))``; for √ε < ½ we use
     ``1 − erfcx(x) = e^{x²} erf(x) − expm1(x²)``, which keeps full relative accuracy as ε → 0
     (δ₀ ≈ √(ε/π)).
@@ -1007,7 +1007,7 @@ def zero_epsilon_gaussian_sigma(delta: ArrayLike, sensitivity: ArrayLike = 1.0) 
     Notes
     -----
     (0, δ)-DP is TV ≤ δ (Balle & Wang 2018, Sec. 2, proof of Theorem 2); the Gaussian's TV is
-    ``erf(Δ/(2√2 σ))`` (MATH.md 3), so σ = Δ/(2√2 erfinv(δ)); ``erfinv`` keeps full accuracy for
+    ``erf(Δ/(2√2 σ))`` (docs/math.md section 3), so σ = Δ/(2√2 erfinv(δ)); ``erfinv`` keeps full accuracy for
     tiny δ, where (1 + δ)/2 would round to ½.
 
     Examples
@@ -1049,7 +1049,7 @@ def theorem2_gaussian_sigma(delta: ArrayLike, sensitivity: ArrayLike = 1.0) -> F
 
     Notes
     -----
-    Balle & Wang 2018, Theorem 2: TV ≤ √(KL/2) = Δ/(2σ) (MATH.md 3).
+    Balle & Wang 2018, Theorem 2: TV ≤ √(KL/2) = Δ/(2σ) (docs/math.md section 3).
 
     Examples
     --------
@@ -1079,7 +1079,7 @@ def low_privacy_sigma_bound(epsilon: ArrayLike, sensitivity: ArrayLike = 1.0) ->
 
     Notes
     -----
-    MATH.md 3. Balle & Wang's extracted proof states the threshold as
+    docs/math.md section 3. Balle & Wang's extracted proof states the threshold as
     ``δ < ½ − e^{−3ε}/√(4πε)``, which is numerically false (at ε = 1: e^ε Φ(−√2) = 0.2138 is
     not below e^{−3}/√(4π) = 0.0140), so we use the exact threshold δ₀(ε) = ½ − e^ε Φ(−√(2ε)),
     which follows from Theorem 8: at σ = Δ/√(2ε) the achieved δ is exactly δ₀(ε), and δ(σ)
@@ -1097,7 +1097,7 @@ def low_privacy_sigma_bound(epsilon: ArrayLike, sensitivity: ArrayLike = 1.0) ->
 
 
 # ----------------------------------------------------------------------------------------------
-# Privacy-loss distribution (MATH.md 2.1, 2.4)
+# Privacy-loss distribution (docs/math.md sections 2.1, 2.4)
 # ----------------------------------------------------------------------------------------------
 
 
@@ -1127,7 +1127,7 @@ def gaussian_privacy_loss(sigma: ArrayLike, sensitivity: ArrayLike = 1.0) -> tup
 
     Notes
     -----
-    Balle & Wang 2018, Lemma 3 (MATH.md 2.1). η is also the zCDP ρ (:func:`zcdp_rho`) and μ²/2.
+    Balle & Wang 2018, Lemma 3 (docs/math.md section 2.1). η is also the zCDP ρ (:func:`zcdp_rho`) and μ²/2.
 
     Examples
     --------
@@ -1161,7 +1161,7 @@ def privacy_loss_masses(epsilon: ArrayLike, sigma: ArrayLike, sensitivity: Array
 
     Notes
     -----
-    Balle & Wang 2018, Theorem 5 and eqs. (4)-(5) (MATH.md 2.1, 2.4). ``lower`` is computed as
+    Balle & Wang 2018, Theorem 5 and eqs. (4)-(5) (docs/math.md sections 2.1, 2.4). ``lower`` is computed as
     ``½ e^{−a²/2} erfcx(−b/√2)`` (b² − a² = 2ε), so ``e^ε`` never overflows.
 
     Examples
@@ -1190,7 +1190,7 @@ def privacy_loss_masses(epsilon: ArrayLike, sigma: ArrayLike, sensitivity: Array
 
 
 # ----------------------------------------------------------------------------------------------
-# Looser calibrations for the comparison table (MATH.md 1, 2.4, 5.3, 9.1, 9.2)
+# Looser calibrations for the comparison table (docs/math.md sections 1, 2.4, 5.3, 9.1, 9.2)
 # ----------------------------------------------------------------------------------------------
 
 
@@ -1267,8 +1267,8 @@ def tail_bound_gaussian_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity:
     Notes
     -----
     The privacy loss is N(η, 2η) (Balle & Wang, Lemma 3), so P[L ≥ ε] = Φ(μ/2 − ε/μ); the old
-    sufficient condition (Balle & Wang text, eq. (2)) solved for σ (MATH.md 2.4). This is what
-    Ji & Li's "C_A" corresponds to (MATH.md 6.3).
+    sufficient condition (Balle & Wang text, eq. (2)) solved for σ (docs/math.md section 2.4). This is what
+    Ji & Li's "C_A" corresponds to (docs/math.md section 6.3).
 
     Examples
     --------
@@ -1309,7 +1309,7 @@ def pdp_gaussian_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayL
 
     Notes
     -----
-    Liu, arXiv:1602.06028, Lemma 10 in the form reconstructed in MATH.md 5.3: with
+    Liu, arXiv:1602.06028, Lemma 10 in the form reconstructed in docs/math.md section 5.3: with
     L ~ N(η, 2η) and η > 0, P[L < −ε] ≤ P[L > ε], so P[L > ε] ≤ δ/2 suffices for the two-sided
     condition. It is the tail bound at δ/2 (4.528 vs 3.731 for the exact aGM at ε = 1, δ = 1e-5).
 
@@ -1339,7 +1339,7 @@ def zcdp_rho(sigma: ArrayLike, sensitivity: ArrayLike = 1.0) -> FloatOrArray:
     Returns
     -------
     float or ndarray
-        ρ; it adds under composition (MATH.md 9.1). Rényi DP of order α is αρ (Mironov 2017).
+        ρ; it adds under composition (docs/math.md section 9.1). Rényi DP of order α is αρ (Mironov 2017).
 
     Examples
     --------
@@ -1373,7 +1373,7 @@ def zcdp_to_epsilon_bun_steinke(rho: ArrayLike, delta: ArrayLike) -> FloatOrArra
 
     Notes
     -----
-    Bun & Steinke 2016, Prop. 1.3 (MATH.md 9.2). Looser than :func:`zcdp_to_epsilon_cks`.
+    Bun & Steinke 2016, Prop. 1.3 (docs/math.md section 9.2). Looser than :func:`zcdp_to_epsilon_cks`.
 
     Examples
     --------
@@ -1448,7 +1448,7 @@ def zcdp_to_delta_cks(rho: ArrayLike, epsilon: ArrayLike) -> FloatOrArray:
     Notes
     -----
     CKS20 (arXiv:2004.00010) Cor. 13, equivalently Asoodeh et al. 2020 eq. (20) with RDP αρ
-    (MATH.md 9.2 item 3). The exponent is convex in α with derivative
+    (docs/math.md section 9.2 item 3). The exponent is convex in α with derivative
     ``(2α − 1)ρ − ε + log(1 − 1/α)``, increasing from −∞ to ∞, so the optimal α is its root,
     found by bisection in ``log(α − 1)`` over all α > 1 (not a fixed grid, unlike
     dp_accounting; OpenDP's ``cdp_delta`` searches the same root). Any α gives a valid bound, so
@@ -1511,7 +1511,7 @@ def zcdp_to_epsilon_cks(rho: ArrayLike, delta: ArrayLike) -> FloatOrArray:
 
     Notes
     -----
-    CKS20 Cor. 13 / Asoodeh et al. 2020 (MATH.md 9.2 item 3). The optimal α solves
+    CKS20 Cor. 13 / Asoodeh et al. 2020 (docs/math.md section 9.2 item 3). The optimal α solves
     ``ρ (α − 1)² = log(1/(αδ))`` (the derivative vanishes), increasing minus decreasing in α, found
     by bisection in ``log(α − 1)``; every α gives a valid ε.
 
@@ -1561,7 +1561,7 @@ def zcdp_bun_steinke_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: Ar
 
     Notes
     -----
-    Bun & Steinke 2016, Prop. 1.3 and ρ = Δ²/(2σ²) (MATH.md 9.1-9.2). For the Gaussian it equals
+    Bun & Steinke 2016, Prop. 1.3 and ρ = Δ²/(2σ²) (docs/math.md sections 9.1-9.2). For the Gaussian it equals
     the best Mironov RDP bound over a continuum of orders.
 
     Examples
@@ -1634,7 +1634,7 @@ def zcdp_cks_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike 
     Notes
     -----
     The conversion at order α, ``δ ≥ exp((α−1)(αρ − ε)) (1 − 1/α)^α/(α − 1)`` (CKS20 Cor. 13,
-    MATH.md 9.2), is linear in ρ, so for each α it gives
+    docs/math.md section 9.2), is linear in ρ, so for each α it gives
     ``ρ_α = [ε(α−1) − ln(1/δ) + α ln α − (α−1) ln(α−1)] / (α(α−1))``, and ρ* = sup_α ρ_α: a
     one-dimensional maximisation, done by bisection on the sign of dρ_α/dα in ``log(α − 1)``
     (ρ_α rises then falls). Every α yields a valid ρ, so only accuracy, never privacy, depends on
@@ -1697,7 +1697,7 @@ def vinterbo_gaussian_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: A
 
     Notes
     -----
-    Vinterbo 2022, arXiv:2012.10523 (abstract), MATH.md 1. For s = −1 the difference of square
+    Vinterbo 2022, arXiv:2012.10523 (abstract), docs/math.md section 1. For s = −1 the difference of square
     roots is written as ε/(√(az + ε) + √(az)); z uses ``log1p(−δ)`` so δ near 0 or 1 is exact.
 
     Examples
@@ -1718,7 +1718,7 @@ def vinterbo_gaussian_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: A
 
 
 # ----------------------------------------------------------------------------------------------
-# Gaussian differential privacy (MATH.md 9.3)
+# Gaussian differential privacy (docs/math.md section 9.3)
 # ----------------------------------------------------------------------------------------------
 
 
@@ -1735,7 +1735,7 @@ def gdp_mu(sigma: ArrayLike, sensitivity: ArrayLike = 1.0) -> FloatOrArray:
     Returns
     -------
     float or ndarray
-        μ (inf where Δ/σ overflows). k-fold composition gives √k μ (MATH.md 9.4).
+        μ (inf where Δ/σ overflows). k-fold composition gives √k μ (docs/math.md section 9.4).
 
     Examples
     --------
@@ -1764,7 +1764,7 @@ def gaussian_tradeoff(alpha: ArrayLike, mu: ArrayLike) -> FloatOrArray:
 
     Notes
     -----
-    Dong, Roth & Su 2022, Def. 2.7 (MATH.md 9.3). Computed as Φ(−Φ⁻¹(α) − μ), so α close to 0
+    Dong, Roth & Su 2022, Def. 2.7 (docs/math.md section 9.3). Computed as Φ(−Φ⁻¹(α) − μ), so α close to 0
     keeps full accuracy.
 
     Examples
@@ -1784,7 +1784,7 @@ def gaussian_tradeoff(alpha: ArrayLike, mu: ArrayLike) -> FloatOrArray:
 
 
 # ----------------------------------------------------------------------------------------------
-# Size of the noise (MATH.md 10)
+# Size of the noise (docs/math.md section 10)
 # ----------------------------------------------------------------------------------------------
 
 
@@ -1856,7 +1856,7 @@ def gaussian_norm_tail(t: ArrayLike, sigma: ArrayLike, dim: ArrayLike) -> FloatO
 
     Notes
     -----
-    ‖Z‖²/σ² ~ χ²_d (MATH.md 10).
+    ‖Z‖²/σ² ~ χ²_d (docs/math.md section 10).
 
     Examples
     --------

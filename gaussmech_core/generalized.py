@@ -1,23 +1,23 @@
 """Liu's generalized Gaussian (GG) family: the distribution, its calibrations, and its comparisons.
 
 Fang Liu, "Generalized Gaussian mechanism for differential privacy", arXiv:1602.06028
-(MATH.md section 5). ``GG(0, b, p)`` has density ``p / (2 b Γ(1/p)) exp(-(|x|/b)^p)``; p = 1 is
+(docs/math.md section 5). ``GG(0, b, p)`` has density ``p / (2 b Γ(1/p)) exp(-(|x|/b)^p)``; p = 1 is
 Laplace with scale b, p = 2 is the Gaussian with ``σ = b/√2``. The order p is restricted to
 ``1 <= p <= 10`` throughout: p >= 1 makes the privacy loss monotone, which every calibration here
 relies on, and the numerics are checked up to p = 10.
 
 What is here:
 
-* the distribution (MATH.md 5.1): density, CDF, two-sided tail ``Q(1/p, (t/b)^p)`` and its log
+* the distribution (docs/math.md section 5.1): density, CDF, two-sided tail ``Q(1/p, (t/b)^p)`` and its log
   (valid far below 1e-300), moments, samplers;
 * :func:`generalized_gaussian_scale` with ``guarantee="approximate"``: the smallest b whose
-  **exact** (ε, δ) privacy profile (MATH.md 5.5) meets δ, with the profile itself
+  **exact** (ε, δ) privacy profile (docs/math.md section 5.5) meets δ, with the profile itself
   (:func:`generalized_gaussian_delta`) and its inverse in ε; with ``guarantee="probabilistic"``:
-  the (ε, δ)-probabilistic-DP scale of "Corollary 7 (reconstructed)" (MATH.md 5.4);
+  the (ε, δ)-probabilistic-DP scale of "Corollary 7 (reconstructed)" (docs/math.md section 5.4);
 * the truncated and boundary-inflated truncated (BIT) GG mechanisms for bounded data, pure ε-DP
-  (MATH.md 5.6);
+  (docs/math.md section 5.6);
 * Liu's Gaussian-versus-Laplace comparisons (Lemma 11, tail ratios, privacy-cost ratios,
-  MATH.md 5.7).
+  docs/math.md section 5.7).
 
 All quantities that can be tiny are carried in log space. Writing ``R(a, x) = e^x Q(a, x)`` (the
 analogue of ``erfcx`` for the incomplete gamma function), the exact profile is a difference of two
@@ -90,14 +90,14 @@ __all__ = [
 ]
 
 COROLLARY7_LABEL = "Corollary 7 (reconstructed)"
-"""How the interface must label Liu's pDP condition for p >= 2: its text was not readable (MATH.md 5.4)."""
+"""How the interface must label Liu's pDP condition for p >= 2: its text was not readable (docs/math.md section 5.4)."""
 
 ORDER_RANGE = (1.0, 10.0)
 """The orders p this module accepts."""
 
 LEMMA11_DELTA_THRESHOLD = float(special.erfc(1.0))
 """``2 Φ(-√2) = erfc(1) = 0.157299...``: below it, Lemma-10 Gaussian noise has more variance than
-Laplace noise at the same ε, for every ε > 0 (Liu, Lemma 11; MATH.md 5.7)."""
+Laplace noise at the same ε, for every ε > 0 (Liu, Lemma 11; docs/math.md section 5.7)."""
 
 _GUARANTEES = ("approximate", "probabilistic")
 
@@ -433,7 +433,7 @@ def _raise_until(is_private: Callable[[np.ndarray, np.ndarray], np.ndarray], val
     raise RuntimeError("a calibrated value could not be verified; please report this as a bug")  # pragma: no cover
 
 
-# --- the distribution (MATH.md 5.1) -----------------------------------------------------------
+# --- the distribution (docs/math.md section 5.1) -----------------------------------------------------------
 
 
 def gg_pdf(x: ArrayLike, scale: ArrayLike, order: ArrayLike) -> FloatOrArray:
@@ -454,7 +454,7 @@ def gg_pdf(x: ArrayLike, scale: ArrayLike, order: ArrayLike) -> FloatOrArray:
 
     Notes
     -----
-    Liu (arXiv:1602.06028) Sec. 2.3; MATH.md 5.1. ``scipy.stats.gennorm`` with shape ``β = p`` and
+    Liu (arXiv:1602.06028) Sec. 2.3; docs/math.md section 5.1. ``scipy.stats.gennorm`` with shape ``β = p`` and
     ``scale = b`` has exactly this density (``β/(2Γ(1/β)) exp(-|x|^β)`` before scaling); the value
     is ``exp`` of :func:`gg_logpdf`.
 
@@ -486,7 +486,7 @@ def gg_logpdf(x: ArrayLike, scale: ArrayLike, order: ArrayLike) -> FloatOrArray:
 
     Notes
     -----
-    ``scipy.stats.gennorm.logpdf``; MATH.md 5.1.
+    ``scipy.stats.gennorm.logpdf``; docs/math.md section 5.1.
 
     Examples
     --------
@@ -521,7 +521,7 @@ def gg_cdf(x: ArrayLike, scale: ArrayLike, order: ArrayLike) -> FloatOrArray:
 
     Notes
     -----
-    MATH.md 5.1. ``scipy.stats.gennorm.cdf`` evaluates the left tail with ``gammaincc`` directly
+    docs/math.md section 5.1. ``scipy.stats.gennorm.cdf`` evaluates the left tail with ``gammaincc`` directly
     (no ``1 - P`` cancellation), so small values are accurate to the last digits.
 
     Examples
@@ -558,7 +558,7 @@ def gg_log_tail(t: ArrayLike, scale: ArrayLike, order: ArrayLike) -> FloatOrArra
 
     Notes
     -----
-    MATH.md 5.1 and 10. With ``a = 1/p`` and ``x = (t/b)^p``: for x < 50, ``log(gammaincc(a, x))``
+    docs/math.md sections 5.1 and 10. With ``a = 1/p`` and ``x = (t/b)^p``: for x < 50, ``log(gammaincc(a, x))``
     (or ``log1p(-gammainc(a, x))`` when Q > 1/2); for x >= 50, the asymptotic expansion
     ``log Q(a, x) = -x + (a-1) log x - log Γ(a) + log sum_k (a-1)...(a-k)/x^k`` with 40 terms,
     whose truncation error is below 1e-20 for 1/10 <= a <= 1 (the series is written out because
@@ -602,7 +602,7 @@ def gg_tail(t: ArrayLike, scale: ArrayLike, order: ArrayLike) -> FloatOrArray:
 
     Notes
     -----
-    MATH.md 5.1 and the formula sheet of section 10.
+    docs/math.md section 5.1 and the formula sheet of section 10.
 
     Examples
     --------
@@ -639,7 +639,7 @@ def gg_absolute_moment(q: ArrayLike, scale: ArrayLike, order: ArrayLike) -> Floa
 
     Notes
     -----
-    MATH.md 5.1 (from ``|X|^p / b^p ~ Gamma(1/p, 1)``); the Gamma ratio is taken with ``gammaln``.
+    docs/math.md section 5.1 (from ``|X|^p / b^p ~ Gamma(1/p, 1)``); the Gamma ratio is taken with ``gammaln``.
 
     Examples
     --------
@@ -672,7 +672,7 @@ def gg_variance(scale: ArrayLike, order: ArrayLike) -> FloatOrArray:
 
     Notes
     -----
-    MATH.md 5.1; ``E||N||₂² = d × variance`` for d i.i.d. coordinates (section 10).
+    docs/math.md section 5.1; ``E||N||₂² = d × variance`` for d i.i.d. coordinates (section 10).
 
     Examples
     --------
@@ -698,7 +698,7 @@ def gg_mean_absolute(scale: ArrayLike, order: ArrayLike) -> FloatOrArray:
 
     Notes
     -----
-    MATH.md 5.1 and 10.
+    docs/math.md sections 5.1 and 10.
 
     Examples
     --------
@@ -722,7 +722,7 @@ def gg_kurtosis(order: ArrayLike) -> FloatOrArray:
 
     Notes
     -----
-    MATH.md 5.1.
+    docs/math.md section 5.1.
 
     Examples
     --------
@@ -754,7 +754,7 @@ def gg_scale_from_std(std: ArrayLike, order: ArrayLike) -> FloatOrArray:
 
     Notes
     -----
-    Inverse of :func:`gg_variance` (MATH.md 5.1).
+    Inverse of :func:`gg_variance` (docs/math.md section 5.1).
 
     Examples
     --------
@@ -785,7 +785,7 @@ def gg_density_at_mean_equal_variance(std: ArrayLike, order: ArrayLike) -> Float
     Notes
     -----
     Liu's remark (Sec. 2.3) that at equal variance Laplace puts the most mass near the mean:
-    0.707/σ for p = 1, 0.399/σ for p = 2 (MATH.md 5.1).
+    0.707/σ for p = 1, 0.399/σ for p = 2 (docs/math.md section 5.1).
 
     Examples
     --------
@@ -820,7 +820,7 @@ def gg_sample(rng: np.random.Generator, size: Shape, scale: ArrayLike, order: Ar
     Notes
     -----
     ``scipy.stats.gennorm.rvs(p, scale=b, random_state=rng)``, which uses the construction of
-    MATH.md 5.1: ``X = S b G^{1/p}`` with ``G ~ Gamma(1/p, 1)`` and S a random sign. A
+    docs/math.md section 5.1: ``X = S b G^{1/p}`` with ``G ~ Gamma(1/p, 1)`` and S a random sign. A
     floating-point sampler for plots and simulations, not a side-channel-hardened one.
 
     Examples
@@ -834,7 +834,7 @@ def gg_sample(rng: np.random.Generator, size: Shape, scale: ArrayLike, order: Ar
     return np.asarray(stats.gennorm.rvs(order_array, scale=scale_array, size=size, random_state=rng), dtype=np.float64)
 
 
-# --- the exact (ε, δ) profile in one dimension (MATH.md 5.5) -----------------------------------
+# --- the exact (ε, δ) profile in one dimension (docs/math.md section 5.5) -----------------------------------
 #
 # In units of b, with D = Δ/b and a = 1/p, the privacy loss l(u) = |u - D|^p - |u|^p is strictly
 # decreasing, so the profile is δ(ε) = G(u) - e^ε G(u - D) at the threshold u where l(u) = ε
@@ -964,7 +964,7 @@ def generalized_gaussian_log_delta(epsilon: ArrayLike, scale: ArrayLike, sensiti
 
     Notes
     -----
-    MATH.md 5.5 [D] (cf. Rinberg et al. 2025, arXiv:2506.12553): for p >= 1 the loss
+    docs/math.md section 5.5 [D] (cf. Rinberg et al. 2025, arXiv:2506.12553): for p >= 1 the loss
     ``l(y) = (|y - Δ|^p - |y|^p)/b^p`` decreases in y, so ``δ(ε) = F(y_ε) - e^ε F(y_ε - Δ)`` with
     ``l(y_ε) = ε``. In units of b, with ``x1 = |y_ε/b|^p``, ``x2 = x1 + ε`` and
     ``R(a, x) = e^x Q(a, x)``: for ``y_ε < 0``, ``δ = e^{-x1} (R(1/p, x1) - R(1/p, x2)) / 2``,
@@ -972,7 +972,7 @@ def generalized_gaussian_log_delta(epsilon: ArrayLike, scale: ArrayLike, sensiti
     ``R(1/p, x1) - R(1/p, x2)`` is integrated (12-point Gauss-Legendre on ``-dR/dx``) where
     ``ε <= x1/10``, so it does not cancel when ε is tiny. For p > 1, ``Δ/b`` is rounded up and the
     threshold ``y_ε`` is bisected to the last bit and rounded up, both towards the larger δ. At p = 2 this is
-    Balle & Wang's eq. (6) with σ = b/√2; at p = 1 the Laplace profile of MATH.md section 4.
+    Balle & Wang's eq. (6) with σ = b/√2; at p = 1 the Laplace profile of docs/math.md section 4.
 
     Examples
     --------
@@ -1034,7 +1034,7 @@ def generalized_gaussian_delta(epsilon: ArrayLike, scale: ArrayLike, sensitivity
 
     Notes
     -----
-    MATH.md 5.5. At ε = 0 it is the total-variation distance ``P(1/p, (Δ/(2b))^p)``.
+    docs/math.md section 5.5. At ε = 0 it is the total-variation distance ``P(1/p, (Δ/(2b))^p)``.
 
     Examples
     --------
@@ -1109,8 +1109,8 @@ def generalized_gaussian_epsilon(delta: ArrayLike, scale: ArrayLike, sensitivity
 
     Notes
     -----
-    MATH.md 5.5, solved for ε by bisection on the loss threshold u (ε(u) = |u - Δ/b|^p - |u|^p and
-    δ(u) both fall as u falls); p = 1 uses the Laplace closed form (MATH.md section 4).
+    docs/math.md section 5.5, solved for ε by bisection on the loss threshold u (ε(u) = |u - Δ/b|^p - |u|^p and
+    δ(u) both fall as u falls); p = 1 uses the Laplace closed form (docs/math.md section 4).
 
     Examples
     --------
@@ -1143,7 +1143,7 @@ def generalized_gaussian_epsilon(delta: ArrayLike, scale: ArrayLike, sensitivity
     return scalar_or_array(epsilon, delta, scale, sensitivity, order)
 
 
-# --- calibration (MATH.md 5.4 and 5.5) ------------------------------------------------------
+# --- calibration (docs/math.md sections 5.4 and 5.5) ------------------------------------------------------
 
 
 def _approximate_scaled_sensitivity(epsilon: np.ndarray, log_target: np.ndarray, order: np.ndarray) -> np.ndarray:
@@ -1220,7 +1220,7 @@ def generalized_gaussian_pdp_delta(epsilon: ArrayLike, scale: ArrayLike, sensiti
 
     Notes
     -----
-    MATH.md 5.4, "Corollary 7 (reconstructed)" [U statement, D method]: for p >= 1 the privacy
+    docs/math.md section 5.4, "Corollary 7 (reconstructed)" [U statement, D method]: for p >= 1 the privacy
     loss satisfies ``|L| <= ((|e| + Δ)^p - |e|^p)/b^p``, which increases with the noise magnitude
     |e|, so ``P(|L| > ε) <= P(|e| > t*) = Q(1/p, (t*/b)^p)``. Liu's own Corollary 7 could not be
     read; this condition reproduces Lemma 10 at p = 2 and Laplace at p = 1. It is a sufficient
@@ -1269,8 +1269,8 @@ def generalized_gaussian_scale(epsilon: ArrayLike, delta: ArrayLike, sensitivity
     order : float or array_like, default 2.0
         p in [1, 10].
     guarantee : {"approximate", "probabilistic"}, default "approximate"
-        ``"approximate"``: the smallest b whose **exact** privacy profile (MATH.md 5.5) is at most
-        δ at ε. ``"probabilistic"``: the smallest b meeting "Corollary 7 (reconstructed)" (MATH.md
+        ``"approximate"``: the smallest b whose **exact** privacy profile (docs/math.md section 5.5) is at most
+        δ at ε. ``"probabilistic"``: the smallest b meeting "Corollary 7 (reconstructed)" (docs/math.md section
         5.4), ``Q(1/p, (t*/b)^p) <= δ``, a sufficient condition for (ε, δ)-pDP.
 
     Returns
@@ -1290,14 +1290,14 @@ def generalized_gaussian_scale(epsilon: ArrayLike, delta: ArrayLike, sensitivity
 
     Notes
     -----
-    Approximate DP (MATH.md 5.5 [D]): the exact profile is
+    Approximate DP (docs/math.md section 5.5 [D]): the exact profile is
     ``δ(ε) = F(y_ε) - e^ε F(y_ε - Δ)`` with ``l(y_ε) = ε``. Parametrised by the loss threshold
     ``u = y_ε/b``, both δ and ``Δ/b = u + (|u|^p + ε)^(1/p)`` increase with u, so the calibration is
     one bisection on u, carried to adjacent doubles, in log δ; the private end gives b. p = 1 is
     the Laplace closed form :func:`gaussmech_core.laplace.laplace_scale_for_delta`; p = 2 agrees
     with ``√2 × analytic_gaussian_sigma`` (Balle & Wang 2018, Theorem 8).
 
-    Probabilistic DP, "Corollary 7 (reconstructed)" (Liu, arXiv:1602.06028, Sec. 2.6; MATH.md 5.4
+    Probabilistic DP, "Corollary 7 (reconstructed)" (Liu, arXiv:1602.06028, Sec. 2.6; docs/math.md section 5.4
     [U statement]): with ``s* = Q^{-1}(1/p, δ)^{1/p}`` (``gammainccinv``), ``b = Δ /
     ((s*^p + ε)^{1/p} - s*)``. p = 1 gives ``Δ/ε`` (Laplace, Claim 4) and p = 2 gives
     ``√2 × σ`` of Liu's Lemma 10.
@@ -1358,7 +1358,7 @@ def generalized_gaussian_scale(epsilon: ArrayLike, delta: ArrayLike, sensitivity
     return scalar_or_array(scale, epsilon, delta, sensitivity, order)
 
 
-# --- truncated and BIT GG for bounded data, pure ε-DP (MATH.md 5.6) ---------------------------
+# --- truncated and BIT GG for bounded data, pure ε-DP (docs/math.md section 5.6) ---------------------------
 
 
 def _kernel_shape(sensitivity: np.ndarray, width: np.ndarray, order: np.ndarray) -> np.ndarray:
@@ -1440,7 +1440,7 @@ def truncated_gg_scale(epsilon: ArrayLike, sensitivity: ArrayLike, order: ArrayL
     Notes
     -----
     Liu's Definition 5 (release drawn from the GG density restricted and renormalised to
-    [c0, c1]) and Appendix C's split of ε into the kernel ratio and the normaliser ratio; MATH.md
+    [c0, c1]) and Appendix C's split of ε into the kernel ratio and the normaliser ratio; docs/math.md section
     5.6 [D]: each is at most ``A(b) = (W^p - (W - Δ)^p)/b^p``, so ``2 A(b) <= ε`` suffices. For
     p = 1 it is the known ``2Δ/ε``. Valid but loose (at p = 2, W = 1, Δ = 0.5, b = 0.7 the exact ε
     is 1.168 against the bound's 3.06).
@@ -1493,7 +1493,7 @@ def bit_gg_epsilon(scale: ArrayLike, sensitivity: ArrayLike, order: ArrayLike, l
 
     Notes
     -----
-    MATH.md 5.6 [D]. The release ``clamp(s + e, c0, c1)`` has density ``k(y - s)`` inside and
+    docs/math.md section 5.6 [D]. The release ``clamp(s + e, c0, c1)`` has density ``k(y - s)`` inside and
     atoms ``S_b(s - c0)``, ``S_b(c1 - s)`` at the bounds. Inside, the log-ratio's sup is A(b); at
     an atom, ``log S_b(x - Δ) - log S_b(x)`` increases with x (the GG survival function is
     log-concave), so its sup is at x = W. The tail ratio is taken in log space
@@ -1542,7 +1542,7 @@ def bit_gg_scale(epsilon: ArrayLike, sensitivity: ArrayLike, order: ArrayLike, l
 
     Notes
     -----
-    MATH.md 5.6: both terms of :func:`bit_gg_epsilon` decrease in b. The bracket starts at half
+    docs/math.md section 5.6: both terms of :func:`bit_gg_epsilon` decrease in b. The bracket starts at half
     of ``A^{-1}(ε) = ((W^p - (W - Δ)^p)/ε)^{1/p}`` (where A alone exceeds ε) and doubles upwards.
     For p = 1 the answer is Δ/ε.
 
@@ -1600,7 +1600,7 @@ def truncated_gg_sample(rng: np.random.Generator, size: Shape, center: ArrayLike
 
     Notes
     -----
-    Inverse-CDF sampling on the restricted law (MATH.md 5.6): ``U`` uniform on
+    Inverse-CDF sampling on the restricted law (docs/math.md section 5.6): ``U`` uniform on
     ``(F(z_lo), F(z_hi))``, ``X = center + b F^{-1}(U)``. Probabilities above 1/2 are carried as
     survival probabilities and inverted with ``gennorm.isf``, so the draws keep their accuracy
     when the bounds sit in either tail, as long as the interval's probability is representable
@@ -1677,7 +1677,7 @@ def bit_gg_sample(rng: np.random.Generator, size: Shape, center: ArrayLike, scal
 
     Notes
     -----
-    MATH.md 5.6: mass beyond the bounds is piled onto the boundary points.
+    docs/math.md section 5.6: mass beyond the bounds is piled onto the boundary points.
 
     Examples
     --------
@@ -1691,7 +1691,7 @@ def bit_gg_sample(rng: np.random.Generator, size: Shape, center: ArrayLike, scal
     return np.clip(center_array + noise, lower_array, upper_array)
 
 
-# --- Liu's Gaussian-versus-Laplace comparisons (MATH.md 5.7) ------------------------------------
+# --- Liu's Gaussian-versus-Laplace comparisons (docs/math.md section 5.7) ------------------------------------
 
 
 def lemma11_variance_ratio(epsilon: ArrayLike, delta: ArrayLike) -> FloatOrArray:
@@ -1712,7 +1712,7 @@ def lemma11_variance_ratio(epsilon: ArrayLike, delta: ArrayLike) -> FloatOrArray
 
     Notes
     -----
-    Liu (arXiv:1602.06028), Lemma 11 and its proof (Appendix G); MATH.md 5.7. Computed as
+    Liu (arXiv:1602.06028), Lemma 11 and its proof (Appendix G); docs/math.md section 5.7. Computed as
     ``σ² / (2 (Δ/ε)²)`` with σ from :func:`gaussmech_core.gaussian.pdp_gaussian_sigma`.
 
     Examples
@@ -1761,7 +1761,7 @@ def laplace_gaussian_tail_ratio(t: ArrayLike, epsilon: ArrayLike, delta: ArrayLi
 
     Notes
     -----
-    MATH.md 5.7 (Liu Sec. 3, who omits points where both tails are below 1e-4). ``log p2 =
+    docs/math.md section 5.7 (Liu Sec. 3, who omits points where both tails are below 1e-4). ``log p2 =
     log 2 + log_ndtr(-t/σ)``.
 
     Examples
@@ -1813,7 +1813,7 @@ def privacy_cost_ratio(t: ArrayLike, tail_probability: ArrayLike, delta: ArrayLi
 
     Notes
     -----
-    MATH.md 5.7 [D], Liu Sec. 3. Laplace: ``ε₁ = Δ ln(1/τ)/t``. Gaussian: ``σ = t/(-Φ^{-1}(τ/2))``,
+    docs/math.md section 5.7 [D], Liu Sec. 3. Laplace: ``ε₁ = Δ ln(1/τ)/t``. Gaussian: ``σ = t/(-Φ^{-1}(τ/2))``,
     then Lemma 10 inverted, ``ε₂ = (1 + 2 s z)/(2 s²)`` with ``s = σ/Δ`` and
     ``z = -Φ^{-1}(δ/2)``. The ratio depends on δ (Liu: "varies with |t| and δ"), so δ is an
     argument here.

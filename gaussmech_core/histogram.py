@@ -3,7 +3,7 @@
 The pieces of Balle & Wang's histogram experiments (2018, Sec. 5.2-5.3 and appendix B) and
 Liu's count-fidelity measures, on plain numpy arrays:
 
-* the neighbour relation fixes the sensitivities (MATH.md section 0): one record changes one
+* the neighbour relation fixes the sensitivities (docs/math.md section 0): one record changes one
   bin by 1 under add/remove (``Δ₁ = Δ₂ = 1``) and two bins by 1 under replace-one
   (``Δ₁ = 2``, ``Δ₂ = √2``); :class:`NeighbourModel` also covers other queries, such as
   Balle & Wang's mean estimation where every coordinate changes by ``1/n``;
@@ -103,7 +103,7 @@ class NeighbourModel:
 
     Up to ``changed_coordinates`` coordinates change, each by at most
     ``coordinate_sensitivity`` in absolute value. Then ``Δ₁ = k c`` and ``Δ₂ = √k c``, and
-    both are attained (MATH.md section 0).
+    both are attained (docs/math.md section 0).
     """
 
     changed_coordinates: int
@@ -146,7 +146,7 @@ def histogram_sensitivities(relation: str | NeighbourModel) -> tuple[float, floa
 
     Notes
     -----
-    MATH.md section 0: one record changes one bin. Add/remove changes one bin by 1:
+    docs/math.md section 0: one record changes one bin. Add/remove changes one bin by 1:
     ``(1, 1)``. Replace-one moves a record between two bins: ``(2, √2)``.
 
     Examples
@@ -222,10 +222,10 @@ def calibrate_histogram_noise(mechanism: str, epsilon: float, delta: float, rela
       :func:`~gaussmech_core.gaussian.classical_gaussian_sigma` at ``Δ₂``.
     * Laplace: ``b = Δ₁/ε`` from :func:`~gaussmech_core.laplace.laplace_scale`; std ``√2 b``.
     * GG(p): :func:`~gaussmech_core.generalized.generalized_gaussian_scale` (exact 1-D
-      approximate-DP profile, MATH.md 5.5). With one changed coordinate this is exact. With
+      approximate-DP profile, docs/math.md section 5.5). With one changed coordinate this is exact. With
       ``k > 1`` changed coordinates and ``p = 2`` the noise is Gaussian and rotation invariant, so
       the 1-D calibration at ``Δ₂`` is exact. For ``p ≠ 2`` no exact multi-coordinate calibration
-      is known (MATH.md 5.4); each changed coordinate is then a 1-D GG release of sensitivity
+      is known (docs/math.md section 5.4); each changed coordinate is then a 1-D GG release of sensitivity
       ``c``, calibrated at ``(ε/k, δ/k)``, and basic composition gives ``(ε, δ)`` overall: valid,
       possibly loose, and said so in ``note``.
 
@@ -361,7 +361,7 @@ def _kl_rows(truth, guess, floor=KL_FLOOR):
 def mse(true: ArrayLike, estimate: ArrayLike) -> FloatOrArray:
     """Mean squared error per bin, ``‖estimate - true‖²/d``.
 
-    ``estimate`` may carry leading batch axes (one error per release). Note that MATH.md 8.5's
+    ``estimate`` may carry leading batch axes (one error per release). Note that docs/math.md section 8.5's
     "raw MSE d σ²" is the total squared error, ``d`` times this per-bin mean (``σ²`` raw).
 
     Examples

@@ -175,7 +175,7 @@ def error_at_epsilon(mechanism: Mechanism | str, setting: Setting, epsilon: floa
     RMS uses the registry's exact E‖n‖₂²; per coordinate it is divided by d, since every
     registered noise has exchangeable coordinates. The quantile inverts the registry's exact
     tails (coordinate ``tail``; ``norm_tail``: the χ² tail Q(d/2, t²/2σ²) for Gaussians, erfc for
-    R1SMG, MATH.md section 10) by a root-find rounded up. For Laplace and GG noise, whose norm
+    R1SMG, docs/math.md section 10) by a root-find rounded up. For Laplace and GG noise, whose norm
     has no closed-form tail, the norm quantile is b times the quantile at b = 1 from
     :func:`gaussmech_core.loss.iid_coordinate_loss_summary` (seeded Monte Carlo, or
     Cornish–Fisher at large d): an approximation, labelled as such in ``method``.

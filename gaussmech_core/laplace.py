@@ -2,10 +2,10 @@
 
 ``M(x) = f(x) + (Y_1, ..., Y_d)`` with ``Y_k`` i.i.d. Laplace(0, b), density ``exp(-|y|/b) / (2b)``
 (Dwork, McSherry, Nissim & Smith 2006; Liu's Claim 4 with p = 1). The scale ``b = Δ₁/ε`` gives
-pure ε-DP with the **l1** sensitivity Δ₁ (MATH.md section 4).
+pure ε-DP with the **l1** sensitivity Δ₁ (docs/math.md section 4).
 
 The same noise is also (ε', δ)-DP for every smaller ε', with the exact privacy profile of
-MATH.md section 4: with ``ε₀ = Δ₁/b``,
+docs/math.md section 4: with ``ε₀ = Δ₁/b``,
 
     δ(ε) = 1 - exp((ε - ε₀)/2)   for 0 <= ε < ε₀,      δ(ε) = 0   for ε >= ε₀.
 
@@ -87,7 +87,7 @@ def laplace_scale(epsilon: ArrayLike, sensitivity_l1: ArrayLike = 1.0) -> FloatO
     Notes
     -----
     Dwork, McSherry, Nissim & Smith (2006); Liu (arXiv:1602.06028), Claim 4 with p = 1;
-    MATH.md section 4. For a d-dimensional query, Δ₁ is the l1 sensitivity (``Δ₂ <= Δ₁ <= √d Δ₂``).
+    docs/math.md section 4. For a d-dimensional query, Δ₁ is the l1 sensitivity (``Δ₂ <= Δ₁ <= √d Δ₂``).
 
     Examples
     --------
@@ -114,7 +114,7 @@ def _pure_scale(epsilon: np.ndarray, sensitivity: np.ndarray) -> np.ndarray:
 
 
 def _log_delta_of_ratio(epsilon: np.ndarray, epsilon_zero: np.ndarray) -> np.ndarray:
-    """log δ(ε) = log(1 - exp((ε - ε₀)/2)), and -inf where ε >= ε₀ (MATH.md section 4)."""
+    """log δ(ε) = log(1 - exp((ε - ε₀)/2)), and -inf where ε >= ε₀ (docs/math.md section 4)."""
     exponent = np.minimum((epsilon - epsilon_zero) / 2.0, 0.0)
     result = np.full(exponent.shape, -np.inf)
     inside = exponent < 0.0
@@ -201,7 +201,7 @@ def laplace_log_delta(epsilon: ArrayLike, scale: ArrayLike, sensitivity_l1: Arra
 
     Notes
     -----
-    MATH.md section 4 (exact 1-D profile). ``expm1`` keeps the value accurate when ε is close
+    docs/math.md section 4 (exact 1-D profile). ``expm1`` keeps the value accurate when ε is close
     to ε₀ and δ is tiny.
 
     Examples
@@ -238,7 +238,7 @@ def laplace_delta(epsilon: ArrayLike, scale: ArrayLike, sensitivity_l1: ArrayLik
 
     Notes
     -----
-    MATH.md section 4 [D]: the privacy loss of Laplace noise is ε₀ on ``y <= 0``, ``-ε₀`` on
+    docs/math.md section 4 [D]: the privacy loss of Laplace noise is ε₀ on ``y <= 0``, ``-ε₀`` on
     ``y >= Δ`` and linear between, so the hockey-stick divergence has this closed form. At ε = 0
     it is the total-variation distance ``1 - exp(-ε₀/2)``, computed with ``expm1``.
 
@@ -278,7 +278,7 @@ def laplace_epsilon(delta: ArrayLike, scale: ArrayLike, sensitivity_l1: ArrayLik
 
     Notes
     -----
-    MATH.md section 4, solved for ε. Rounding is absorbed on the private side: the result is
+    docs/math.md section 4, solved for ε. Rounding is absorbed on the private side: the result is
     raised by ``8 ulp × (ε₀ + 2|log(1 - δ)|)``, capped at ε₀ rounded up (where δ(ε) = 0), and then by
     whole ulps until ``laplace_delta(ε) <= δ`` holds in floating point.
 
@@ -330,7 +330,7 @@ def laplace_scale_for_delta(epsilon: ArrayLike, delta: ArrayLike, sensitivity_l1
 
     Notes
     -----
-    MATH.md section 4: ``1 - exp((ε - Δ₁/b)/2) <= δ`` iff ``Δ₁/b <= ε - 2 log(1 - δ)``. It is
+    docs/math.md section 4: ``1 - exp((ε - Δ₁/b)/2) <= δ`` iff ``Δ₁/b <= ε - 2 log(1 - δ)``. It is
     always below the pure-DP scale ``Δ₁/ε``, and tends to it as δ → 0. This is the p = 1 case of
     :func:`gaussmech_core.generalized.generalized_gaussian_scale`.
 
@@ -381,7 +381,7 @@ def laplace_pdf(x: ArrayLike, scale: ArrayLike) -> FloatOrArray:
 
     Notes
     -----
-    ``scipy.stats.laplace.pdf(x, scale=b)``; MATH.md section 4.
+    ``scipy.stats.laplace.pdf(x, scale=b)``; docs/math.md section 4.
 
     Examples
     --------
@@ -411,7 +411,7 @@ def laplace_log_tail(t: ArrayLike, scale: ArrayLike) -> FloatOrArray:
 
     Notes
     -----
-    MATH.md section 4 (per-coordinate facts).
+    docs/math.md section 4 (per-coordinate facts).
 
     Examples
     --------
@@ -441,7 +441,7 @@ def laplace_tail(t: ArrayLike, scale: ArrayLike) -> FloatOrArray:
 
     Notes
     -----
-    MATH.md section 4; ``2 * scipy.stats.laplace.sf(t, scale=b)`` is the same number.
+    docs/math.md section 4; ``2 * scipy.stats.laplace.sf(t, scale=b)`` is the same number.
 
     Examples
     --------
@@ -465,7 +465,7 @@ def laplace_variance(scale: ArrayLike) -> FloatOrArray:
 
     Notes
     -----
-    MATH.md section 4.
+    docs/math.md section 4.
 
     Examples
     --------
@@ -495,7 +495,7 @@ def laplace_sample(rng: np.random.Generator, size: Shape, scale: ArrayLike) -> n
 
     Notes
     -----
-    ``rng.laplace(0, b, size)`` (inverse-CDF sampling in numpy); MATH.md section 4. This is a
+    ``rng.laplace(0, b, size)`` (inverse-CDF sampling in numpy); docs/math.md section 4. This is a
     floating-point sampler for plots and simulations, not a side-channel-hardened one.
 
     Examples

@@ -1,4 +1,4 @@
-"""The distribution of the accuracy loss ``‖noise‖₂²`` of each mechanism (MATH.md 6.1, 10).
+"""The distribution of the accuracy loss ``‖noise‖₂²`` of each mechanism (docs/math.md sections 6.1, 10).
 
 Ji & Li (2024) compare mechanisms by the expected loss ``E‖n‖²`` and read the larger skewness
 and kurtosis of R1SMG's loss as "more stable". This module gives the whole distribution, so the
@@ -16,7 +16,7 @@ Laplace, GG(p) i.i.d.       Σ_{i<=d} X_i²                   exact moments; qua
 
 Skewness ``sqrt(8/d)`` and excess kurtosis ``12/d`` of σ²χ²_d fall with d; for R1SMG they stay at
 ``2√2`` and 12: a heavier tail relative to the loss's own scale, not a more stable one
-(MATH.md 6.1, "Kurtosis and skewness claim, made precise").
+(docs/math.md section 6.1, "Kurtosis and skewness claim, made precise").
 """
 
 from __future__ import annotations
@@ -182,7 +182,7 @@ def gaussian_loss_summary(sigma: float, dim: int, quantile_levels: Sequence[floa
 
     Notes
     -----
-    MATH.md 6.1 ("Kurtosis and skewness claim, made precise") and 10.
+    docs/math.md section 6.1 ("Kurtosis and skewness claim, made precise") and 10.
 
     Examples
     --------
@@ -222,9 +222,9 @@ def r1smg_loss_summary(sigma_star: float, quantile_levels: Sequence[float] = DEF
 
     Notes
     -----
-    MATH.md 6.1. Ji & Li read the larger skewness and kurtosis as "more stable"; relative to its
+    docs/math.md section 6.1. Ji & Li read the larger skewness and kurtosis as "more stable"; relative to its
     own scale the loss has the heavier tail. The R1SMG privacy guarantee is claimed, not proven
-    (MATH.md 6.2).
+    (docs/math.md section 6.2).
 
     Examples
     --------
@@ -261,7 +261,7 @@ def mvg_iid_loss_summary(std: float, rows: int, cols: int, quantile_levels: Sequ
 
     Notes
     -----
-    MATH.md 6.1 ("MVG with i.i.d. entries: the same with MN") and 7.2.
+    docs/math.md section 6.1 ("MVG with i.i.d. entries: the same with MN") and 7.2.
 
     Examples
     --------
@@ -299,7 +299,7 @@ def _family_order(family: str, order: float | None) -> float:
 def _square_cumulants(order: float) -> tuple[float, float, float, float]:
     """The first four cumulants of Y = X² for X ~ GG(0, 1, p), from E|X|^q, q = 2, 4, 6, 8.
 
-    ``E|X|^q = Γ((q+1)/p)/Γ(1/p)`` (MATH.md 5.1) through ``generalized.gg_absolute_moment``;
+    ``E|X|^q = Γ((q+1)/p)/Γ(1/p)`` (docs/math.md section 5.1) through ``generalized.gg_absolute_moment``;
     the cumulants by the standard moment-cumulant relations. At b = 1 nothing overflows for
     p in [1, 10]; b enters as b^{2j}.
     """
@@ -384,10 +384,10 @@ def iid_coordinate_loss_summary(family: str, scale: float, dim: int, order: floa
 
     Notes
     -----
-    Cumulants of Y = X² from ``E|X|^{2j} = b^{2j} Γ((2j+1)/p)/Γ(1/p)`` (MATH.md 5.1, 10):
+    Cumulants of Y = X² from ``E|X|^{2j} = b^{2j} Γ((2j+1)/p)/Γ(1/p)`` (docs/math.md sections 5.1, 10):
     κ₁ = m₁, κ₂ = m₂ - m₁², κ₃ = m₃ - 3m₂m₁ + 2m₁³, κ₄ = m₄ - 4m₃m₁ - 3m₂² + 12m₂m₁² - 6m₁⁴; the
     loss has mean dκ₁, variance dκ₂, skewness κ₃/(κ₂^{3/2} √d), excess kurtosis κ₄/(κ₂² d).
-    Laplace (p = 1): mean 2db², the figure of MATH.md 10.
+    Laplace (p = 1): mean 2db², the figure of docs/math.md section 10.
 
     Examples
     --------
@@ -514,7 +514,7 @@ def loss_quantiles_against_dim(family: str, scale: ArrayLike, dim: ArrayLike, qu
 
     Notes
     -----
-    MATH.md 6.1 and 10.
+    docs/math.md sections 6.1 and 10.
 
     Examples
     --------
@@ -582,7 +582,7 @@ def monte_carlo_loss(sampler: Callable, n: int, seed: int = 0, quantile_levels: 
 
     Notes
     -----
-    For overlaying simulated points on the exact curves of this module (MATH.md 10).
+    For overlaying simulated points on the exact curves of this module (docs/math.md section 10).
 
     Examples
     --------

@@ -8,7 +8,7 @@ its scale, noise, density, tails, expected loss and true privacy profile at a
 
 R1SMG is registered with guarantee kind ``"claimed"``: its calibration is Ji & Li's, as
 published, and :func:`evaluate` always pairs it with the computed true δ(ε) of its noise
-(MATH.md section 6.2). It is never the default.
+(docs/math.md section 6.2). It is never the default.
 """
 
 from __future__ import annotations
@@ -104,7 +104,7 @@ def _iid_loss_summary(family: str, order_of):
     """``loss_summary`` of i.i.d. GG(p) noise: b² times the (cached) summary at b = 1.
 
     Noise at scale b is b times the noise at b = 1, so the loss scales by b² and its shape
-    (skewness, kurtosis) not at all: one simulation at b = 1 serves every ε (MATH.md 10).
+    (skewness, kurtosis) not at all: one simulation at b = 1 serves every ε (docs/math.md section 10).
     """
 
     def summary(scale, setting, quantile_levels=loss.DEFAULT_LEVELS, n_samples=100_000):
@@ -145,7 +145,7 @@ def _gg_histogram_calibration(epsilon, delta, model, order) -> HistogramCalibrat
 
     With one changed coordinate the 1-D calibration is exact. With k > 1 changed coordinates and
     p = 2 the noise is Gaussian and rotation invariant, so the 1-D calibration at Δ₂ is exact.
-    For p ≠ 2 no exact multi-coordinate calibration is known (MATH.md 5.4); each changed
+    For p ≠ 2 no exact multi-coordinate calibration is known (docs/math.md section 5.4); each changed
     coordinate is then a 1-D GG release of sensitivity c, calibrated at (ε/k, δ/k), and basic
     composition gives (ε, δ) overall: valid, possibly loose, and said so in the note.
     """
@@ -179,7 +179,7 @@ def _r1smg_coordinate_sample(rng, size, sigma_star, setting) -> np.ndarray:
     """One coordinate of R1SMG noise, ``√σ* z v₁``, in O(size) work whatever d.
 
     ``v₁``, the first coordinate of a uniform unit vector, is drawn as ``g₁ / √(g₁² + χ²_{d−1})``:
-    the law of :func:`~gaussmech_core.multivariate.r1smg_sample` 's first column (MATH.md 6.1).
+    the law of :func:`~gaussmech_core.multivariate.r1smg_sample` 's first column (docs/math.md section 6.1).
     """
     first = rng.standard_normal(size)
     rest = rng.chisquare(setting.dim - 1, size) if setting.dim > 1 else np.zeros(size)
@@ -263,7 +263,7 @@ def _classical_validity(setting: Setting) -> Validity:
 
 
 def _gg_validity(setting: Setting, what: str) -> Validity:
-    """Liu's GG calibrations here use the exact 1-D privacy loss (MATH.md 5.4-5.5).
+    """Liu's GG calibrations here use the exact 1-D privacy loss (docs/math.md sections 5.4-5.5).
 
     That is exact in d dimensions when a neighbour changes one coordinate, and for p = 2 (the
     Gaussian, rotation invariant) under any change of l2 norm Δ; for other p with every coordinate
@@ -364,7 +364,7 @@ BOUNDED_DATA_NOTE = (
     "Unbounded GG noise with p > 1 is never pure ε-DP (Liu, Claim 4): the privacy loss "
     "(|e + Δ|^p − |e|^p)/b^p grows without limit as the noise e grows. When the data are known to lie "
     "in [a, b], the release can be kept in [a, b] too, which bounds the loss by (W^p − (W − Δ)^p)/b^p "
-    "(W = b − a), so pure ε-DP holds for every p ≥ 1 (MATH.md 5.6). Shown for a true value at the middle "
+    "(W = b − a), so pure ε-DP holds for every p ≥ 1 (docs/math.md section 5.6). Shown for a true value at the middle "
     "of [a, b]."
 )
 
@@ -600,7 +600,7 @@ def _build_registry() -> dict[str, Mechanism]:
             "gaussian_pdp",
             "Gaussian, probabilistic DP",
             "G-pDP",
-            "Liu, Lemma 10 (MATH.md 5.3)",
+            "Liu, Lemma 10 (docs/math.md section 5.3)",
             "probabilistic",
             gaussian.pdp_gaussian_sigma,
             _needs_positive_epsilon("Lemma 10"),
@@ -666,7 +666,7 @@ def _build_registry() -> dict[str, Mechanism]:
             "generalized_gaussian",
             "Generalized Gaussian GG(p)",
             "GG",
-            "Liu, GG mechanism; exact (ε, δ) profile of MATH.md 5.5",
+            "Liu, GG mechanism; exact (ε, δ) profile of docs/math.md section 5.5",
             "approximate",
             "approximate",
             _generalized_validity,
@@ -677,18 +677,18 @@ def _build_registry() -> dict[str, Mechanism]:
             "generalized_gaussian_pdp",
             "Generalized Gaussian GG(p), probabilistic DP",
             "GG-pDP",
-            "Liu, Corollary 7 (reconstructed, MATH.md 5.4)",
+            "Liu, Corollary 7 (reconstructed, docs/math.md section 5.4)",
             "probabilistic",
             "probabilistic",
             _generalized_pdp_validity,
             featured=False,
-            notes="Corollary 7 (reconstructed): Liu's text was not readable; see MATH.md 5.4.",
+            notes="Corollary 7 (reconstructed): Liu's text was not readable; see docs/math.md section 5.4.",
         ),
         Mechanism(
             id="mvg_iid",
             name="Matrix-variate Gaussian (i.i.d. form)",
             short_name="MVG",
-            source="Chanyaswad et al. 2018, Theorem 2 (MATH.md 7.2)",
+            source="Chanyaswad et al. 2018, Theorem 2 (docs/math.md section 7.2)",
             guarantee="approximate",
             scale_symbol="s",
             color=_COLORS["mvg_iid"],
@@ -720,7 +720,7 @@ def _build_registry() -> dict[str, Mechanism]:
             id="r1smg",
             name="Rank-1 singular multivariate Gaussian (claimed)",
             short_name="R1SMG",
-            source="Ji & Li 2024 (USENIX Security), as published; see MATH.md 6.2",
+            source="Ji & Li 2024 (USENIX Security), as published; see docs/math.md section 6.2",
             guarantee="claimed",
             scale_symbol="σ*",
             color=_COLORS["r1smg"],
@@ -746,7 +746,7 @@ def _build_registry() -> dict[str, Mechanism]:
             scale_depends_on_dim=True,
             featured=True,
             notes=(
-                "Claimed (ε, δ)-DP by Ji & Li; our analysis (MATH.md 6.2) computes the true δ(ε) of this "
+                "Claimed (ε, δ)-DP by Ji & Li; our analysis (docs/math.md section 6.2) computes the true δ(ε) of this "
                 "noise, which exceeds the claimed δ from d = 4 on. Never a default."
             ),
         ),
@@ -754,7 +754,7 @@ def _build_registry() -> dict[str, Mechanism]:
             "truncated_gg",
             "Truncated GG(p), bounded data",
             "tGG",
-            "Liu, Definition 5 and Appendix C (sufficient condition of MATH.md 5.6)",
+            "Liu, Definition 5 and Appendix C (sufficient condition of docs/math.md section 5.6)",
             "truncated_generalized_gaussian",
             generalized.truncated_gg_scale,
             lambda b, s: bounded.truncated_gg_epsilon_bound(b, s.sensitivity, s.order, s.data_width),
@@ -769,7 +769,7 @@ def _build_registry() -> dict[str, Mechanism]:
             "bit_gg",
             "Boundary-inflated truncated GG(p), bounded data",
             "BIT-GG",
-            "Liu, boundary-inflated truncation (exact ε of MATH.md 5.6)",
+            "Liu, boundary-inflated truncation (exact ε of docs/math.md section 5.6)",
             "clamped_generalized_gaussian",
             generalized.bit_gg_scale,
             lambda b, s: generalized.bit_gg_epsilon(b, s.sensitivity, s.order, s.data_lower, s.data_upper),
@@ -778,7 +778,7 @@ def _build_registry() -> dict[str, Mechanism]:
             bounded.clamped_noise_moment,
             _clamped_sampler,
             "Pure ε-DP for data in [a, b]: clamp(s(x) + e, a, b), the mass beyond a bound piled onto it (atoms, "
-            "not drawn in the density). Its ε is exact (MATH.md 5.6). " + BOUNDED_DATA_NOTE,
+            "not drawn in the density). Its ε is exact (docs/math.md section 5.6). " + BOUNDED_DATA_NOTE,
             atoms=bounded.clamped_noise_atoms,
         ),
         _discrete_gaussian_mechanism(),

@@ -3,12 +3,12 @@
 **R1SMG** (Ji & Li, "Less is More", USENIX Security 2024, arXiv:2306.02256) releases
 ``f(x) + n`` with rank-1 noise ``n = sqrt(σ*) z v``: ``z ~ N(0, 1)`` and ``v`` a fresh uniformly
 random unit vector of R^M, never published. The paper claims (ε, δ)-DP with
-``σ* = 2 Δ²/(ε ψ)``, ``ψ = (δ Γ((M-1)/2) / (√π Γ(M/2)))^{2/(M-2)}`` (MATH.md 6.1).
+``σ* = 2 Δ²/(ε ψ)``, ``ψ = (δ Γ((M-1)/2) / (√π Γ(M/2)))^{2/(M-2)}`` (docs/math.md section 6.1).
 
 .. warning::
    The R1SMG guarantee is **claimed, not proven**. Since ``v`` is uniform and secret, ``n`` is
    spherically symmetric with a half-normal radius, and the exact privacy loss of that noise
-   (MATH.md 6.2) gives a true δ(ε) far above the claimed δ: at ε = 1, δ = 1e-5, Δ = 1 the
+   (docs/math.md section 6.2) gives a true δ(ε) far above the claimed δ: at ε = 1, δ = 1e-5, Δ = 1 the
    true δ(1) is 9.0e-4 for M = 4 (90× the claim), 0.181 for M = 10, 0.971 for M = 100 and ≈ 1
    for M ≥ 1000. It fails for every M ≥ 4 once δ <= 1e-3 (it scales like sqrt(δ) at M = 4); at
    M = 3 it holds (true δ ≈ 0.17 δ), only because σ* is then astronomically large (4.9e10 at
@@ -17,9 +17,9 @@ random unit vector of R^M, never published. The paper claims (ε, δ)-DP with
    actually guarantees. Show both, and never make R1SMG a default.
 
 **MVG** (Chanyaswad, Dytso, Poor & Mittal, CCS 2018, arXiv:1801.00823 / 1802.10077) in its
-i.i.d. form for an m×n query: entries with variance ``s² = sqrt(mn)/K(ε, δ)`` (MATH.md 7.1-7.3).
+i.i.d. form for an m×n query: entries with variance ``s² = sqrt(mn)/K(ε, δ)`` (docs/math.md sections 7.1-7.3).
 
-Also here: Ji & Li's stated lower-bound constants C_C, C_A, C_M, C_R (MATH.md 6.1, 6.3, 6.4)
+Also here: Ji & Li's stated lower-bound constants C_C, C_A, C_M, C_R (docs/math.md sections 6.1, 6.3, 6.4)
 and the harmonic numbers the MVG condition needs.
 """
 
@@ -66,7 +66,7 @@ __all__ = [
     "mvg_iid_expected_loss",
 ]
 
-CLAIM_LABEL = "claimed (Ji & Li 2024), not proven; see MATH.md 6.2"
+CLAIM_LABEL = "claimed (Ji & Li 2024), not proven; see docs/math.md section 6.2"
 
 LOG_PI = math.log(math.pi)
 ZETA_HALF = -1.4603545088095868128894991525152980125  # ζ(1/2), mpmath.zeta(0.5) to 37 digits
@@ -235,7 +235,7 @@ def _bisect(function, low, high, target, iterations=110):
 
 
 # ----------------------------------------------------------------------------------------------
-# R1SMG as published (MATH.md 6.1): a claimed guarantee
+# R1SMG as published (docs/math.md section 6.1): a claimed guarantee
 # ----------------------------------------------------------------------------------------------
 
 
@@ -263,8 +263,8 @@ def log_r1smg_psi(delta: ArrayLike, dim: ArrayLike) -> FloatOrArray:
 
     Notes
     -----
-    Ji & Li 2024, abstract (MATH.md 6.1, "stable computation"). The guarantee built on ψ is
-    claimed, not proven (MATH.md 6.2); see :func:`r1smg_true_delta`. The Γ ratio is evaluated
+    Ji & Li 2024, abstract (docs/math.md section 6.1, "stable computation"). The guarantee built on ψ is
+    claimed, not proven (docs/math.md section 6.2); see :func:`r1smg_true_delta`. The Γ ratio is evaluated
     with a Stirling series for large M (see ``_log_gamma_half_ratio``).
 
     Examples
@@ -303,12 +303,12 @@ def r1smg_psi(delta: ArrayLike, dim: ArrayLike) -> FloatOrArray:
 
     Notes
     -----
-    Ji & Li 2024 (MATH.md 6.1). The R1SMG guarantee is **claimed, not proven**: MATH.md 6.2
+    Ji & Li 2024 (docs/math.md section 6.1). The R1SMG guarantee is **claimed, not proven**: docs/math.md section 6.2
     computes a true δ far above the claim for M >= 4 (see :func:`r1smg_true_delta`).
 
     Examples
     --------
-    >>> [f"{r1smg_psi(1e-5, m):.3g}" for m in (3, 10, 100, 1000)]   # MATH.md 6.1 table
+    >>> [f"{r1smg_psi(1e-5, m):.3g}" for m in (3, 10, 100, 1000)]   # docs/math.md section 6.1 table
     ['4.05e-11', '0.0407', '0.751', '0.97']
     """
     return scalar_or_array(np.exp(np.asarray(log_r1smg_psi(delta, dim))), delta, dim)
@@ -341,7 +341,7 @@ def log_r1smg_sigma_star(epsilon: ArrayLike, delta: ArrayLike, sensitivity: Arra
 
     Notes
     -----
-    Ji & Li 2024 (MATH.md 6.1), claimed guarantee; see :func:`r1smg_sigma_star`.
+    Ji & Li 2024 (docs/math.md section 6.1), claimed guarantee; see :func:`r1smg_sigma_star`.
 
     Examples
     --------
@@ -387,12 +387,12 @@ def r1smg_sigma_star(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLik
 
     Notes
     -----
-    Ji & Li 2024 (MATH.md 6.1). **Claimed, not proven**: with this σ* the true δ(ε) of the noise
-    is far above the claimed δ for M >= 4 (MATH.md 6.2, :func:`r1smg_true_delta`).
+    Ji & Li 2024 (docs/math.md section 6.1). **Claimed, not proven**: with this σ* the true δ(ε) of the noise
+    is far above the claimed δ for M >= 4 (docs/math.md section 6.2, :func:`r1smg_true_delta`).
 
     Examples
     --------
-    >>> [f"{r1smg_sigma_star(1.0, 1e-5, 1.0, m):.3g}" for m in (3, 10, 100, 1000)]   # MATH.md 6.1
+    >>> [f"{r1smg_sigma_star(1.0, 1e-5, 1.0, m):.3g}" for m in (3, 10, 100, 1000)]   # docs/math.md section 6.1
     ['4.93e+10', '49.2', '2.66', '2.06']
     """
     log_sigma = np.asarray(log_r1smg_sigma_star(epsilon, delta, sensitivity, dim))
@@ -430,8 +430,8 @@ def r1smg_sample(rng: np.random.Generator, size: int, sigma_star: float, dim: in
 
     Notes
     -----
-    Ji & Li 2024 (MATH.md 6.1, "Sampling"); the guarantee is **claimed, not proven**
-    (MATH.md 6.2). The output array is filled in blocks of about 4 million entries, so the memory
+    Ji & Li 2024 (docs/math.md section 6.1, "Sampling"); the guarantee is **claimed, not proven**
+    (docs/math.md section 6.2). The output array is filled in blocks of about 4 million entries, so the memory
     beyond the result is small even for M = 1e6. A floating-point sampler for plots and
     simulations, not a side-channel-hardened one.
 
@@ -480,8 +480,8 @@ def r1smg_norm_tail(t: ArrayLike, sigma_star: ArrayLike) -> FloatOrArray:
 
     Notes
     -----
-    MATH.md 6.1 ("Tail") and 10. Independent of M: only the direction is random. The R1SMG
-    guarantee is claimed, not proven (MATH.md 6.2).
+    docs/math.md section 6.1 ("Tail") and 10. Independent of M: only the direction is random. The R1SMG
+    guarantee is claimed, not proven (docs/math.md section 6.2).
 
     Examples
     --------
@@ -581,10 +581,10 @@ def r1smg_coordinate_pdf(x: ArrayLike, sigma_star: float, dim: int) -> FloatOrAr
 
     Notes
     -----
-    MATH.md 6.1 (sampling) with t = v_i, whose density is ``c_M (1-t²)^{(M-3)/2}`` on [-1, 1]
-    (MATH.md 6.1, "Valid range"). Evaluated by adaptive Gauss–Kronrod quadrature in
+    docs/math.md section 6.1 (sampling) with t = v_i, whose density is ``c_M (1-t²)^{(M-3)/2}`` on [-1, 1]
+    (docs/math.md section 6.1, "Valid range"). Evaluated by adaptive Gauss–Kronrod quadrature in
     ν = arcsin t on a logistic scale, relative tolerance 1e-11. The R1SMG guarantee is claimed,
-    not proven (MATH.md 6.2).
+    not proven (docs/math.md section 6.2).
 
     Examples
     --------
@@ -629,8 +629,8 @@ def r1smg_coordinate_tail(t: ArrayLike, sigma_star: float, dim: int) -> FloatOrA
 
     Notes
     -----
-    As :func:`r1smg_coordinate_pdf` (MATH.md 6.1; the coordinates are not independent, so the
-    vector tail is :func:`r1smg_norm_tail`, MATH.md 10). Claimed guarantee (MATH.md 6.2).
+    As :func:`r1smg_coordinate_pdf` (docs/math.md section 6.1; the coordinates are not independent, so the
+    vector tail is :func:`r1smg_norm_tail`, docs/math.md section 10). Claimed guarantee (docs/math.md section 6.2).
 
     Examples
     --------
@@ -651,7 +651,7 @@ def r1smg_coordinate_tail(t: ArrayLike, sigma_star: float, dim: int) -> FloatOrA
 
 
 # ----------------------------------------------------------------------------------------------
-# The true privacy profile of R1SMG noise (MATH.md 6.2)
+# The true privacy profile of R1SMG noise (docs/math.md section 6.2)
 # ----------------------------------------------------------------------------------------------
 
 
@@ -686,7 +686,7 @@ def r1smg_privacy_loss(z: ArrayLike, t: ArrayLike, sigma_star: ArrayLike, sensit
 
     Notes
     -----
-    MATH.md 6.2, item 2: v is uniform and secret, so n has the spherically symmetric density
+    docs/math.md section 6.2, item 2: v is uniform and secret, so n has the spherically symmetric density
     ``2 φ(r/sqrt(σ*)) / (sqrt(σ*) A_M r^{M-1})``; L is the log ratio of that density at n and at
     n + d. In units of σ* (a = Δ/sqrt(σ*)), ``L = g(q) - g(z²)`` with ``g(w) = ((M-1)/2) ln w + w/2``
     and ``q = (z + a t)² + a² (1 - t²)``, which is how it is evaluated (no cancellation in q).
@@ -716,7 +716,7 @@ def _privacy_loss_units(z, t, a, k):
 
 
 def _loss_level_crossing(u, log_a, a, k, level):
-    """Where L(z, t) = level along t, for z = e^u (MATH.md 6.2 geometry; derivation below).
+    """Where L(z, t) = level along t, for z = e^u (docs/math.md section 6.2 geometry; derivation below).
 
     L is strictly increasing in t for z > 0. Normalise by c = a when z <= a (ρ = z/a) and by
     c = z when z > a (ρ = a/z), so that ρ <= 1 and ``q = c² (1 + x)`` with ``x = 2ρt + ρ²``.
@@ -880,7 +880,7 @@ def _true_delta_units(epsilon, a, dim, rtol):
 
 
 def r1smg_true_delta(epsilon: ArrayLike, sigma_star: ArrayLike, sensitivity: ArrayLike, dim: int, *, full_output: bool = False) -> FloatOrArray | tuple[FloatOrArray, FloatOrArray]:
-    """The TRUE δ(ε) of R1SMG noise: what the rank-1 noise actually guarantees (MATH.md 6.2).
+    """The TRUE δ(ε) of R1SMG noise: what the rank-1 noise actually guarantees (docs/math.md section 6.2).
 
     Parameters
     ----------
@@ -914,7 +914,7 @@ def r1smg_true_delta(epsilon: ArrayLike, sigma_star: ArrayLike, sensitivity: Arr
     **Why this exists.** Ji & Li claim (ε, δ)-DP for σ* = 2Δ²/(εψ). Since v is uniform and
     secret, the noise is spherically symmetric and this is its exact hockey-stick divergence
     for a difference d with ‖d‖ = Δ (by symmetry only ‖d‖ matters; the result increases with Δ
-    on every grid we checked, so it is the profile over ‖d‖ <= Δ). MATH.md 6.2 finds it far
+    on every grid we checked, so it is the profile over ‖d‖ <= Δ). docs/math.md section 6.2 finds it far
     above the claimed δ: at ε = 1, δ = 1e-5, Δ = 1 it is 1.7e-6 (M = 3, below the claim),
     9.0e-4 (M = 4), 0.181 (M = 10), 0.971 (M = 100), 0.999994 (M = 1000).
 
@@ -994,7 +994,7 @@ def r1smg_true_delta_monte_carlo(epsilon: ArrayLike, sigma_star: float, sensitiv
 
     Notes
     -----
-    MATH.md 6.2 item 2: draws z ~ N(0, 1) and t = 2B - 1, B ~ Beta((M-1)/2, (M-1)/2) (the law of
+    docs/math.md section 6.2 item 2: draws z ~ N(0, 1) and t = 2B - 1, B ~ Beta((M-1)/2, (M-1)/2) (the law of
     <v, e₁> for v uniform on the sphere), not whole noise vectors, so M = 1e6 costs the same as
     M = 3. An independent check of :func:`r1smg_true_delta`, for readers and tests.
 
@@ -1037,7 +1037,7 @@ def r1smg_true_delta_monte_carlo(epsilon: ArrayLike, sigma_star: float, sensitiv
 
 
 # ----------------------------------------------------------------------------------------------
-# Ji & Li's stated constants (MATH.md 6.1, 6.3, 6.4)
+# Ji & Li's stated constants (docs/math.md sections 6.1, 6.3, 6.4)
 # ----------------------------------------------------------------------------------------------
 
 
@@ -1067,8 +1067,8 @@ def ji_li_constant_classical(epsilon: ArrayLike, delta: ArrayLike, dim: ArrayLik
 
     Notes
     -----
-    Ji & Li 2024, abstract (MATH.md 6.1). Exact for the classical mechanism
-    (M σ_cGM², MATH.md 6.3), whose own guarantee needs ε < 1 (MATH.md 1).
+    Ji & Li 2024, abstract (docs/math.md section 6.1). Exact for the classical mechanism
+    (M σ_cGM², docs/math.md section 6.3), whose own guarantee needs ε < 1 (docs/math.md section 1).
 
     Examples
     --------
@@ -1105,7 +1105,7 @@ def ji_li_constant_analytic(epsilon: ArrayLike, delta: ArrayLike, dim: ArrayLike
 
     Notes
     -----
-    Ji & Li 2024, abstract (MATH.md 6.1). **Not a lower bound for the exact aGM** (MATH.md 6.3):
+    Ji & Li 2024, abstract (docs/math.md section 6.1). **Not a lower bound for the exact aGM** (docs/math.md section 6.3):
     C_A/M matches, within about 1%, the σ² of the sufficient tail condition P[L >= ε] <= δ and
     exceeds the exact aGM σ² by 1.17-1.93× (e.g. 19.19 against 13.92 at ε = 1, δ = 1e-5). Show it
     only as "Ji & Li's bound"; compute aGM exactly.
@@ -1144,9 +1144,9 @@ def ji_li_constant_mvg(epsilon: ArrayLike, rows: ArrayLike, cols: ArrayLike) -> 
 
     Notes
     -----
-    Ji & Li 2024, abstract (MATH.md 6.1). A valid but weak lower bound: from the MVG condition
+    Ji & Li 2024, abstract (docs/math.md section 6.1). A valid but weak lower bound: from the MVG condition
     the calibrated i.i.d. MVG loss is at least ``C_M sqrt(MN) Δ²`` and in practice far more
-    (951 against C_M = 0.75 for 1×1 at ε = 1, δ = 1e-5; MATH.md 6.4, 7.3). Show the computed
+    (951 against C_M = 0.75 for 1×1 at ε = 1, δ = 1e-5; docs/math.md sections 6.4, 7.3). Show the computed
     :func:`mvg_iid_expected_loss` as "MVG", not C_M.
 
     Examples
@@ -1187,8 +1187,8 @@ def ji_li_constant_r1smg(epsilon: ArrayLike, delta: ArrayLike, dim: ArrayLike) -
 
     Notes
     -----
-    Ji & Li 2024 (MATH.md 6.1). C_R -> 2/ε as M grows, which an (ε, δ)-DP mechanism cannot
-    achieve (MATH.md 6.2 item 4); the true δ of this noise is :func:`r1smg_true_delta`.
+    Ji & Li 2024 (docs/math.md section 6.1). C_R -> 2/ε as M grows, which an (ε, δ)-DP mechanism cannot
+    achieve (docs/math.md section 6.2 item 4); the true δ of this noise is :func:`r1smg_true_delta`.
 
     Examples
     --------
@@ -1199,7 +1199,7 @@ def ji_li_constant_r1smg(epsilon: ArrayLike, delta: ArrayLike, dim: ArrayLike) -
 
 
 # ----------------------------------------------------------------------------------------------
-# Harmonic numbers and the MVG mechanism (MATH.md 7)
+# Harmonic numbers and the MVG mechanism (docs/math.md section 7)
 # ----------------------------------------------------------------------------------------------
 
 _TABLE_SIZE = 64
@@ -1221,7 +1221,7 @@ def _harmonic_half(r):
     ``sum_{k<=r} k^{-1/2} = ζ(1/2) + 2√r + r^{-1/2}/2 - r^{-3/2}/24 + r^{-7/2}/384
     - r^{-11/2}/1024 + ...`` (the Hurwitz-zeta expansion with Bernoulli numbers B₂, B₄, B₆); the
     first omitted term is below 1e-17 relative for r > 64. ``scipy.special.zeta(0.5, q)`` is NaN
-    (MATH.md 7.1), hence this.
+    (docs/math.md section 7.1), hence this.
     """
     r = np.asarray(r, dtype=np.float64)
     table = _HARMONIC_HALF_TABLE[np.clip(r, 0, _TABLE_SIZE).astype(np.int64)]
@@ -1256,7 +1256,7 @@ def harmonic_number(r: ArrayLike) -> FloatOrArray:
 
     Notes
     -----
-    MATH.md 7.1.
+    docs/math.md section 7.1.
 
     Examples
     --------
@@ -1291,7 +1291,7 @@ def harmonic_number_half(r: ArrayLike) -> FloatOrArray:
 
     Notes
     -----
-    MATH.md 7.1 (``scipy.special.zeta(0.5, q)`` returns NaN, so it is not used).
+    docs/math.md section 7.1 (``scipy.special.zeta(0.5, q)`` returns NaN, so it is not used).
 
     Examples
     --------
@@ -1328,7 +1328,7 @@ def _mvg_k(e, d, s, m, n, g):
 
 
 def _mvg_root_k(e, d, s, m, n, g):
-    """√K of the MVG calibration (MATH.md 7.1)."""
+    """√K of the MVG calibration (docs/math.md section 7.1)."""
     r = np.minimum(m, n)
     h = _harmonic(r)
     h_half = _harmonic_half(r)
@@ -1378,14 +1378,14 @@ def mvg_K(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike, rows: Ar
 
     Notes
     -----
-    MATH.md 7.1: r = min(m, n), ``ζ(δ) = 2 sqrt(-mn ln δ) - 2 ln δ + mn``,
+    docs/math.md section 7.1: r = min(m, n), ``ζ(δ) = 2 sqrt(-mn ln δ) - 2 ln δ + mn``,
     ``α = (H_r + H_{r,1/2}) γ² + 2 H_r γ Δ``, ``β = 2 (mn)^{1/4} H_r Δ ζ(δ)``.
     **[U]** We could not confirm whether β uses ζ(δ) or sqrt(ζ(δ)); this follows the public
     third-party implementation (ζ(δ)). Label MVG results accordingly.
 
     Examples
     --------
-    >>> round(1.0 / mvg_K(1.0, 1e-5, 1.0, 1, 1, 0.5), 1)   # 1×1: E loss = 1/K (MATH.md 7.3)
+    >>> round(1.0 / mvg_K(1.0, 1e-5, 1.0, 1, 1, 0.5), 1)   # 1×1: E loss = 1/K (docs/math.md section 7.3)
     950.9
     """
     arrays = _mvg_arrays(epsilon, delta, sensitivity, rows, cols, gamma)
@@ -1414,7 +1414,7 @@ def mvg_iid_std(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike, ro
 
     Notes
     -----
-    MATH.md 7.2 (from the condition of 7.1 with isotropic Σ and Ψ, the choice that minimises the
+    docs/math.md section 7.2 (from the condition of 7.1 with isotropic Σ and Ψ, the choice that minimises the
     expected loss). **[U]**: ζ(δ) vs sqrt(ζ(δ)) in β, see :func:`mvg_K`.
 
     Examples
@@ -1440,7 +1440,7 @@ def mvg_iid_expected_loss(epsilon: ArrayLike, delta: ArrayLike, sensitivity: Arr
     -------
     float or numpy.ndarray
         ``tr(Σ) tr(Ψ) = mn s²``, the smallest expected loss any MVG covariance achieves under
-        the condition (power-mean inequality, MATH.md 7.2).
+        the condition (power-mean inequality, docs/math.md section 7.2).
 
     Raises
     ------
@@ -1451,7 +1451,7 @@ def mvg_iid_expected_loss(epsilon: ArrayLike, delta: ArrayLike, sensitivity: Arr
 
     Notes
     -----
-    MATH.md 7.2-7.3: 951 (1×1) and 3.1e9 (10×10) at ε = 1, δ = 1e-5, Δ = 1, γ = 1/2, against
+    docs/math.md sections 7.2-7.3: 951 (1×1) and 3.1e9 (10×10) at ε = 1, δ = 1e-5, Δ = 1, γ = 1/2, against
     Ji & Li's C_M Δ² = 0.75 and 246. **[U]** as :func:`mvg_K`.
 
     Examples

@@ -50,11 +50,11 @@ class Setting:
 
     ``sensitivity`` is the l2 sensitivity Δ₂. The l1 sensitivity that Laplace needs follows from
     the neighbour model: when one record changes one coordinate, Δ₁ = Δ₂; when every coordinate
-    may change, the tightest bound from Δ₂ alone is Δ₁ = √d Δ₂ (MATH.md section 0).
+    may change, the tightest bound from Δ₂ alone is Δ₁ = √d Δ₂ (docs/math.md section 0).
     ``mvg_shape`` is the (rows, cols) of a matrix query for the MVG mechanism (default (dim, 1));
-    ``mvg_gamma`` bounds ‖f(X)‖_F (default Δ₂/2, the smallest value MATH.md 7.1 allows).
+    ``mvg_gamma`` bounds ‖f(X)‖_F (default Δ₂/2, the smallest value docs/math.md section 7.1 allows).
     ``data_lower`` < ``data_upper`` are the known bounds [a, b] of every coordinate of the query
-    (default [0, 1]), used only by the bounded-data mechanisms of Liu (MATH.md section 5.6).
+    (default [0, 1]), used only by the bounded-data mechanisms of Liu (docs/math.md section 5.6).
     """
 
     epsilon: float

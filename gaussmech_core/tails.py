@@ -19,7 +19,7 @@ functions so that no formula lives in a page:
 * **Where does the classical formula hold?** :func:`classical_true_delta` is the exact δ at ε of
   Gaussian noise with Dwork & Roth's σ, evaluated also where their theorem does not apply
   (ε >= 1), and :func:`classical_validity_map` sorts points of the (ε, δ) plane into "a theorem",
-  "not a theorem but holds" and "fails" (MATH.md section 1).
+  "not a theorem but holds" and "fails" (docs/math.md section 1).
 """
 
 from __future__ import annotations
@@ -222,7 +222,7 @@ def log_coordinate_tail(mechanism: Mechanism, t: ArrayLike, scale: float, settin
     Notes
     -----
     The mechanism's own ``log_tail`` (the registry is the seam): Gaussian noise through ``log erfc``
-    (``log_ndtr``), Laplace ``-t/b``, the generalized Gaussian ``log Q(1/p, (t/b)^p)`` (MATH.md
+    (``log_ndtr``), Laplace ``-t/b``, the generalized Gaussian ``log Q(1/p, (t/b)^p)`` (docs/math.md
     sections 4, 5.1 and 10), all finite far below 1e-300; a mechanism with no log-space formula
     (R1SMG) gives the log of its tail probability, which underflows to -inf below about 1e-308.
 
@@ -267,7 +267,7 @@ def log_norm_tail(mechanism: Mechanism, t: ArrayLike, scale: float, setting: Set
 
     Notes
     -----
-    The registry's ``log_norm_tail``, the log of its ``norm_tail`` (MATH.md section 10: ``Q(d/2, t²/(2σ²))`` for the
+    The registry's ``log_norm_tail``, the log of its ``norm_tail`` (docs/math.md section 10: ``Q(d/2, t²/(2σ²))`` for the
     isotropic Gaussian, ``erfc(t/√(2σ*))`` for R1SMG).
 
     Examples
@@ -308,7 +308,7 @@ def coordinate_error_bound(mechanism: Mechanism, scale: float, setting: Setting,
     Notes
     -----
     :func:`tail_quantile` on :func:`log_coordinate_tail`. For Gaussian noise
-    ``t = σ Φ⁻¹(1 - α/2)``, for Laplace ``t = b ln(1/α)`` (MATH.md sections 4 and 10).
+    ``t = σ Φ⁻¹(1 - α/2)``, for Laplace ``t = b ln(1/α)`` (docs/math.md sections 4 and 10).
 
     Examples
     --------
@@ -387,7 +387,7 @@ def classical_formula_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: A
     Notes
     -----
     Dwork & Roth 2014, Theorem A.1 (Balle & Wang, Theorem 1), proved for 0 < ε < 1 only
-    (MATH.md 1); ``ln(1.25/δ)`` is written ``ln 1.25 − ln δ`` so δ = 1e-300 is fine.
+    (docs/math.md section 1); ``ln(1.25/δ)`` is written ``ln 1.25 − ln δ`` so δ = 1e-300 is fine.
 
     Examples
     --------
@@ -427,7 +427,7 @@ def classical_true_delta(epsilon: ArrayLike, delta: ArrayLike) -> FloatOrArray:
     σ from Dwork & Roth 2014, Theorem A.1 (Balle & Wang, Theorem 1), written with
     ``ln(1.25) - ln δ`` so δ = 1e-300 is fine, and evaluated on purpose beyond its domain
     ε < 1; the exact δ is Balle & Wang's Theorem 8, :func:`gaussmech_core.gaussian.gaussian_delta`.
-    MATH.md section 1 measures the break-down (at δ = 1e-5, near ε ≈ 8.42).
+    docs/math.md section 1 measures the break-down (at δ = 1e-5, near ε ≈ 8.42).
 
     Examples
     --------
@@ -465,7 +465,7 @@ def classical_validity_map(epsilon: ArrayLike, delta: ArrayLike) -> int | np.nda
 
     Notes
     -----
-    MATH.md section 1; labels in :data:`CLASSICAL_REGION_LABELS`. A point with ε < 1 whose exact
+    docs/math.md section 1; labels in :data:`CLASSICAL_REGION_LABELS`. A point with ε < 1 whose exact
     δ exceeded the target would be marked as failing, not as a theorem: the map trusts the exact
     computation over the theorem's statement (no such point exists; the tests check a grid).
 
@@ -505,7 +505,7 @@ def classical_breakdown_epsilon(delta: float, *, largest_epsilon: float = 1e3) -
     -----
     Scans 1000 log-spaced points of [1, largest_epsilon] for the first failure of
     :func:`classical_true_delta` (ε) <= δ, then bisects on log ε between the last success and
-    the first failure. MATH.md 1 reports ε* ≈ 8.42 at δ = 1e-5, 7.46 at 1e-3, 9.85 at 1e-10.
+    the first failure. docs/math.md section 1 reports ε* ≈ 8.42 at δ = 1e-5, 7.46 at 1e-3, 9.85 at 1e-10.
 
     Examples
     --------
@@ -561,7 +561,7 @@ def coordinate_sample(mechanism: Mechanism, rng: np.random.Generator, size: int,
     -----
     The mechanism's own ``coordinate_sample``: for i.i.d. noise its sampler at d = 1 (a coordinate
     of d-dimensional i.i.d. noise has the same law, and the work does not grow with d); for R1SMG
-    ``N₁ = √σ* z v₁`` with ``v₁ = g₁ / √(g₁² + χ²_{d−1})`` (MATH.md 6.1), O(size) even at d = 10⁶.
+    ``N₁ = √σ* z v₁`` with ``v₁ = g₁ / √(g₁² + χ²_{d−1})`` (docs/math.md section 6.1), O(size) even at d = 10⁶.
 
     Examples
     --------
@@ -600,7 +600,7 @@ def rank_one_noise_sample(rng: np.random.Generator, size: int, total_variance: f
 
     Notes
     -----
-    MATH.md 6.1 ("Sampling"): ``v = g/‖g‖`` with ``g ~ N(0, I)``, ``z ~ N(0, 1)``. Written here
+    docs/math.md section 6.1 ("Sampling"): ``v = g/‖g‖`` with ``g ~ N(0, I)``, ``z ~ N(0, 1)``. Written here
     (rather than calling :func:`gaussmech_core.multivariate.r1smg_sample`) because the teaching
     picture needs d = 2 and a fixed direction, which that sampler rightly does not offer.
 

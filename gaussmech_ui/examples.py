@@ -112,7 +112,7 @@ def mean_estimation_data(dim: int = 100, records: int = 500, seed: int = 0) -> H
 
     Notes
     -----
-    Balle & Wang (2018), Sec. 5.2 [V, MATH.md section 0]: "first sample a center x0 ~ N(0, I)
+    Balle & Wang (2018), Sec. 5.2 [V, docs/math.md section 0]: "first sample a center x0 ~ N(0, I)
     and then build x = (x1, ..., xn) with xi = x0 + xi_i, where each xi_i is i.i.d. with
     independent coordinates sampled uniformly from [-1/2, 1/2]", n = 500, delta = 1e-4, and
     sensitivities Delta_2 = sqrt(d)/n, Delta_1 = d/n, i.e. replacing one point (all points lie in

@@ -184,20 +184,20 @@ def math_reference_name(*sections: str) -> str:
     return "math reference " + ", ".join(f"§{section}" for section in sections)
 
 
-# "docs/math.md section 6.2" / "sections 6.3, 6.4" (the code's form), and the older "MATH.md 6.2".
+# "docs/math.md section 6.2" / "sections 6.3, 6.4" (the code's form), and the older "docs/math.md section 6.2".
 _CITATION = re.compile(
     r"(?:docs/math\.md(?: sections?)?|MATH\.md(?: section)?) (\d+(?:\.\d+)?(?:(?:, | and )\d+(?:\.\d+)?)*)"
 )
 
 
 def cite_math(text: str, *, links: bool = True) -> str:
-    """Text with every "MATH.md 6.2" citation (e.g. from a registry entry) turned into the math reference's.
+    """Text with every "docs/math.md section 6.2" citation (e.g. from a registry entry) turned into the math reference's.
 
     Examples
     --------
-    >>> cite_math("Liu, Lemma 10 (MATH.md 5.3)")
+    >>> cite_math("Liu, Lemma 10 (docs/math.md section 5.3)")
     'Liu, Lemma 10 ([math reference §5.3](Math_reference#section-5-3))'
-    >>> cite_math("see MATH.md 6.2, 7.1 here", links=False)
+    >>> cite_math("see docs/math.md sections 6.2, 7.1 here", links=False)
     'see math reference §6.2, §7.1 here'
     """
     cite = math_reference_link if links else math_reference_name

@@ -7,7 +7,7 @@
 * :func:`seed_controls`: a seed box bound to the URL and a "Draw again" button that moves to
   the next seed, so a drawn picture can still be shared by its link.
 * :func:`bounded_data_explainer`: where mechanisms for bounded data are shown, why bounds buy pure
-  ε-DP for GG noise (Liu, Claim 4) and Liu's note on the exponential mechanism (MATH.md 5.6, 5.8).
+  ε-DP for GG noise (Liu, Claim 4) and Liu's note on the exponential mechanism (docs/math.md sections 5.6, 5.8).
 """
 
 from __future__ import annotations
@@ -124,9 +124,9 @@ BOUNDED_DATA_TEXT = cite_math(
     "pure ε-DP (Liu, Claim 4): the privacy loss (|e + Δ|ᵖ − |e|ᵖ)/bᵖ grows without limit as the noise e grows, "
     "so no scale b caps it. When every coordinate is known to lie in [a, b] and the release is kept there "
     "(truncated, or clamped with the excess piled on the bounds), the loss is at most (Wᵖ − (W − Δ)ᵖ)/bᵖ with "
-    "W = b − a, and that buys pure ε-DP for every p ≥ 1 at a finite b (MATH.md 5.6). The noise is shown for a "
+    "W = b − a, and that buys pure ε-DP for every p ≥ 1 at a finite b (docs/math.md section 5.6). The noise is shown for a "
     "true value at the middle of [a, b].\n\n"
-    "**Liu's note on the exponential mechanism** (MATH.md 5.8). The exponential mechanism with utility "
+    "**Liu's note on the exponential mechanism** (docs/math.md section 5.8). The exponential mechanism with utility "
     "u = −‖s* − s‖ₚᵖ also releases GG-shaped output, but its scale follows the sensitivity Δᵤ of the utility, "
     "not Δₚ; with u = −‖s* − s‖₁ both become a truncated Laplace. Its actual privacy cost is below its nominal ε, "
     "and equals ε/2 when the normaliser does not depend on the data (Liu, Appendix D)."

@@ -235,7 +235,7 @@ PARAMETERS: dict[str, Parameter] = {
                 "model it assumes and what the other would change."
             ),
         ),
-        # The data bounds [a, b]: only Liu's bounded-data mechanisms read them (MATH.md 5.6).
+        # The data bounds [a, b]: only Liu's bounded-data mechanisms read them (docs/math.md section 5.6).
         Parameter(
             name="data_lower",
             symbol="a",

@@ -41,7 +41,7 @@ __all__ = ["VERSIONS", "ReportChart", "registry_warnings", "build_report", "repo
 
 VERSIONS = {"brief": "Brief (one page)", "full": "Full report with the math"}
 
-# The formulas gaussmech computes, as readable text (no MathJax offline); MATH.md has the derivations.
+# The formulas gaussmech computes, as readable text (no MathJax offline); docs/math.md has the derivations.
 CORE_FORMULAS = (
     ("Analytic Gaussian (Balle & Wang 2018, Thm. 8)", "the smallest σ with Φ(Δ/(2σ) − εσ/Δ) − e^ε Φ(−Δ/(2σ) − εσ/Δ) ≤ δ"),
     ("Classical Gaussian (Dwork & Roth 2014, Thm. A.1), only for 0 < ε < 1", "σ = Δ √(2 ln(1.25/δ)) / ε"),

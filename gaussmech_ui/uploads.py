@@ -1,6 +1,6 @@
 """Reading an uploaded histogram (CSV) into counts, with messages that say what is wrong and where.
 
-Three shapes are read (MATH.md 8.5's histograms; the denoising lab's data):
+Three shapes are read (docs/math.md section 8.5's histograms; the denoising lab's data):
 
 * **one column of counts** (with or without a header row);
 * **label and count** columns (or any table with one or more numeric columns: the person picks

@@ -284,3 +284,8 @@ def test_this_file_and_the_tool_are_left_alone_by_the_rewrite():
     assert tool.rewrite_text(Path(__file__).read_text(encoding="utf-8"))[1] == 0
     # the tool's own docstring quotes the old forms; it is outside the places it rewrites
     assert ROOT / "tools" / "rewrite_math_citations.py" not in tool.python_files(list(tool.DEFAULT_PLACES))
+
+
+def test_the_code_cites_the_projects_own_math_document(capsys):
+    """Every citation in the code points to docs/math.md (the rewrite has nothing left to do)."""
+    assert tool.main(["--check"], root=ROOT) == 0, capsys.readouterr().out

@@ -1,7 +1,7 @@
 """Cached computations of the Accuracy-vs-dimension page.
 
 The page asks how the error ``‖noise‖₂²`` of each mechanism grows with the dimension M of the
-answer (Ji & Li 2024; MATH.md 6, 7, 10). Everything here takes plain numbers (seeds as ``int``)
+answer (Ji & Li 2024; docs/math.md sections 6, 7, 10). Everything here takes plain numbers (seeds as ``int``)
 and returns pandas frames or dicts of exact values; a mechanism that is not valid at a point is
 left out of a curve (its reason is returned), never drawn.
 

@@ -83,7 +83,7 @@ def calibration_table(
     One row per mechanism, in registry order, indexed by mechanism id. ``true_delta`` is the
     computed δ(ε) of the calibrated noise at this ε, from the mechanism's exact privacy profile,
     for every valid row (for "claimed" mechanisms, R1SMG, it is the number their claim is checked
-    against, MATH.md 6.2). ``error`` holds the message when the computation itself failed (the row
+    against, docs/math.md section 6.2). ``error`` holds the message when the computation itself failed (the row
     then counts as not valid).
     """
     setting = Setting(epsilon=epsilon, delta=delta, sensitivity=sensitivity, order=order, dim=dim, l1_model=l1_model,

@@ -5,7 +5,7 @@ a ``go.Figure``, a display table or a sentence out. ``mechanisms`` is the regist
 (:data:`gaussmech_core.mechanisms.MECHANISMS`) or any mapping from id to objects with its
 attributes (``name``, ``short_name``, ``color``, ``guarantee``, ``guarantee_label``, ``source``).
 
-Wording rule for R1SMG (MATH.md 6.2): it is always named "claimed (Ji & Li 2024)", its numbers
+Wording rule for R1SMG (docs/math.md section 6.2): it is always named "claimed (Ji & Li 2024)", its numbers
 sit next to the computed true δ, and no caption recommends it.
 """
 
@@ -297,7 +297,7 @@ _EXPLANATIONS = {
 
 
 def paper_explanations() -> dict[str, str]:
-    """Why each of Ji & Li's constants differs (or not) from the exact value, in words (MATH.md 6.3, 6.4)."""
+    """Why each of Ji & Li's constants differs (or not) from the exact value, in words (docs/math.md sections 6.3, 6.4)."""
     return dict(_EXPLANATIONS)
 
 

@@ -296,10 +296,10 @@ def test_no_page_cites_a_file_the_user_cannot_open_and_citations_link_to_the_mat
     for page, view_key, view in views:
         at = _overview() if page is None else open_page(page, view_key=view_key, view=view)
         text = _all_text(at)
-        assert "MATH.md" not in text, (page, view, text[text.find("MATH.md") - 80:text.find("MATH.md") + 20])
+        assert "docs/math.md" not in text, (page, view, text[text.find("docs/math.md") - 80:text.find("docs/math.md") + 20])
         assert f"]({MATH_REFERENCE_PAGE}#section-" in text, (page, view)
     table = _overview().dataframe[0].value
-    assert not table["Source"].str.contains("MATH.md").any()
+    assert not table["Source"].str.contains("docs/math.md").any()
 
 
 def test_one_name_per_thing_across_pages():

@@ -20,7 +20,7 @@ from gaussmech_ui.params import widget_key
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = "pages/4_Accuracy_vs_dimension.py"
 TABS = ["Mean error", "Spread of the error", "R1SMG audit", "Accuracy first"]
-SIGMA = 3.730631634816  # analytic Gaussian at (1, 1e-5), Δ = 1 (MATH.md 2.5)
+SIGMA = 3.730631634816  # analytic Gaussian at (1, 1e-5), Δ = 1 (docs/math.md section 2.5)
 R1SMG = "R1SMG, claimed (Ji & Li 2024)"
 
 
@@ -95,7 +95,7 @@ def test_a_smaller_epsilon_draws_the_classical_gaussian_and_its_exact_constant(c
     (spec,) = chart_specs(at)
     classical = _trace(spec, "Classical Gaussian")
     constant = _trace(spec, "Ji & Li's C_C·Δ² (the paper's bound)")
-    np.testing.assert_allclose(classical["y"], constant["y"], rtol=1e-12)  # C_C is exact (MATH.md 6.3)
+    np.testing.assert_allclose(classical["y"], constant["y"], rtol=1e-12)  # C_C is exact (docs/math.md section 6.3)
     assert "ε = 0.5" in spec["layout"]["title"]["text"]
 
 
@@ -151,7 +151,7 @@ def test_dimension_three_is_the_smallest_for_r1smg_and_its_claim_holds_there():
     values = {metric.label: metric.value for metric in at.metric}
     assert values["Claimed δ (Ji & Li)"] == "1e-5"
     true_delta = float(values["True δ(1), quadrature"])
-    assert true_delta < 1e-5  # MATH.md 6.2: 1.7e-6 at M = 3
+    assert true_delta < 1e-5  # docs/math.md section 6.2: 1.7e-6 at M = 3
     assert any("the claim holds" in info.value for info in at.info)
     at4 = _open("R1SMG audit", dim=4)
     assert any("The claim fails here" in warning.value for warning in at4.warning)
@@ -219,7 +219,7 @@ def test_audit_tab_shows_the_true_delta_and_the_live_test(chart_specs):
     at = _open("R1SMG audit", dim=100)
     assert any("not as a mechanism to use" in warning.value for warning in at.warning)
     values = {metric.label: metric.value for metric in at.metric}
-    assert values["True δ(1), quadrature"] == "0.971"  # MATH.md 6.2
+    assert values["True δ(1), quadrature"] == "0.971"  # docs/math.md section 6.2
     bars = chart_specs(at)[1]
     assert bars["layout"]["yaxis"]["type"] == "category"
     rates = dict(zip(bars["data"][0]["y"], bars["data"][0]["x"]))

@@ -16,7 +16,7 @@ from tests.app.page_helpers import open_page, trace_named
 
 PAGE = "pages/3_Privacy_profiles.py"
 TABS = ["Privacy profiles", "Privacy loss", "Where the classical formula holds", "Hypothesis testing", "Composition"]
-SIGMA = 3.730631634816  # analytic Gaussian at (1, 1e-5), Δ = 1 (MATH.md 2.5)
+SIGMA = 3.730631634816  # analytic Gaussian at (1, 1e-5), Δ = 1 (docs/math.md section 2.5)
 
 
 def _open(tab: str | None = None, **query) -> AppTest:
@@ -51,7 +51,7 @@ def test_profiles_pass_through_the_chosen_point_and_r1smg_is_flagged(chart_specs
     laplace = np.asarray(_trace(spec, "Laplace")["y"], dtype=float)
     assert np.isnan(laplace[epsilons >= 1.0]).all(), "δ is exactly 0 for ε ≥ Δ₁/b: not drawn on a log axis"
     claim = _trace(spec, "R1SMG, claimed (Ji & Li 2024): claimed δ (open) vs true δ (filled) at ε")
-    assert claim["y"][0] == 1e-5 and claim["y"][1] == pytest.approx(0.18141, rel=1e-3)  # MATH.md 6.2
+    assert claim["y"][0] == 1e-5 and claim["y"][1] == pytest.approx(0.18141, rel=1e-3)  # docs/math.md section 6.2
     assert any("published guarantee does not hold here" in w.value for w in at.warning)
     assert "at ε/2 = 0.5 their δ is the Laplace mechanism 0.221" in at.info[0].value
     assert at.expander[0].label == "The math" and len(at.expander[0].get("latex")) >= 3
@@ -124,7 +124,7 @@ def test_composition_routes_side_by_side(chart_specs):
     assert table.loc["naive summation (kε, kδ)", "Total ε"] == "10"
     exact_sigma = specs[1]["data"][0]
     ks, sigmas = np.asarray(exact_sigma["x"], dtype=float), np.asarray(exact_sigma["y"], dtype=float)
-    np.testing.assert_allclose(sigmas, np.sqrt(ks) * SIGMA, rtol=1e-9)  # MATH.md 9.4
+    np.testing.assert_allclose(sigmas, np.sqrt(ks) * SIGMA, rtol=1e-9)  # docs/math.md section 9.4
     for route_trace in specs[1]["data"][1:]:
         assert np.all(np.asarray(route_trace["y"], dtype=float) >= sigmas * (1 - 1e-12)), "exact is never worse"
     at.select_slider(key="profiles_releases").set_value(100).run()

@@ -171,7 +171,7 @@ def test_inverse_for_advantage_matches_the_gaussian_closed_form(advantage):
     setting = Setting(epsilon=1.0, delta=1e-5, sensitivity=2.0)
     sigma = scale_for_attack_limit("analytic_gaussian", setting, advantage=advantage)
     exact = gaussian_sigma_for_attack(2.0, advantage=advantage)
-    # the profile's δ(0) itself is accurate to ~1e-11 relative at small μ (MATH.md 2.3)
+    # the profile's δ(0) itself is accurate to ~1e-11 relative at small μ (docs/math.md section 2.3)
     assert sigma == pytest.approx(exact, rel=1e-9)
     assert float(gaussian_delta(0.0, sigma, 2.0)) <= advantage
     assert float(gaussian_delta(0.0, sigma * (1 - 1e-8), 2.0)) > advantage

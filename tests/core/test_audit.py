@@ -56,7 +56,7 @@ def test_ceiling_is_vectorized_and_monotone():
 
 
 def _gaussian_delta_mp(epsilon, sigma, sensitivity):
-    """Balle & Wang's exact δ(ε) of N(0, σ²) noise, Theorem 8 (MATH.md 2.1), in mpmath."""
+    """Balle & Wang's exact δ(ε) of N(0, σ²) noise, Theorem 8 (docs/math.md section 2.1), in mpmath."""
     a = mp.mpf(sensitivity) / (2 * mp.mpf(sigma))
     b = mp.mpf(epsilon) * mp.mpf(sigma) / mp.mpf(sensitivity)
     return mp.ncdf(a - b) - mp.e ** mp.mpf(epsilon) * mp.ncdf(-a - b)
@@ -126,7 +126,7 @@ def test_gaussian_success_matches_mpmath(sigma):
 
 
 def _r1smg_failure_mp(sigma_star, sensitivity, dim):
-    """P(√σ* Z T < -Δ/2), integrating over t with T's density c_M (1 - t²)^{(M-3)/2} (MATH.md 6.2)."""
+    """P(√σ* Z T < -Δ/2), integrating over t with T's density c_M (1 - t²)^{(M-3)/2} (docs/math.md section 6.2)."""
     mp.mp.dps = 40
     c = mp.mpf(sensitivity) / (2 * mp.sqrt(mp.mpf(sigma_star)))
     log_norm = mp.loggamma(mp.mpf(dim) / 2) - mp.loggamma(mp.mpf(dim - 1) / 2) - mp.log(mp.pi) / 2
@@ -160,7 +160,7 @@ def test_r1smg_success_at_huge_dimension_is_finite_and_near_one():
 
 
 def test_r1smg_claim_fails_where_math_md_says_and_holds_at_dim_three():
-    # MATH.md 6.1-6.2 at ε = 1, δ = 1e-5, Δ = 1: σ* = 2.66 at M = 100 and 4.9e10 at M = 3.
+    # docs/math.md sections 6.1-6.2 at ε = 1, δ = 1e-5, Δ = 1: σ* = 2.66 at M = 100 and 4.9e10 at M = 3.
     ceiling = max_distinguishing_success(1.0, 1e-5)
     assert r1smg_closer_test_success(2.66, 1.0, 100) > ceiling + 0.2
     assert r1smg_closer_test_success(4.9e10, 1.0, 3) < ceiling
@@ -177,7 +177,7 @@ def test_matched_gaussian_sigma():
 
 
 def _full_r1smg_noise(rng, size, sigma_star, dim):
-    """R1SMG noise formed in full, exactly as MATH.md 6.1 describes the sampler."""
+    """R1SMG noise formed in full, exactly as docs/math.md section 6.1 describes the sampler."""
     g = rng.standard_normal((size, dim))
     v = g / np.linalg.norm(g, axis=1, keepdims=True)
     return math.sqrt(sigma_star) * rng.standard_normal(size)[:, None] * v

@@ -1,4 +1,4 @@
-"""Denoisers: known values, the risk theorems of MATH.md section 8 by Monte Carlo, exact projections."""
+"""Denoisers: known values, the risk theorems of docs/math.md section 8 by Monte Carlo, exact projections."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ The oracle is mpmath, written independently of the module: lattice sums by direc
 (where that would take too many terms) by Euler–Maclaurin with mpmath's own numerical derivatives
 (``mp.diffs``) and the integral in closed form through ``mp.erfc``; the normalising constants by
 ``mp.jtheta``; the replace-one profile from the distribution of Y₁ + Y₂ (checked against a brute
-force convolution). Reference numbers: the table of MATH.md section 9.5.
+force convolution). Reference numbers: the table of docs/math.md section 9.5.
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ def mp_gaussian_sum(scale, start, shift, epsilon, step):
 
 
 def mp_log_delta(epsilon, sigma, sensitivity=1, neighbours="add_remove"):
-    """log δ(ε) of the discrete Gaussian (CKS20 Thm 7; MATH.md 9.6 for replace), inputs taken exactly."""
+    """log δ(ε) of the discrete Gaussian (CKS20 Thm 7; docs/math.md section 9.6 for replace), inputs taken exactly."""
     with mp.workdps(DPS):
         e, s, d = mp.mpf(epsilon), mp.mpf(sigma), mp.mpf(sensitivity)
         if neighbours == "add_remove":
@@ -136,7 +136,7 @@ def brute_force_replace_delta(epsilon, sigma, sensitivity):
 
 
 def test_profile_reproduces_the_table_of_math_section_9_5():
-    # (σ, Δ, ε, discrete δ, continuous δ) as printed in MATH.md section 9.5.
+    # (σ, Δ, ε, discrete δ, continuous δ) as printed in docs/math.md section 9.5.
     table = [(1.0, 1, 1.0, 0.1414, 0.1269), (1.0, 1, 0.5, 0.2040, 0.2384), (3.0, 1, 0.3, 0.03847, 0.03857)]
     for sigma, sensitivity, epsilon, discrete, continuous in table:
         assert float(f"{discrete_gaussian_delta(epsilon, sigma, sensitivity):.4g}") == discrete

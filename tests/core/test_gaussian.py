@@ -1,7 +1,7 @@
 """The Gaussian family: exact profile, calibrations, PLD, zCDP/GDP conversions and noise tails.
 
 The oracle is mpmath (an independent implementation of Balle & Wang's eq. (6) at 50+ digits and a
-bisection for σ), plus the reference tables of MATH.md 1, 2.5, 3 and 9.2.
+bisection for σ), plus the reference tables of docs/math.md sections 1, 2.5, 3 and 9.2.
 """
 
 from __future__ import annotations
@@ -190,7 +190,7 @@ def test_delta_close_to_one_is_calibrated_exactly(epsilon, delta, sensitivity, n
         assert 1 - mp_delta_at(epsilon, sigma, sensitivity) >= 1 - mp.mpf(delta)
 
 
-# --- Reference tables of MATH.md ---------------------------------------------------------------
+# --- Reference tables of docs/math.md ---------------------------------------------------------------
 
 MATH_2_5 = [
     (1e-6, 1e-5, 38021.98146875, 4.84481e6),
@@ -262,7 +262,7 @@ def test_math_3_low_privacy_table(epsilon, delta_zero_value, mills):
 
 
 def test_theorem_4_bound_holds_exactly_below_delta_zero():
-    """σ ≥ Δ/√(2ε) is necessary iff δ < δ₀(ε) (MATH.md 3), checked on the exact calibration."""
+    """σ ≥ Δ/√(2ε) is necessary iff δ < δ₀(ε) (docs/math.md section 3), checked on the exact calibration."""
     for epsilon in (0.01, 0.5, 1.0, 5.0, 100.0):
         bound = low_privacy_sigma_bound(epsilon, 2.0)
         threshold = delta_zero(epsilon)
@@ -271,7 +271,7 @@ def test_theorem_4_bound_holds_exactly_below_delta_zero():
 
 
 def test_theorem_4_extracted_threshold_is_numerically_false():
-    """MATH.md 3: e^ε Φ(−√(2ε)) < e^{−3ε}/√(4πε) fails at ε = 1 (0.2138 vs 0.0140)."""
+    """docs/math.md section 3: e^ε Φ(−√(2ε)) < e^{−3ε}/√(4πε) fails at ε = 1 (0.2138 vs 0.0140)."""
     with mp.workdps(30):
         left = mp.e * mp.ncdf(-mp.sqrt(2))
         right = mp.e**-3 / mp.sqrt(4 * mp.pi)
@@ -309,7 +309,7 @@ def test_math_9_2_calibration_table(setting, values):
 def test_math_1_table_and_classical_failure_beyond_its_domain():
     assert vinterbo_gaussian_sigma(1.0, 1e-5) == pytest.approx(4.609, rel=1e-3)
     assert vinterbo_gaussian_sigma(10.0, 1e-5) == pytest.approx(0.542, rel=2e-3)
-    # MATH.md 1: the classical formula is not private at ε = 10, δ = 1e-5 (true δ 2.27e-5).
+    # docs/math.md section 1: the classical formula is not private at ε = 10, δ = 1e-5 (true δ 2.27e-5).
     formula = math.sqrt(2 * (math.log(1.25) - math.log(1e-5))) / 10.0
     assert gaussian_delta(10.0, formula) == pytest.approx(2.27e-5, rel=1e-2)
     assert gaussian_delta(5.0, formula * 2) == pytest.approx(1.3e-6, rel=5e-2)
@@ -348,7 +348,7 @@ def test_log_delta_against_mpmath(profile_points):
 
 
 def test_log_delta_far_below_float64():
-    """log δ where δ underflows (MATH.md 2.3): δ = e^−5014, and the brief's δ = 1e-800."""
+    """log δ where δ underflows (docs/math.md section 2.3): δ = e^−5014, and the brief's δ = 1e-800."""
     with mp.workdps(DPS):
         exact = mp.log(mp_delta(1.0, mp.mpf(1) / 100))
     assert gaussian_log_delta(1.0, 100.0) == pytest.approx(float(exact), rel=1e-14)
@@ -733,7 +733,7 @@ def test_looser_calibrations_meet_their_own_conditions_and_are_never_below_exact
 
 
 def test_vinterbo_is_never_below_exact_on_a_fine_grid():
-    """MATH.md 1 checked ε ≥ 1e-4; we extend it to ε = 1e-6."""
+    """docs/math.md section 1 checked ε ≥ 1e-4; we extend it to ε = 1e-6."""
     epsilon, delta = np.meshgrid(np.logspace(-6, 3, 37), np.concatenate([np.logspace(-300, -1, 40), [0.3, 0.5, 0.7, 0.9]]))
     assert np.all(vinterbo_gaussian_sigma(epsilon, delta) >= analytic_gaussian_sigma(epsilon, delta))
 
@@ -834,7 +834,7 @@ def test_classical_sigma_uses_log_difference():
 
 
 def test_special_function_identity_used_by_the_evaluator():
-    """e^ε Φ(b) = ½ e^{−a²/2} erfcx(−b/√2) (MATH.md 2.3), at a point where e^ε overflows."""
+    """e^ε Φ(b) = ½ e^{−a²/2} erfcx(−b/√2) (docs/math.md section 2.3), at a point where e^ε overflows."""
     epsilon, mu = 800.0, 30.0
     a, b = mu / 2 - epsilon / mu, -mu / 2 - epsilon / mu
     with mp.workdps(40):

@@ -1,4 +1,4 @@
-"""Tests for gaussmech_core.generalized (Liu's GG family, MATH.md section 5).
+"""Tests for gaussmech_core.generalized (Liu's GG family, docs/math.md section 5).
 
 Oracles: mpmath at 50 digits (incomplete gamma closed forms, the privacy-loss threshold found by
 bisection, quadrature), evaluated at the exact values of the floating-point inputs; brute-force
@@ -67,7 +67,7 @@ def mp_upper_gamma(order, x):
 
 
 def mp_cdf(y, scale, order):
-    """CDF of GG(0, b, p) at 50 digits (MATH.md 5.1)."""
+    """CDF of GG(0, b, p) at 50 digits (docs/math.md section 5.1)."""
     y, scale, order = mp.mpf(y), mp.mpf(scale), mp.mpf(order)
     tail = mp_upper_gamma(order, (abs(y) / scale) ** order) / 2
     return tail if y < 0 else 1 - tail
@@ -97,7 +97,7 @@ def mp_loss_threshold(epsilon, scale, sensitivity, order):
 
 
 def mp_profile(epsilon, scale, sensitivity, order):
-    """Exact δ(ε) = F(y_ε) - e^ε F(y_ε - Δ) at 50 digits (MATH.md 5.5), e^ε formed directly."""
+    """Exact δ(ε) = F(y_ε) - e^ε F(y_ε - Δ) at 50 digits (docs/math.md section 5.5), e^ε formed directly."""
     if order == 1.0 and epsilon >= sensitivity / scale:
         return mp.mpf(0)
     y = mp_loss_threshold(epsilon, scale, sensitivity, order)
@@ -120,7 +120,7 @@ def mp_profile_by_quadrature(epsilon, scale, sensitivity, order):
 
 
 def mp_pdp_delta(epsilon, scale, sensitivity, order):
-    """Q(1/p, (t*/b)^p) with (t* + Δ)^p - t*^p = ε b^p, at 50 digits (MATH.md 5.4)."""
+    """Q(1/p, (t*/b)^p) with (t* + Δ)^p - t*^p = ε b^p, at 50 digits (docs/math.md section 5.4)."""
     epsilon, scale, sensitivity, order = (mp.mpf(v) for v in (epsilon, scale, sensitivity, order))
     target = epsilon * scale**order
     if sensitivity**order >= target:
@@ -140,7 +140,7 @@ def mp_pdp_delta(epsilon, scale, sensitivity, order):
     return mp_upper_gamma(order, ((lower + upper) / 2 / scale) ** order)
 
 
-# --- the distribution (MATH.md 5.1) --------------------------------------------------------------
+# --- the distribution (docs/math.md section 5.1) --------------------------------------------------------------
 
 
 @pytest.mark.parametrize("order", [1.0, 1.5, 2.0, 3.7, 10.0])
@@ -223,7 +223,7 @@ def test_kurtosis_and_scale_conversions():
 
 
 def test_density_at_mean_at_equal_variance_is_liu_remark():
-    # Laplace 1/√2 = 0.707, Gaussian 1/√(2π) = 0.399 (MATH.md 5.1).
+    # Laplace 1/√2 = 0.707, Gaussian 1/√(2π) = 0.399 (docs/math.md section 5.1).
     assert gg_density_at_mean_equal_variance(1.0, 1.0) == pytest.approx(1 / SQRT2, rel=1e-14)
     assert gg_density_at_mean_equal_variance(2.0, 2.0) == pytest.approx(1 / (2 * math.sqrt(2 * math.pi)), rel=1e-14)
     orders_ = np.linspace(1.0, 10.0, 19)
@@ -256,7 +256,7 @@ def test_sampler_shape_and_broadcast_parameters():
     assert np.array_equal(first, second)
 
 
-# --- the exact profile (MATH.md 5.5) -----------------------------------------------------------
+# --- the exact profile (docs/math.md section 5.5) -----------------------------------------------------------
 
 
 PROFILE_CASES = [
@@ -312,7 +312,7 @@ def test_profile_at_zero_epsilon_is_total_variation():
 
 def test_profile_at_p2_is_the_analytic_gaussian_profile():
     epsilon = np.array([0.0, 0.5, 1.0, 2.0, 5.0, 10.0])
-    # MATH.md 2.5: σ = 1, Δ = 1.
+    # docs/math.md section 2.5: σ = 1, Δ = 1.
     reference = [
         0.382924922548, 0.2384217081349, 0.1269367375066, 0.02092363582111, 5.793721691919e-7, 9.812705826847e-23
     ]
@@ -378,7 +378,7 @@ def test_p2_reduces_to_the_analytic_gaussian(epsilon, delta):
 
 
 def test_p2_reproduces_the_math_reference_table():
-    # MATH.md 2.5 (σ_aGM, Δ = 1), 13 significant digits.
+    # docs/math.md section 2.5 (σ_aGM, Δ = 1), 13 significant digits.
     table = [
         (1e-6, 1e-5, 38021.98146875),
         (0.01, 1e-5, 243.7854376757),
@@ -449,7 +449,7 @@ def test_calibration_broadcasts_and_returns_floats_for_scalars():
 
 
 def test_probabilistic_reproduces_math_table():
-    # MATH.md 5.4, Δ = 1.
+    # docs/math.md section 5.4, Δ = 1.
     table = {
         (1.0, 1e-5): (1.0, 6.4030, 13.447, 20.839),
         (0.5, 0.01): (2.0, 7.5504, 12.509, 16.743),
@@ -514,7 +514,7 @@ def test_corollary7_label():
     assert COROLLARY7_LABEL in generalized.generalized_gaussian_pdp_delta.__doc__
 
 
-# --- truncated and BIT GG (MATH.md 5.6) -----------------------------------------------------------
+# --- truncated and BIT GG (docs/math.md section 5.6) -----------------------------------------------------------
 
 
 def brute_force_grid(scale, sensitivity, order, width):
@@ -592,7 +592,7 @@ def test_bit_scale_for_laplace_and_round_trip():
 
 
 def test_truncated_bound_is_sufficient_and_closed_form():
-    # MATH.md 5.6: exact ε 1.168 at p = 2, W = 1, Δ = 0.5, b = 0.7, against the bound 2A(b) = 3.06.
+    # docs/math.md section 5.6: exact ε 1.168 at p = 2, W = 1, Δ = 0.5, b = 0.7, against the bound 2A(b) = 3.06.
     assert brute_force_truncated_epsilon(0.7, 0.5, 2.0, 1.0) == pytest.approx(1.168, abs=1e-3)
     for scale, sensitivity, order in [(0.7, 0.5, 2.0), (0.5, 0.3, 3.0), (2.0, 1.0, 1.5), (0.7, 0.5, 1.0)]:
         bound = 2 * (1.0 - (1.0 - sensitivity) ** order) / scale**order
@@ -662,7 +662,7 @@ def test_bit_sampler_puts_the_tail_mass_on_the_bounds():
     assert stats.kstest(inside, conditional_cdf).pvalue > 1e-3
 
 
-# --- Liu's Gaussian-versus-Laplace comparisons (MATH.md 5.7) ----------------------------------------
+# --- Liu's Gaussian-versus-Laplace comparisons (docs/math.md section 5.7) ----------------------------------------
 
 
 def test_lemma11_threshold_and_ratio():

@@ -31,7 +31,7 @@ def test_doctests_pass():
 
 
 def _gaussian_delta_mp(epsilon, sigma, sensitivity=1.0):
-    """Balle & Wang's exact δ(ε) (Theorem 8, MATH.md 2.1) at 60 digits."""
+    """Balle & Wang's exact δ(ε) (Theorem 8, docs/math.md section 2.1) at 60 digits."""
     mp.mp.dps = 60
     a = mp.mpf(sensitivity) / (2 * mp.mpf(sigma))
     b = mp.mpf(epsilon) * mp.mpf(sigma) / mp.mpf(sensitivity)
@@ -51,7 +51,7 @@ def _gaussian_epsilon_mp(delta, sigma, sensitivity=1.0):
 
 
 def _r1smg_psi_mp(delta, dim):
-    """ψ of Ji & Li (MATH.md 6.1) at 60 digits."""
+    """ψ of Ji & Li (docs/math.md section 6.1) at 60 digits."""
     mp.mp.dps = 60
     base = mp.mpf(delta) * mp.gamma(mp.mpf(dim - 1) / 2) / (mp.sqrt(mp.pi) * mp.gamma(mp.mpf(dim) / 2))
     return base ** (mp.mpf(2) / (dim - 2))
@@ -87,7 +87,7 @@ def test_r1smg_rms_matches_its_closed_form(dim, delta):
     setting = dataclasses.replace(BASE, dim=dim, delta=delta)
     target = 1e6 if dim == 3 else 2.5
     result = epsilon_for_target_error("r1smg", setting, target)
-    # σ* = E‖n‖² = 2Δ²/(εψ) (MATH.md 6.1), so the RMS is √σ* and ε = 2Δ²/(ψ target²).
+    # σ* = E‖n‖² = 2Δ²/(εψ) (docs/math.md section 6.1), so the RMS is √σ* and ε = 2Δ²/(ψ target²).
     exact = float(2 / (_r1smg_psi_mp(delta, dim) * mp.mpf(target) ** 2))
     if exact < EPSILON_RANGE[0]:
         assert result.at_lower_end
@@ -123,7 +123,7 @@ def test_analytic_gaussian_norm_bound_holds_with_the_stated_probability(dim):
     target = 4.0 * math.sqrt(dim)
     result = epsilon_for_target_error("analytic_gaussian", setting, target, kind="quantile", alpha=alpha)
     sigma = MECHANISMS["analytic_gaussian"].scale(dataclasses.replace(setting, epsilon=result.epsilon))
-    # P(‖n‖ > t) = Q(d/2, t²/(2σ²)) (MATH.md 10), in mpmath.
+    # P(‖n‖ > t) = Q(d/2, t²/(2σ²)) (docs/math.md section 10), in mpmath.
     mp.mp.dps = 50
     tail = mp.gammainc(mp.mpf(dim) / 2, mp.mpf(result.error) ** 2 / (2 * mp.mpf(sigma) ** 2), mp.inf, regularized=True)
     assert float(tail) <= alpha * (1 + 1e-9)

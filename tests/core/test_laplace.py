@@ -82,7 +82,7 @@ def test_pure_scale_bounds_the_privacy_loss_exactly(epsilon, sensitivity):
     assert Fraction(laplace_scale(epsilon, sensitivity)) * Fraction(epsilon) >= Fraction(sensitivity)
 
 
-# --- exact profile (MATH.md section 4) ---------------------------------------------------------
+# --- exact profile (docs/math.md section 4) ---------------------------------------------------------
 
 
 @pytest.mark.parametrize(

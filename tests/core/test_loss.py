@@ -1,4 +1,4 @@
-"""The distribution of the accuracy loss ‖noise‖² (MATH.md 6.1, 10).
+"""The distribution of the accuracy loss ‖noise‖² (docs/math.md sections 6.1, 10).
 
 Oracles: scipy.stats.chi2 and closed forms for the χ² families; mpmath (50 digits) for the
 cumulants of X² under GG(p); the Gaussian special case GG(b, 2) = N(0, b²/2), whose loss is an
@@ -95,7 +95,7 @@ def test_r1smg_summary_is_sigma_star_chi_square_one_and_matches_samples():
 
 
 def test_skewness_claim_made_precise():
-    """MATH.md 6.1: R1SMG's loss keeps skewness 2√2 while the Gaussian's falls like sqrt(8/d)."""
+    """docs/math.md section 6.1: R1SMG's loss keeps skewness 2√2 while the Gaussian's falls like sqrt(8/d)."""
     r1smg = r1smg_loss_summary(2.0)
     for dim in (1, 2, 10, 1000):
         gaussian = gaussian_loss_summary(1.0, dim)

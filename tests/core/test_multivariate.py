@@ -1,7 +1,7 @@
-"""R1SMG (as published, and its true privacy profile) and the i.i.d. MVG mechanism (MATH.md 6, 7).
+"""R1SMG (as published, and its true privacy profile) and the i.i.d. MVG mechanism (docs/math.md sections 6, 7).
 
 Oracles: mpmath at high precision for ψ, σ*, the harmonic numbers and the MVG constant; an
-independent nested ``scipy.integrate.quad`` evaluation of the true δ(ε) (written from MATH.md 6.2
+independent nested ``scipy.integrate.quad`` evaluation of the true δ(ε) (written from docs/math.md section 6.2
 directly: the loss from the noise density, the cut by root finding); Monte Carlo over (z, t) and
 over whole noise vectors with fixed seeds and CLT tolerances.
 """
@@ -69,7 +69,7 @@ def sphere_constant(dim):
 
 
 def direct_loss(z, t, a, dim):
-    """L from MATH.md 6.2 item 2 as written: r1² = z², r2² = z² + 2 z a t + a² (units of σ*)."""
+    """L from docs/math.md section 6.2 item 2 as written: r1² = z², r2² = z² + 2 z a t + a² (units of σ*)."""
     r1_sq = z * z
     r2_sq = z * z + 2.0 * z * a * t + a * a
     return 0.5 * (dim - 1) * math.log(r2_sq / r1_sq) + 0.5 * (r2_sq - r1_sq)
@@ -97,7 +97,7 @@ def reference_true_delta(epsilon, a, dim):
 
 
 # ----------------------------------------------------------------------------------------------
-# ψ, σ* and Ji & Li's constants (MATH.md 6.1, 6.3, 6.4)
+# ψ, σ* and Ji & Li's constants (docs/math.md sections 6.1, 6.3, 6.4)
 # ----------------------------------------------------------------------------------------------
 
 
@@ -115,7 +115,7 @@ def test_log_psi_matches_mpmath(delta, dim):
 
 
 def test_psi_formula_and_the_density_constant():
-    # MATH.md 6.1 writes "c_M psi^{(M-2)/2} = delta"; the stated formula actually gives
+    # docs/math.md section 6.1 writes "c_M psi^{(M-2)/2} = delta"; the stated formula actually gives
     # psi^{(M-2)/2} = delta / (pi c_M), i.e. c_M psi^{(M-2)/2} = delta/pi (the table agrees).
     for dim in (3, 4, 10, 100):
         lhs = sphere_constant(dim) * r1smg_psi(1e-5, dim) ** ((dim - 2) / 2)
@@ -148,7 +148,7 @@ def test_ji_li_constants_values():
     assert ji_li_constant_classical(1.0, 1e-5, 10) == pytest.approx(20.0 * math.log(1.25e5), rel=1e-15)
     quantile = float(mp.sqrt(2) * mp.erfinv(2 * mp.mpf("1e-5") - 1))
     assert ji_li_constant_analytic(1.0, 1e-5, 3) == pytest.approx(3 * (quantile**2 + 1.0), rel=1e-13)
-    # MATH.md 7.3: C_M = 0.75 (1x1) and 246 (10x10)
+    # docs/math.md section 7.3: C_M = 0.75 (1x1) and 246 (10x10)
     assert ji_li_constant_mvg(1.0, 1, 1) == pytest.approx(0.75, rel=1e-15)
     assert ji_li_constant_mvg(1.0, 10, 10) == pytest.approx(245.82, rel=1e-4)
     assert ji_li_constant_mvg(2.0, 10, 3) == pytest.approx(
@@ -156,7 +156,7 @@ def test_ji_li_constants_values():
 
 
 def test_ca_is_not_a_bound_for_the_exact_analytic_gaussian():
-    """MATH.md 6.3: C_A/M exceeds the exact aGM σ² (by 1.17-1.93×), so it bounds nothing."""
+    """docs/math.md section 6.3: C_A/M exceeds the exact aGM σ² (by 1.17-1.93×), so it bounds nothing."""
     table = [(0.1, 1e-5, 1828.9, 945.5), (1.0, 1e-5, 19.19, 13.92), (1.0, 1e-10, 41.47, 34.43),
              (5.0, 1e-5, 0.928, 0.795)]
     for epsilon, delta, ca, agm in table:
@@ -168,7 +168,7 @@ def test_ca_is_not_a_bound_for_the_exact_analytic_gaussian():
 
 
 def test_cm_is_far_below_the_calibrated_mvg_loss():
-    """MATH.md 6.4/7.3: C_M Δ² <= C_M sqrt(MN) Δ² <= E‖Z‖² of the calibrated i.i.d. MVG."""
+    """docs/math.md sections 6.4/7.3: C_M Δ² <= C_M sqrt(MN) Δ² <= E‖Z‖² of the calibrated i.i.d. MVG."""
     for rows, cols in [(1, 1), (3, 4), (10, 10), (1, 50)]:
         for epsilon in (0.1, 1.0, 10.0):
             loss = mvg_iid_expected_loss(epsilon, 1e-5, 1.0, rows, cols, 0.5)
@@ -178,7 +178,7 @@ def test_cm_is_far_below_the_calibrated_mvg_loss():
 
 
 # ----------------------------------------------------------------------------------------------
-# Harmonic numbers and MVG (MATH.md 7)
+# Harmonic numbers and MVG (docs/math.md section 7)
 # ----------------------------------------------------------------------------------------------
 
 
@@ -254,7 +254,7 @@ def test_mvg_bad_input(bad, error):
 
 
 # ----------------------------------------------------------------------------------------------
-# The privacy loss and the true δ(ε) (MATH.md 6.2)
+# The privacy loss and the true δ(ε) (docs/math.md section 6.2)
 # ----------------------------------------------------------------------------------------------
 
 
@@ -301,7 +301,7 @@ def test_true_delta_math_value_at_dim_10():
 
 
 def test_true_delta_reproduces_math_table_within_its_monte_carlo_error():
-    """MATH.md 6.2 item 3 (2e6-sample Monte Carlo, printed to 2-3 digits)."""
+    """docs/math.md section 6.2 item 3 (2e6-sample Monte Carlo, printed to 2-3 digits)."""
     table = {10: {1.0: 0.181, 5.0: 0.070, 10.0: 0.035, 50.0: 4.0e-4},
              100: {1.0: 0.971, 5.0: 0.897, 10.0: 0.781, 50.0: 0.354},
              1000: {1.0: 1.0, 50.0: 0.964}}
@@ -425,7 +425,7 @@ def test_monte_carlo_is_reproducible_and_vectorized():
 
 
 # ----------------------------------------------------------------------------------------------
-# The sampler and the coordinate marginal (MATH.md 6.1)
+# The sampler and the coordinate marginal (docs/math.md section 6.1)
 # ----------------------------------------------------------------------------------------------
 
 

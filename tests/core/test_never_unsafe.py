@@ -45,7 +45,7 @@ def mp_gg_cdf(y, order):
 
 
 def mp_gg_delta(epsilon, distance, order):
-    """Exact δ(ε) of GG(0, 1, p) noise for sensitivity D (units of b), MATH.md 5.5."""
+    """Exact δ(ε) of GG(0, 1, p) noise for sensitivity D (units of b), docs/math.md section 5.5."""
     epsilon, distance, order = mp.mpf(epsilon), mp.mpf(distance), mp.mpf(order)
     a = 1 / order
     if epsilon == 0:  # the total-variation distance

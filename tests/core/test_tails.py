@@ -1,7 +1,7 @@
 """gaussmech_core.tails: error bounds that always hold, log tails, the classical map, samplers.
 
 Oracles: mpmath at 50 digits for the Gaussian, GG and chi-square quantiles and for the exact δ of
-the classical σ; closed forms for Laplace and R1SMG's norm; MATH.md 1 for the break-down ε.
+the classical σ; closed forms for Laplace and R1SMG's norm; docs/math.md section 1 for the break-down ε.
 """
 
 from __future__ import annotations

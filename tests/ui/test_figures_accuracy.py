@@ -110,7 +110,7 @@ def test_classical_gaussian_is_drawn_below_epsilon_one_with_its_exact_constant()
     bounds = cached.paper_bounds(0.5, 1e-5, 1.0, 1)
     exact = curves[curves["mechanism"] == "classical_gaussian"].set_index("dim")["expected_loss"]
     paper = bounds[bounds["constant"] == "C_C"].set_index("dim")["bound"]
-    assert np.allclose(exact.to_numpy(), paper.loc[exact.index].to_numpy(), rtol=1e-12)  # C_C is exact (MATH.md 6.3)
+    assert np.allclose(exact.to_numpy(), paper.loc[exact.index].to_numpy(), rtol=1e-12)  # C_C is exact (docs/math.md section 6.3)
     assert "C_C" not in set(cached.paper_bounds(1.0, 1e-5, 1.0, 1)["constant"])
 
 
@@ -186,7 +186,7 @@ def test_monte_carlo_points_change_with_the_seed_only():
 def test_r1smg_audit_point_matches_math_md():
     point = cached.r1smg_audit_point(1.0, 1e-5, 1.0, 10, seed=0)
     assert point["valid"] and point["sigma_star"] == pytest.approx(49.18, rel=1e-3)
-    assert point["true_delta"] == pytest.approx(0.18141, abs=1e-5)  # MATH.md 6.2, quadrature
+    assert point["true_delta"] == pytest.approx(0.18141, abs=1e-5)  # docs/math.md section 6.2, quadrature
     assert abs(point["monte_carlo"] - point["true_delta"]) < 5 * point["monte_carlo_error"]
     assert not cached.r1smg_audit_point(1.0, 1e-5, 1.0, 2, seed=0)["valid"]
 
@@ -203,7 +203,7 @@ def test_closer_test_rows_and_ceiling():
     assert ceiling == pytest.approx(audit.max_distinguishing_success(1.0, 1e-5))
     by_label = rows.set_index("mechanism")
     r1smg = by_label.loc["r1smg"]
-    assert r1smg["low"] > ceiling  # at M = 100 the simple test beats the ceiling (MATH.md 6.2 item 3)
+    assert r1smg["low"] > ceiling  # at M = 100 the simple test beats the ceiling (docs/math.md section 6.2 item 3)
     matched = rows[rows["mechanism"] == ""].iloc[0]
     assert matched["expected_loss"] == pytest.approx(r1smg["expected_loss"])
     assert matched["scale"] == pytest.approx(math.sqrt(r1smg["expected_loss"] / 100))
@@ -285,7 +285,7 @@ def test_paper_table_and_explanations():
     table = figures.paper_table(current, MECHANISMS, _setting())
     assert list(table["Mechanism"]) == ["Analytic Gaussian", "Matrix-variate Gaussian (i.i.d. form)", "R1SMG, claimed (Ji & Li 2024)"]
     ratios = dict(zip(table["Mechanism"], table["Exact ÷ paper"]))
-    assert ratios["Analytic Gaussian"] == "0.725"  # 13.92/19.19: C_A is not a lower bound (MATH.md 6.3)
+    assert ratios["Analytic Gaussian"] == "0.725"  # 13.92/19.19: C_A is not a lower bound (docs/math.md section 6.3)
     assert ratios["R1SMG, claimed (Ji & Li 2024)"] == "1"
     explanations = figures.paper_explanations()
     assert "not a lower bound" in explanations["C_A"].lower() and "far below" in explanations["C_M"].lower()
