@@ -40,8 +40,7 @@ with guarded("the table of mechanisms"):
     failed = figures.failures(frame, MECHANISMS)
     if failed:
         st.error(
-            "Some mechanisms could not be computed at this setting; try a less extreme ε, δ or d. "
-            + "; ".join(failed),
+            "Some mechanisms could not be computed at this setting; try a less extreme ε, δ or d. " + "; ".join(failed),
             icon=":material/error:",
         )
     table, styled_table = figures.overview_table(frame, MECHANISMS, setting)
@@ -97,11 +96,18 @@ with guarded("the chart of noise against ε"):
         "guarantee does not hold. Hover for exact values; click a legend entry to hide or show its curve, or tick "
         "“Every calibration variant” to add the sufficient Gaussian bounds."
     )
-    download_csv("Chart data as CSV", lambda: figure_frame(std_figure), "gaussmech-noise-vs-epsilon.csv", key="overview_download_std")
+    download_csv(
+        "Chart data as CSV",
+        lambda: figure_frame(std_figure),
+        "gaussmech-noise-vs-epsilon.csv",
+        key="overview_download_std",
+    )
 
 st.subheader("What exact calibration saves")
 with guarded("the variance-ratio chart"):
-    ratios = cached.variance_ratio_frame(cached.ratio_deltas(setting.delta), cached.ratio_grid_exponent(setting.epsilon))
+    ratios = cached.variance_ratio_frame(
+        cached.ratio_deltas(setting.delta), cached.ratio_grid_exponent(setting.epsilon)
+    )
     current_ratio = None if frame is None else figures.current_variance_ratio(frame)
     ratio_figure = figures.variance_ratio_figure(ratios, setting.epsilon, setting.delta, current_ratio)
     st.plotly_chart(
@@ -115,7 +121,12 @@ with guarded("the variance-ratio chart"):
         "How many times more variance the classical formula adds than the exact (analytic) calibration: the gap "
         "grows without bound as ε → 0, and is larger for larger δ (Balle & Wang 2018, Section 5.1)."
     )
-    download_csv("Chart data as CSV", lambda: figure_frame(ratio_figure), "gaussmech-variance-ratio.csv", key="overview_download_ratio")
+    download_csv(
+        "Chart data as CSV",
+        lambda: figure_frame(ratio_figure),
+        "gaussmech-variance-ratio.csv",
+        key="overview_download_ratio",
+    )
 
 
 with st.expander("The math", icon=":material/function:"):
@@ -136,7 +147,9 @@ with st.expander("The math", icon=":material/function:"):
     )
     st.markdown(
         "solving in log space with `erfcx`, so that no $e^{\\varepsilon}$ is ever formed, and checking that the "
-        "returned $\\sigma$ meets the guarantee; it is never below the exact value (" + math_reference_link('2.3') + ")."
+        "returned $\\sigma$ meets the guarantee; it is never below the exact value ("
+        + math_reference_link("2.3")
+        + ")."
     )
     st.markdown(
         "**Sufficient Gaussian bounds** (each valid, each larger than the analytic σ): the tail bound "
@@ -149,7 +162,9 @@ with st.expander("The math", icon=":material/function:"):
         r"\rho = \left(\sqrt{\ln(1/\delta) + \varepsilon} - \sqrt{\ln(1/\delta)}\right)^2,"
         r"\qquad \sigma = \frac{\Delta}{\sqrt{2\rho}}"
     )
-    st.markdown("and its sharper conversion (Canonne, Kamath & Steinke 2020, Cor. 13), where $\\alpha$ is the order of a Rényi divergence:")
+    st.markdown(
+        "and its sharper conversion (Canonne, Kamath & Steinke 2020, Cor. 13), where $\\alpha$ is the order of a Rényi divergence:"
+    )
     st.latex(
         r"\delta = \inf_{\alpha > 1} \frac{\exp\big((\alpha - 1)(\alpha\rho - \varepsilon)"
         r" + \alpha \ln(1 - 1/\alpha)\big)}{\alpha - 1}"
@@ -166,15 +181,19 @@ with st.expander("The math", icon=":material/function:"):
     st.latex(r"b = \frac{\Delta_1}{\varepsilon}, \qquad \operatorname{std} = \sqrt{2}\, b")
     st.markdown(
         "**Generalized Gaussian** of order $p$ (Liu, arXiv:1602.06028), calibrated with its exact "
-        "$(\\varepsilon, \\delta)$ profile (" + math_reference_link('5.5') + "), or with Liu's Corollary 7 for probabilistic DP "
-        "(reconstructed, " + math_reference_link('5.4') + "):"
+        "$(\\varepsilon, \\delta)$ profile ("
+        + math_reference_link("5.5")
+        + "), or with Liu's Corollary 7 for probabilistic DP "
+        "(reconstructed, " + math_reference_link("5.4") + "):"
     )
     st.latex(
         r"f(x) = \frac{p}{2b\,\Gamma(1/p)}\, e^{-(|x|/b)^p},"
         r"\qquad \operatorname{Var} = b^2 \frac{\Gamma(3/p)}{\Gamma(1/p)}"
     )
     st.markdown(
-        "**Matrix-variate Gaussian**, i.i.d. form (Chanyaswad et al. 2018, Theorem 2; " + math_reference_link('7.2') + "): "
+        "**Matrix-variate Gaussian**, i.i.d. form (Chanyaswad et al. 2018, Theorem 2; "
+        + math_reference_link("7.2")
+        + "): "
         "$s^2 = \\sqrt{mn} / K(\\varepsilon, \\delta)$ for an $m \\times n$ query."
     )
     st.markdown(
@@ -187,7 +206,9 @@ with st.expander("The math", icon=":material/function:"):
     )
     st.markdown(
         "The true $\\delta(\\varepsilon) = E\\big[(1 - e^{\\varepsilon - L})_+\\big]$ of this noise, from its exact "
-        "privacy loss (" + math_reference_link('6.2') + "), with $r_1 = \\lVert n \\rVert$, $r_2 = \\lVert n + \\Delta e \\rVert$:"
+        "privacy loss ("
+        + math_reference_link("6.2")
+        + "), with $r_1 = \\lVert n \\rVert$, $r_2 = \\lVert n + \\Delta e \\rVert$:"
     )
     st.latex(r"L = \frac{d-1}{2} \ln\frac{r_2^2}{r_1^2} + \frac{r_2^2 - r_1^2}{2\sigma^*}")
     st.markdown(
@@ -196,7 +217,9 @@ with st.expander("The math", icon=":material/function:"):
         "$\\sigma^*$ for R1SMG. **Variance ratio**: $\\sigma_{\\mathrm{cGM}}^2 / \\sigma_{\\mathrm{aGM}}^2$."
     )
     st.markdown("**Sources of every mechanism in the table:**")
-    st.markdown("\n".join(f"- {trace_name(mechanism)}: {cite_math(mechanism.source)}" for mechanism in MECHANISMS.values()))
+    st.markdown(
+        "\n".join(f"- {trace_name(mechanism)}: {cite_math(mechanism.source)}" for mechanism in MECHANISMS.values())
+    )
 
 bounded_data_explainer()
 

@@ -52,7 +52,9 @@ def mp_sigma(epsilon, delta):
 def main():
     mp.mp.dps = DPS
     decades = [(k, [10.0 ** (k + j / 4) for j in range(4)]) for k in range(-6, 3)] + [(3, [1000.0])]
-    print(f"{'ε decade':<12} {'max rel. error (vector)':>24} {'max rel. error (scalar)':>24} {'min excess':>11} {'δ exceeded':>11}")
+    print(
+        f"{'ε decade':<12} {'max rel. error (vector)':>24} {'max rel. error (scalar)':>24} {'min excess':>11} {'δ exceeded':>11}"
+    )
     overall = 0.0
     for k, epsilons in decades:
         epsilon_grid, delta_grid = np.meshgrid(epsilons, DELTAS, indexing="ij")

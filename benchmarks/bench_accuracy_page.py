@@ -111,7 +111,14 @@ def main() -> None:
     app = ROOT / "app.py"
     print(_row("Mean error (default view), new ε", server_times(app, walk, view=VIEWS[0]), base, 500))
     print(_row("Mean error (default view), revisited ε", server_times(app, alternating, view=VIEWS[0]), base, 500))
-    print(_row("Mean error (default view), cold (cache cleared)", server_times(app, alternating, view=VIEWS[0], cold=True), base, 500))
+    print(
+        _row(
+            "Mean error (default view), cold (cache cleared)",
+            server_times(app, alternating, view=VIEWS[0], cold=True),
+            base,
+            500,
+        )
+    )
     for view in VIEWS[1:]:
         print(_row(f"{view}, new ε", server_times(app, walk, view=view), base, None))
         print(_row(f"{view}, revisited ε", server_times(app, alternating, view=view), base, None))

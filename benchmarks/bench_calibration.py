@@ -138,7 +138,10 @@ def main():
         ("gaussmech vectorized, common domain", _per_point_vectorized(*common)),
         ("gaussmech scalar calls, full domain", _per_point_loop(analytic_gaussian_sigma, *full_scalar)),
         ("gaussmech scalar calls, common domain", _per_point_loop(analytic_gaussian_sigma, *common_scalar)),
-        ("Balle & Wang agm-example (scalar), common domain", _per_point_loop(balle_wang_sigma, *common_scalar, repeats=3)),
+        (
+            "Balle & Wang agm-example (scalar), common domain",
+            _per_point_loop(balle_wang_sigma, *common_scalar, repeats=3),
+        ),
     ]
     google = _dp_accounting()
     if google is not None:
@@ -151,7 +154,9 @@ def main():
     print(f"load average before the run: {', '.join(f'{x:.2f}' for x in load)} on {os.cpu_count()} CPUs")
     print(f"{'calibration':<{width}}  {'wall µs/pt':>10}  {'CPU µs/pt':>9}  {'B&W/this (wall)':>15}  {'(CPU)':>6}")
     for name, (wall, cpu) in rows:
-        print(f"{name:<{width}}  {wall * 1e6:>10.3f}  {cpu * 1e6:>9.3f}  {baseline_wall / wall:>15.1f}  {baseline_cpu / cpu:>6.1f}")
+        print(
+            f"{name:<{width}}  {wall * 1e6:>10.3f}  {cpu * 1e6:>9.3f}  {baseline_wall / wall:>15.1f}  {baseline_cpu / cpu:>6.1f}"
+        )
     if google is None:
         print("dp_accounting is not installed: its get_sigma_gaussian baseline was skipped.")
     vector_wall, scalar_wall = rows[0][1][0], rows[2][1][0]

@@ -78,8 +78,17 @@ def numerics_rows(runs: int) -> list:
     epsilons = np.logspace(-2, 1, 20)
 
     def sweep():
-        error_sweep(histogram, mechanisms, sweep_pipelines, epsilons, 1e-5, "add_remove", repetitions=50, seed=0,
-                    total=float(histogram.sum()))
+        error_sweep(
+            histogram,
+            mechanisms,
+            sweep_pipelines,
+            epsilons,
+            1e-5,
+            "add_remove",
+            repetitions=50,
+            seed=0,
+            total=float(histogram.sum()),
+        )
 
     baseline_sweep = median_time(lambda: rng.standard_normal((len(mechanisms) * 50, histogram.size)), runs)
     measured = median_time(sweep, runs)
@@ -107,20 +116,30 @@ def main() -> None:
     # For reference: the line-precise reader alone (what every upload cost before the fast reader).
     data = next(iter(largest_uploads().values()))
     with_precise_reader_only = lambda: _precise_parse(data)  # noqa: E731
-    rows.append(("  the same, line-precise reader only (1 run)", median_time(with_precise_reader_only, 1), None,
-                 interleaved_times(lambda: None, lambda: pd.read_csv(io.BytesIO(data)), 1)[1]))
+    rows.append(
+        (
+            "  the same, line-precise reader only (1 run)",
+            median_time(with_precise_reader_only, 1),
+            None,
+            interleaved_times(lambda: None, lambda: pd.read_csv(io.BytesIO(data)), 1)[1],
+        )
+    )
     print(f"{'task':<56} {'median s':>9} {'target s':>9} {'baseline s':>11} {'ratio':>7}  verdict")
     for task, seconds, target, baseline, *ratio_target in rows:
         target_text = f"{target:9.2f}" if target else f"{'-':>9}"
         baseline_text = f"{baseline:11.4f}" if baseline else f"{'-':>11}"
         ratio = f"{seconds / baseline:7.1f}" if baseline else f"{'-':>7}"
         if ratio_target:
-            verdict = f"{'ok' if seconds / baseline <= ratio_target[0] else 'SLOW'} (target ratio <= {ratio_target[0]:g})"
+            verdict = (
+                f"{'ok' if seconds / baseline <= ratio_target[0] else 'SLOW'} (target ratio <= {ratio_target[0]:g})"
+            )
         else:
             verdict = ("ok" if seconds <= target else "SLOW") if target else ""
         print(f"{task:<56} {seconds:9.3f} {target_text} {baseline_text} {ratio}  {verdict}")
-    print(f"(median of {runs} runs; baseline = numpy standard_normal of the same number of values, "
-          "or pandas.read_csv on the same bytes for the uploads, timed alternately with it)")
+    print(
+        f"(median of {runs} runs; baseline = numpy standard_normal of the same number of values, "
+        "or pandas.read_csv on the same bytes for the uploads, timed alternately with it)"
+    )
 
     # 4. Peak memory of reading each upload, in a fresh process: the rise of the peak resident
     # size (which sees pyarrow's buffers too, unlike tracemalloc). The file's bytes are not counted.
@@ -129,8 +148,10 @@ def main() -> None:
         ours = peak_memory("parse_histogram_csv", data)
         theirs = peak_memory("pandas.read_csv", data)
         ratio = ours / len(data)
-        print(f"{name:<40} {len(data) / 1e6:8.2f} {ours / 1e6:8.1f} {ratio:7.1f} {theirs / 1e6:10.1f} {theirs / len(data):7.1f}"
-              f"  {'ok' if ratio <= 10 else 'HIGH'} (target <= 10x the file)")
+        print(
+            f"{name:<40} {len(data) / 1e6:8.2f} {ours / 1e6:8.1f} {ratio:7.1f} {theirs / 1e6:10.1f} {theirs / len(data):7.1f}"
+            f"  {'ok' if ratio <= 10 else 'HIGH'} (target <= 10x the file)"
+        )
 
 
 def _precise_parse(data: bytes):
@@ -152,8 +173,10 @@ def largest_uploads() -> dict[str, bytes]:
         column = column[: column.rindex(b"\n", 0, DEFAULT_MAX_BYTES) + 1]
     grid = ("\n".join(",".join(map(str, row)) for row in values.reshape(1000, 1000)) + "\n").encode()
     rows = column.count(b"\n") - 1
-    return {f"{rows:,} rows (label,count), {len(column) / 2**20:.1f} MiB": column,
-            f"1000 x 1000 grid, {len(grid) / 2**20:.1f} MiB": grid}
+    return {
+        f"{rows:,} rows (label,count), {len(column) / 2**20:.1f} MiB": column,
+        f"1000 x 1000 grid, {len(grid) / 2**20:.1f} MiB": grid,
+    }
 
 
 def interleaved_times(task, baseline, runs: int) -> tuple[float, float]:

@@ -38,13 +38,27 @@ setting = render_sidebar()
 st.text("current ε = " + repr(setting.epsilon))
 """
 PAGES = {
-    "1": ("pages/1_Noise_distributions.py", "distributions_view",
-          ["Densities", "Generalized Gaussian family", "Draw samples", "Noise as vectors"]),
-    "2": ("pages/2_Tail_probabilities.py", "tails_view",
-          ["Per coordinate", "Whole vector", "Laplace vs Gaussian: tails", "Laplace vs Gaussian: privacy cost",
-           "Lemma 11: variance"]),
-    "3": ("pages/3_Privacy_profiles.py", "profiles_view",
-          ["Privacy profiles", "Privacy loss", "Where the classical formula holds", "Hypothesis testing", "Composition"]),
+    "1": (
+        "pages/1_Noise_distributions.py",
+        "distributions_view",
+        ["Densities", "Generalized Gaussian family", "Draw samples", "Noise as vectors"],
+    ),
+    "2": (
+        "pages/2_Tail_probabilities.py",
+        "tails_view",
+        [
+            "Per coordinate",
+            "Whole vector",
+            "Laplace vs Gaussian: tails",
+            "Laplace vs Gaussian: privacy cost",
+            "Lemma 11: variance",
+        ],
+    ),
+    "3": (
+        "pages/3_Privacy_profiles.py",
+        "profiles_view",
+        ["Privacy profiles", "Privacy loss", "Where the classical formula holds", "Hypothesis testing", "Composition"],
+    ),
 }
 TARGET_MS = 300.0
 START = 0.7
@@ -62,7 +76,9 @@ def _frame_only_app(folder: Path) -> Path:
     return script
 
 
-def server_times(script: Path, repeats: int, page: str | None = None, tab_key: str | None = None, tab: str | None = None) -> list[float]:
+def server_times(
+    script: Path, repeats: int, page: str | None = None, tab_key: str | None = None, tab: str | None = None
+) -> list[float]:
     """Time of one rerun after each ε slider change, with st.cache_data cleared before each run."""
     import streamlit as st
     from streamlit.testing.v1 import AppTest
@@ -111,7 +127,9 @@ def main() -> None:
         frame_only = _frame_only_app(Path(folder))
         baseline = server_times(frame_only, arguments.repeats)
         base = statistics.median(baseline) * 1000
-        print(f"Server time of one rerun after an ε slider change, every cache dropped (AppTest, median of {arguments.repeats}):")
+        print(
+            f"Server time of one rerun after an ε slider change, every cache dropped (AppTest, median of {arguments.repeats}):"
+        )
         print(_row("baseline: frame only (sidebar + menu)", baseline, None, None))
         for number in arguments.pages:
             page, tab_key, tabs = PAGES[number]

@@ -15,8 +15,16 @@ import time
 import urllib.parse
 
 CHROMIUM = "/usr/bin/chromium"
-LAUNCH_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-               "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 
 
@@ -67,8 +75,14 @@ def run_browser_sessions(base_url: str, count: int, seconds: float) -> tuple[lis
                 _wait_idle(page)
                 total = 1000 + 17 * number
                 page.locator(".st-key-denoising_upload input[type=file]").set_input_files(
-                    files=[{"name": f"browser-{number}.csv", "mimeType": "text/csv",
-                            "buffer": f"label,count\na,{total - 5}\nb,5\n".encode()}])
+                    files=[
+                        {
+                            "name": f"browser-{number}.csv",
+                            "mimeType": "text/csv",
+                            "buffer": f"label,count\na,{total - 5}\nb,5\n".encode(),
+                        }
+                    ]
+                )
             for number, page, values in pages:
                 total = 1000 + 17 * number
                 try:

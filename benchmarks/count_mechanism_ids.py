@@ -52,8 +52,10 @@ def literal_ids(path: Path, ids) -> list[tuple[int, str]]:
     return [
         (node.lineno, node.value)
         for node in ast.walk(tree)
-        if isinstance(node, ast.Constant) and isinstance(node.value, str)
-        and node.value in wanted and id(node) not in docstrings
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and node.value in wanted
+        and id(node) not in docstrings
     ]
 
 

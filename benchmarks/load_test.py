@@ -110,8 +110,13 @@ class Student:
         xsrf = self._cookie("_streamlit_xsrf")
         ws_url = re.sub(r"^http", "ws", self.base_url) + "/_stcore/stream"
         self.websocket = await websockets.connect(
-            ws_url, subprotocols=["streamlit", xsrf] if xsrf else ["streamlit"], origin=self.base_url,
-            additional_headers={"Cookie": self._cookie_header()}, max_size=None, open_timeout=60, ping_interval=None,
+            ws_url,
+            subprotocols=["streamlit", xsrf] if xsrf else ["streamlit"],
+            origin=self.base_url,
+            additional_headers={"Cookie": self._cookie_header()},
+            max_size=None,
+            open_timeout=60,
+            ping_interval=None,
         )
 
     async def close(self) -> None:
@@ -201,7 +206,9 @@ class Student:
     # What a student does
     async def open_first_page(self) -> None:
         self.expected = {name: self.rng.choice(PARAMETERS[name].stops) for name in MOVED}
-        self.query = urllib.parse.urlencode({PARAMETERS[name].url_key: repr(value) for name, value in self.expected.items()})
+        self.query = urllib.parse.urlencode(
+            {PARAMETERS[name].url_key: repr(value) for name, value in self.expected.items()}
+        )
         if await self.rerun("open"):
             self.record.loads += 1
             self.check_parameters("open")
@@ -284,12 +291,19 @@ class Student:
     def _put_file(self, upload_url: str, name: str, content: bytes) -> None:
         boundary = uuid.uuid4().hex
         body = (
-            f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\n"
-            "Content-Type: text/csv\r\n\r\n"
-        ).encode() + content + f"\r\n--{boundary}--\r\n".encode()
+            (
+                f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{name}"\r\n'
+                "Content-Type: text/csv\r\n\r\n"
+            ).encode()
+            + content
+            + f"\r\n--{boundary}--\r\n".encode()
+        )
         path = upload_url if upload_url.startswith("/") else urllib.parse.urlparse(upload_url).path
-        headers = {"Content-Type": f"multipart/form-data; boundary={boundary}", "X-Xsrftoken": self._cookie("_streamlit_xsrf"),
-                   "Origin": self.base_url}
+        headers = {
+            "Content-Type": f"multipart/form-data; boundary={boundary}",
+            "X-Xsrftoken": self._cookie("_streamlit_xsrf"),
+            "Origin": self.base_url,
+        }
         self._http("PUT", path, body, headers)
 
     def check_parameters(self, action: str) -> None:
@@ -302,10 +316,14 @@ class Student:
             except ValueError:
                 same = False
             if not same:
-                self.record.crosstalk.append(f"session {self.number}: after {action} the URL shows {name}={raw}, not {value}")
+                self.record.crosstalk.append(
+                    f"session {self.number}: after {action} the URL shows {name}={raw}, not {value}"
+                )
 
 
-async def run_student(number: int, base_url: str, deadline: float, record: Record, seed: int, loaded: asyncio.Event | None) -> None:
+async def run_student(
+    number: int, base_url: str, deadline: float, record: Record, seed: int, loaded: asyncio.Event | None
+) -> None:
     student = Student(number, base_url, record, random.Random(seed * 1000 + number))
     try:
         await student.connect()
@@ -339,8 +357,23 @@ def free_port() -> int:
 
 
 def start_server(port: int) -> subprocess.Popen:
-    command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port), "--server.address", "127.0.0.1",
-               "--server.headless", "true", "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false"]
+    command = [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        "app.py",
+        "--server.port",
+        str(port),
+        "--server.address",
+        "127.0.0.1",
+        "--server.headless",
+        "true",
+        "--server.fileWatcherType",
+        "none",
+        "--browser.gatherUsageStats",
+        "false",
+    ]
     server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     wait_healthy(f"http://127.0.0.1:{port}", server)
     return server
@@ -430,25 +463,40 @@ async def drive(arguments, base_url: str, pids) -> str:
     peak = max((rss for _, rss in samples), default=rss_end)
     print(f"\n{'action':<16} {'count':>6} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}")
     for action, values in sorted(record.latencies.items()):
-        print(f"{action:<16} {len(values):>6} {percentile(values, 50):8.0f} {percentile(values, 95):8.0f} {max(values):8.0f}")
-    print(f"{'all reruns':<16} {len(every):>6} {percentile(every, 50):8.0f} {percentile(every, 95):8.0f} {max(every, default=float('nan')):8.0f}")
+        print(
+            f"{action:<16} {len(values):>6} {percentile(values, 50):8.0f} {percentile(values, 95):8.0f} {max(values):8.0f}"
+        )
+    print(
+        f"{'all reruns':<16} {len(every):>6} {percentile(every, 50):8.0f} {percentile(every, 95):8.0f} {max(every, default=float('nan')):8.0f}"
+    )
     if record.transfers:
-        print(f"{'(upload HTTP)':<16} {len(record.transfers):>6} {percentile(record.transfers, 50):8.0f} "
-              f"{percentile(record.transfers, 95):8.0f} {max(record.transfers):8.0f}   (not a rerun: file URL + PUT)")
+        print(
+            f"{'(upload HTTP)':<16} {len(record.transfers):>6} {percentile(record.transfers, 50):8.0f} "
+            f"{percentile(record.transfers, 95):8.0f} {max(record.transfers):8.0f}   (not a rerun: file URL + PUT)"
+        )
     load = os.getloadavg()[0]
-    print(f"\npage loads {record.loads}; run {wall:.1f} s; server CPU {cpu:.1f} s ({100 * cpu / wall:.0f} % of one core), "
-          f"{1000 * cpu / max(len(every), 1):.0f} ms of server CPU per rerun; machine load average {load:.1f} on {os.cpu_count()} cores")
+    print(
+        f"\npage loads {record.loads}; run {wall:.1f} s; server CPU {cpu:.1f} s ({100 * cpu / wall:.0f} % of one core), "
+        f"{1000 * cpu / max(len(every), 1):.0f} ms of server CPU per rerun; machine load average {load:.1f} on {os.cpu_count()} cores"
+    )
     if pids:
-        print(f"server resident MB: before {rss_before:.0f}, after the first {len(first_ten)} sessions loaded "
-              f"{rss_after_ten:.0f}, peak {peak:.0f}, at the end (+{arguments.settle:g} s) {rss_end:.0f}; "
-              f"per session {(peak - rss_before) / max(arguments.sessions, 1):.1f} MB; "
-              f"end / after first {len(first_ten)}: {rss_end / rss_after_ten:.2f}")
-        print("resident MB over time: " + ", ".join(f"{t:.0f}s {rss:.0f}" for t, rss in samples[:: max(1, len(samples) // 20)]))
-    for line in (record.errors[:10] + record.crosstalk[:10]):
+        print(
+            f"server resident MB: before {rss_before:.0f}, after the first {len(first_ten)} sessions loaded "
+            f"{rss_after_ten:.0f}, peak {peak:.0f}, at the end (+{arguments.settle:g} s) {rss_end:.0f}; "
+            f"per session {(peak - rss_before) / max(arguments.sessions, 1):.1f} MB; "
+            f"end / after first {len(first_ten)}: {rss_end / rss_after_ten:.2f}"
+        )
+        print(
+            "resident MB over time: "
+            + ", ".join(f"{t:.0f}s {rss:.0f}" for t, rss in samples[:: max(1, len(samples) // 20)])
+        )
+    for line in record.errors[:10] + record.crosstalk[:10]:
         print("  " + line)
-    return (f"sessions={arguments.sessions} p50_ms={percentile(every, 50):.0f} p95_ms={percentile(every, 95):.0f} "
-            f"max_ms={max(every, default=float('nan')):.0f} errors={len(record.errors)} crosstalk={len(record.crosstalk)} "
-            f"rss_mb={peak:.0f}")
+    return (
+        f"sessions={arguments.sessions} p50_ms={percentile(every, 50):.0f} p95_ms={percentile(every, 95):.0f} "
+        f"max_ms={max(every, default=float('nan')):.0f} errors={len(record.errors)} crosstalk={len(record.crosstalk)} "
+        f"rss_mb={peak:.0f}"
+    )
 
 
 def main(argv=None) -> None:
@@ -457,9 +505,18 @@ def main(argv=None) -> None:
     parser.add_argument("--seconds", type=float, default=30, help="how long each student keeps working, after the ramp")
     parser.add_argument("--url", help="a running server (or a balancer); default: start one on a free port")
     parser.add_argument("--server-pid", type=int, action="append", default=[], help="process to measure (with --url)")
-    parser.add_argument("--ramp", type=float, default=None, help="seconds over which the students arrive (default: min(10, seconds / 3))")
-    parser.add_argument("--settle", type=float, default=0.0, help="seconds to wait after the run before the last memory reading")
-    parser.add_argument("--browsers", type=int, default=0, help="real Chromium sessions (Playwright) checking for crosstalk meanwhile")
+    parser.add_argument(
+        "--ramp",
+        type=float,
+        default=None,
+        help="seconds over which the students arrive (default: min(10, seconds / 3))",
+    )
+    parser.add_argument(
+        "--settle", type=float, default=0.0, help="seconds to wait after the run before the last memory reading"
+    )
+    parser.add_argument(
+        "--browsers", type=int, default=0, help="real Chromium sessions (Playwright) checking for crosstalk meanwhile"
+    )
     parser.add_argument("--seed", type=int, default=0)
     arguments = parser.parse_args(argv)
     if arguments.ramp is None:
@@ -481,8 +538,10 @@ def main(argv=None) -> None:
         summary = asyncio.run(drive(arguments, base_url, pids))
         if browsers is not None:
             browser_errors, browser_crosstalk = browsers.result()
-            print(f"browsers: {arguments.browsers} Chromium sessions, {len(browser_errors)} errors, "
-                  f"{len(browser_crosstalk)} crosstalk")
+            print(
+                f"browsers: {arguments.browsers} Chromium sessions, {len(browser_errors)} errors, "
+                f"{len(browser_crosstalk)} crosstalk"
+            )
             for line in (browser_errors + browser_crosstalk)[:10]:
                 print("  " + line)
             summary = summary.replace("crosstalk=", f"browser_crosstalk={len(browser_crosstalk)} crosstalk=")

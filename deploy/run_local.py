@@ -31,8 +31,13 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from load_test import free_port, wait_healthy  # noqa: E402
 
-SECURITY_HEADERS = {"x-content-type-options", "x-frame-options", "content-security-policy", "referrer-policy",
-                    "permissions-policy"}
+SECURITY_HEADERS = {
+    "x-content-type-options",
+    "x-frame-options",
+    "content-security-policy",
+    "referrer-policy",
+    "permissions-policy",
+}
 
 
 def replica_settings() -> dict[str, str]:
@@ -49,8 +54,11 @@ def replica_settings() -> dict[str, str]:
 def nginx_config(listen: int, replicas: list[int], prefix: Path) -> str:
     servers = "\n".join(f"        server 127.0.0.1:{port} max_fails=3 fail_timeout=10s;" for port in replicas)
     text = (HERE / "nginx.conf.template").read_text(encoding="utf-8")
-    return text.replace("@@PREFIX@@", str(prefix)).replace("@@LISTEN@@", f"127.0.0.1:{listen}").replace(
-        "@@UPSTREAM_SERVERS@@", servers)
+    return (
+        text.replace("@@PREFIX@@", str(prefix))
+        .replace("@@LISTEN@@", f"127.0.0.1:{listen}")
+        .replace("@@UPSTREAM_SERVERS@@", servers)
+    )
 
 
 def write_nginx_prefix(listen: int, replicas: list[int], prefix: Path) -> Path:
@@ -72,7 +80,9 @@ def spread(access_log: Path) -> str:
     requests, sessions, uploads = collections.Counter(), collections.Counter(), collections.Counter()
     statuses = collections.Counter()
     affinities = collections.defaultdict(set)
-    pattern = re.compile(r'"(?P<method>\S+) (?P<path>\S+) [^"]*" (?P<status>\d+) \d+ upstream=(?P<upstream>\S+) affinity=(?P<key>\S+)')
+    pattern = re.compile(
+        r'"(?P<method>\S+) (?P<path>\S+) [^"]*" (?P<status>\d+) \d+ upstream=(?P<upstream>\S+) affinity=(?P<key>\S+)'
+    )
     for line in access_log.read_text(encoding="utf-8", errors="replace").splitlines():
         match = pattern.search(line)
         if not match:
@@ -89,7 +99,9 @@ def spread(access_log: Path) -> str:
     lines = [f"{'replica':<22} {'requests':>9} {'websockets':>11} {'uploads':>8}"]
     for upstream in sorted(requests):
         lines.append(f"{upstream:<22} {requests[upstream]:>9} {sessions[upstream]:>11} {uploads[upstream]:>8}")
-    lines.append(f"upload statuses: {dict(statuses)}; affinity keys seen on more than one replica: {split} of {len(affinities)}")
+    lines.append(
+        f"upload statuses: {dict(statuses)}; affinity keys seen on more than one replica: {split} of {len(affinities)}"
+    )
     return "\n".join(lines)
 
 
@@ -120,11 +132,27 @@ def main() -> None:
         wait_healthy(url, balancer)
         print(f"{arguments.replicas} replicas on ports {ports}, nginx on {listen}", flush=True)
         with urllib.request.urlopen(url + "/", timeout=30) as response:
-            shown = {name: value for name, value in response.headers.items()
-                     if name.lower() in SECURITY_HEADERS or (name.lower() == "set-cookie" and "gm_affinity" in value)}
-        print("headers through the balancer: " + "; ".join(f"{name}: {value}" for name, value in shown.items()), flush=True)
-        command = [sys.executable, str(ROOT / "benchmarks" / "load_test.py"), "--url", url, "--sessions", str(arguments.sessions),
-                   "--seconds", str(arguments.seconds), "--settle", str(arguments.settle)]
+            shown = {
+                name: value
+                for name, value in response.headers.items()
+                if name.lower() in SECURITY_HEADERS or (name.lower() == "set-cookie" and "gm_affinity" in value)
+            }
+        print(
+            "headers through the balancer: " + "; ".join(f"{name}: {value}" for name, value in shown.items()),
+            flush=True,
+        )
+        command = [
+            sys.executable,
+            str(ROOT / "benchmarks" / "load_test.py"),
+            "--url",
+            url,
+            "--sessions",
+            str(arguments.sessions),
+            "--seconds",
+            str(arguments.seconds),
+            "--settle",
+            str(arguments.settle),
+        ]
         for replica in replicas:
             command += ["--server-pid", str(replica.pid)]
         subprocess.run(command, check=True)

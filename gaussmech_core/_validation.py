@@ -63,9 +63,7 @@ def as_float_array(value: ArrayLike, name: str) -> np.ndarray:
             for index, element in np.ndenumerate(array):
                 if not isinstance(element, numbers.Real) or isinstance(element, bool):
                     where = f" at index {index if array.ndim > 1 else index[0]}" if array.ndim else ""
-                    raise TypeError(
-                        f"{name} must contain only real numbers, got {name}={element!r}{where}"
-                    )
+                    raise TypeError(f"{name} must contain only real numbers, got {name}={element!r}{where}")
             # Python ints beyond the double range (|n| >= 2**1024) round to ±inf, as IEEE rounding
             # to nearest does; the interval checks then reject them where infinity is not allowed.
             rounded = np.empty(array.shape, dtype=np.float64)

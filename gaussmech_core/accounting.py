@@ -66,7 +66,9 @@ def _composed_sensitivity(sensitivity: ArrayLike, k: int) -> FloatOrArray:
     return float(scaled) if np.ndim(sensitivity) == 0 else scaled
 
 
-def composed_gaussian_delta(epsilon: ArrayLike, sigma: ArrayLike, sensitivity: ArrayLike = 1.0, k: int = 1) -> FloatOrArray:
+def composed_gaussian_delta(
+    epsilon: ArrayLike, sigma: ArrayLike, sensitivity: ArrayLike = 1.0, k: int = 1
+) -> FloatOrArray:
     """Exact δ(ε) of k releases of the Gaussian mechanism with the same σ and Δ.
 
     Parameters
@@ -99,7 +101,9 @@ def composed_gaussian_delta(epsilon: ArrayLike, sigma: ArrayLike, sensitivity: A
     return gaussian.gaussian_delta(epsilon, sigma, _composed_sensitivity(sensitivity, k))
 
 
-def composed_gaussian_epsilon(delta: ArrayLike, sigma: ArrayLike, sensitivity: ArrayLike = 1.0, k: int = 1) -> FloatOrArray:
+def composed_gaussian_epsilon(
+    delta: ArrayLike, sigma: ArrayLike, sensitivity: ArrayLike = 1.0, k: int = 1
+) -> FloatOrArray:
     """Exact smallest total ε of k Gaussian releases at a given total δ.
 
     Parameters
@@ -133,7 +137,9 @@ def composed_gaussian_epsilon(delta: ArrayLike, sigma: ArrayLike, sensitivity: A
     return gaussian.gaussian_epsilon(delta, sigma, _composed_sensitivity(sensitivity, k))
 
 
-def composed_gaussian_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike = 1.0, k: int = 1) -> FloatOrArray:
+def composed_gaussian_sigma(
+    epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike = 1.0, k: int = 1
+) -> FloatOrArray:
     """Per-release σ so that k Gaussian releases are (ε, δ)-DP in total, exactly: √k σ_aGM.
 
     Parameters
@@ -167,7 +173,9 @@ def composed_gaussian_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: A
     return gaussian.analytic_gaussian_sigma(epsilon, delta, _composed_sensitivity(sensitivity, k))
 
 
-def zcdp_composed_epsilon(delta: ArrayLike, sigma: ArrayLike, sensitivity: ArrayLike = 1.0, k: int = 1, conversion: str = "cks") -> FloatOrArray:
+def zcdp_composed_epsilon(
+    delta: ArrayLike, sigma: ArrayLike, sensitivity: ArrayLike = 1.0, k: int = 1, conversion: str = "cks"
+) -> FloatOrArray:
     """Total ε of k Gaussian releases by zCDP accounting: ρ_total = k Δ²/(2σ²), then converted.
 
     Parameters
@@ -208,7 +216,9 @@ def zcdp_composed_epsilon(delta: ArrayLike, sigma: ArrayLike, sensitivity: Array
     return gaussian.zcdp_to_epsilon_bun_steinke(rho, delta)
 
 
-def zcdp_composed_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike = 1.0, k: int = 1, conversion: str = "cks") -> FloatOrArray:
+def zcdp_composed_sigma(
+    epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike = 1.0, k: int = 1, conversion: str = "cks"
+) -> FloatOrArray:
     """Per-release σ so that k releases convert, through zCDP, to a total (ε, δ).
 
     Parameters
@@ -252,7 +262,9 @@ def _advanced_total_epsilon(epsilon: np.ndarray, k: int, log_inverse_slack: Floa
     return total + 4.0 * ULP * total
 
 
-def advanced_composition_epsilon(epsilon: ArrayLike, delta: ArrayLike, k: int, delta_slack: ArrayLike) -> tuple[FloatOrArray, FloatOrArray]:
+def advanced_composition_epsilon(
+    epsilon: ArrayLike, delta: ArrayLike, k: int, delta_slack: ArrayLike
+) -> tuple[FloatOrArray, FloatOrArray]:
     """Advanced composition (Dwork, Rothblum & Vadhan 2010): the total (ε, δ) of k (ε, δ)-DP steps.
 
     Parameters
@@ -429,7 +441,9 @@ def _advanced_step_epsilon(total_epsilon: np.ndarray, k: int, log_inverse_slack:
     return low
 
 
-def per_release_sigma(total_epsilon: ArrayLike, total_delta: ArrayLike, sensitivity: ArrayLike = 1.0, k: int = 1, route: str = "exact") -> FloatOrArray:
+def per_release_sigma(
+    total_epsilon: ArrayLike, total_delta: ArrayLike, sensitivity: ArrayLike = 1.0, k: int = 1, route: str = "exact"
+) -> FloatOrArray:
     """σ of each of k Gaussian releases so that all k together are (ε, δ)-DP, by one accounting route.
 
     Parameters

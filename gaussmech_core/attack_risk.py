@@ -386,9 +386,13 @@ def gaussian_sigma_for_attack(
     >>> round(gaussian_sigma_for_attack(advantage=0.197413), 4)
     2.0
     """
-    sensitivity_array = require_interval(as_float_array(sensitivity, "sensitivity"), "sensitivity", 0.0, None, lower_open=True)
+    sensitivity_array = require_interval(
+        as_float_array(sensitivity, "sensitivity"), "sensitivity", 0.0, None, lower_open=True
+    )
     if advantage is not None:
-        a = require_interval(as_float_array(advantage, "advantage"), "advantage", 0.0, 1.0, lower_open=True, upper_open=True)
+        a = require_interval(
+            as_float_array(advantage, "advantage"), "advantage", 0.0, 1.0, lower_open=True, upper_open=True
+        )
         d, a = broadcast(sensitivity_array, a)
         sigma = d / (2.0 * special.ndtri((1.0 + a) / 2.0))
         return scalar_or_array(sigma, sensitivity, advantage)
@@ -489,7 +493,9 @@ def mechanism_attack_risk(
     """
     mechanism = _mechanism(mechanism)
     fprs = tuple(float(a) for a in np.atleast_1d(_alpha_array(false_positive_rates, "false_positive_rates")))
-    prior_value = float(require_interval(as_float_array(prior, "prior"), "prior", 0.0, 1.0, lower_open=True, upper_open=True))
+    prior_value = float(
+        require_interval(as_float_array(prior, "prior"), "prior", 0.0, 1.0, lower_open=True, upper_open=True)
+    )
     if scale is None:
         calibration = evaluate(mechanism, setting)
         if calibration.scale is None:
@@ -513,7 +519,10 @@ def mechanism_attack_risk(
 
 
 def attack_risk_all(
-    setting: Setting, *, false_positive_rates: Sequence[float] = DEFAULT_FPRS, prior: float = 0.5,
+    setting: Setting,
+    *,
+    false_positive_rates: Sequence[float] = DEFAULT_FPRS,
+    prior: float = 0.5,
     featured_only: bool = False,
 ) -> list[AttackRisk]:
     """:func:`mechanism_attack_risk` for every registered mechanism (or only the featured ones)."""
@@ -578,7 +587,11 @@ def scale_for_attack_limit(
     if advantage is not None:
         if true_positive_rate is not None or false_positive_rate is not None:
             raise TypeError("give advantage=, or true_positive_rate= with false_positive_rate=, not both")
-        level = float(require_interval(as_float_array(advantage, "advantage"), "advantage", 0.0, 1.0, lower_open=True, upper_open=True))
+        level = float(
+            require_interval(
+                as_float_array(advantage, "advantage"), "advantage", 0.0, 1.0, lower_open=True, upper_open=True
+            )
+        )
         target_fpr = None
     else:
         t, alpha = _power_target(true_positive_rate, false_positive_rate)
@@ -611,10 +624,15 @@ def scale_for_attack_limit(
         log_level = math.log(level)
 
         def gap(log_scale):
-            return math.log(max(_risk_at(mechanism, setting, math.exp(log_scale), advantage, target_fpr), 1e-300)) - log_level
+            return (
+                math.log(max(_risk_at(mechanism, setting, math.exp(log_scale), advantage, target_fpr), 1e-300))
+                - log_level
+            )
 
         try:
-            root = optimize.brentq(gap, math.log(low), math.log(high), xtol=_SCALE_TOLERANCE / 4, rtol=4 * np.finfo(float).eps)
+            root = optimize.brentq(
+                gap, math.log(low), math.log(high), xtol=_SCALE_TOLERANCE / 4, rtol=4 * np.finfo(float).eps
+            )
         except ValueError:  # no sign change (a flat stretch of the risk): keep the bracket's safe end
             return high
         candidate = math.exp(root)

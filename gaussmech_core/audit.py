@@ -190,7 +190,11 @@ def _r1smg_closer_test_failure(half_gap: float, dim: int) -> float:
     beta_b = (dim - 1) / 2.0
 
     def integrand(z: float) -> float:
-        return math.exp(-0.5 * z * z) / math.sqrt(2.0 * math.pi) * special.betaincc(0.5, beta_b, min(1.0, (half_gap / z) ** 2))
+        return (
+            math.exp(-0.5 * z * z)
+            / math.sqrt(2.0 * math.pi)
+            * special.betaincc(0.5, beta_b, min(1.0, (half_gap / z) ** 2))
+        )
 
     peak = max(half_gap, math.sqrt(half_gap * math.sqrt(dim)))
     edges = sorted({half_gap, peak, peak + 8.0, max(peak + 8.0, 40.0)})
@@ -267,7 +271,9 @@ def matched_gaussian_sigma(expected_loss: ArrayLike, dim: int) -> FloatOrArray:
     return scalar_or_array(np.sqrt(loss / dim_value), expected_loss)
 
 
-def closer_test_projection_sample(noise: str, rng: np.random.Generator, size: int, scale: float, dim: int) -> np.ndarray:
+def closer_test_projection_sample(
+    noise: str, rng: np.random.Generator, size: int, scale: float, dim: int
+) -> np.ndarray:
     """Sample the projection ⟨n, u⟩ of the noise on a fixed unit vector u.
 
     Parameters
@@ -358,7 +364,9 @@ def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tu
     trials_value = require_integer(trials, "trials", minimum=1)
     successes_value = require_integer(successes, "successes", minimum=0, maximum=trials_value)
     level = float(
-        require_interval(as_float_array(confidence, "confidence"), "confidence", 0.0, 1.0, lower_open=True, upper_open=True)
+        require_interval(
+            as_float_array(confidence, "confidence"), "confidence", 0.0, 1.0, lower_open=True, upper_open=True
+        )
     )
     z = float(special.ndtri(0.5 + level / 2.0))
     n = float(trials_value)
@@ -369,7 +377,9 @@ def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tu
     return (max(0.0, centre - half_width), min(1.0, centre + half_width))
 
 
-def simulate_closer_test(noise: str, scale: float, sensitivity: float, dim: int, trials: int, seed: int, confidence: float = 0.95) -> CloserTestResult:
+def simulate_closer_test(
+    noise: str, scale: float, sensitivity: float, dim: int, trials: int, seed: int, confidence: float = 0.95
+) -> CloserTestResult:
     """Simulate many releases of two neighbouring answers and run the closer-answer test.
 
     Each trial picks the true dataset (x or x', probability 1/2 each), adds fresh noise, and

@@ -90,7 +90,9 @@ def kernel_log_ratio(scale: ArrayLike, sensitivity: ArrayLike, order: ArrayLike,
         _positive(scale, "scale"), _positive(sensitivity, "sensitivity"), _order(order), _positive(width, "width")
     )
     if np.any(sensitivity_b > width_b):
-        raise ValueError("sensitivity must be at most the width W of the data bounds (no query on [a, b] moves further)")
+        raise ValueError(
+            "sensitivity must be at most the width W of the data bounds (no query on [a, b] moves further)"
+        )
     fraction = sensitivity_b / width_b
     # The same floating-point steps as the calibration in generalized.truncated_gg_scale, so that
     # the ε reported at its b is the ε it verified.
@@ -102,7 +104,9 @@ def kernel_log_ratio(scale: ArrayLike, sensitivity: ArrayLike, order: ArrayLike,
     return scalar_or_array(result, scale, sensitivity, order, width)
 
 
-def truncated_gg_epsilon_bound(scale: ArrayLike, sensitivity: ArrayLike, order: ArrayLike, width: ArrayLike) -> FloatOrArray:
+def truncated_gg_epsilon_bound(
+    scale: ArrayLike, sensitivity: ArrayLike, order: ArrayLike, width: ArrayLike
+) -> FloatOrArray:
     """The ε the truncated GG mechanism is proved to have at scale b: ``2 A(b)`` (sufficient, docs/math.md section 5.6).
 
     Returns
@@ -115,7 +119,9 @@ def truncated_gg_epsilon_bound(scale: ArrayLike, sensitivity: ArrayLike, order: 
     >>> round(truncated_gg_epsilon_bound(0.7, 0.5, 2.0, 1.0), 2)   # docs/math.md section 5.6: "the bound's 3.06"
     3.06
     """
-    return scalar_or_array(2.0 * np.asarray(kernel_log_ratio(scale, sensitivity, order, width)), scale, sensitivity, order, width)
+    return scalar_or_array(
+        2.0 * np.asarray(kernel_log_ratio(scale, sensitivity, order, width)), scale, sensitivity, order, width
+    )
 
 
 def _standard(t: ArrayLike, scale: ArrayLike, order: ArrayLike) -> np.ndarray:
@@ -157,7 +163,9 @@ def truncated_noise_pdf(x: ArrayLike, scale: ArrayLike, order: ArrayLike, h: Arr
     1.0
     """
     x_b, scale_b, order_b, h_b = _arrays(x, scale, order, h)
-    density = np.where(np.abs(x_b) <= h_b, _gg_density(x_b, scale_b, order_b) / _mass_inside(scale_b, order_b, h_b), 0.0)
+    density = np.where(
+        np.abs(x_b) <= h_b, _gg_density(x_b, scale_b, order_b) / _mass_inside(scale_b, order_b, h_b), 0.0
+    )
     return scalar_or_array(density, x, scale, order, h)
 
 
@@ -184,7 +192,9 @@ def truncated_noise_moment(q: ArrayLike, scale: ArrayLike, order: ArrayLike, h: 
     >>> round(float(truncated_noise_moment(2.0, 1e6, 2.0, 0.5)), 9)   # b ≫ h: uniform on [-h, h], h²/3
     0.083333333
     """
-    q_b, scale_b, order_b, h_b = broadcast(_positive(q, "q"), _positive(scale, "scale"), _order(order), _positive(h, "half_width"))
+    q_b, scale_b, order_b, h_b = broadcast(
+        _positive(q, "q"), _positive(scale, "scale"), _order(order), _positive(h, "half_width")
+    )
     inside = _mass_inside(scale_b, order_b, h_b)
     with np.errstate(invalid="ignore", under="ignore"):
         moment = _inside_moment(q_b, scale_b, order_b, h_b) / inside
@@ -231,7 +241,9 @@ def clamped_noise_moment(q: ArrayLike, scale: ArrayLike, order: ArrayLike, h: Ar
     >>> round(float(clamped_noise_moment(2.0, 1e-3, 2.0, 0.5)), 12)   # b ≪ h: the GG's own b²/2
     5e-07
     """
-    q_b, scale_b, order_b, h_b = broadcast(_positive(q, "q"), _positive(scale, "scale"), _order(order), _positive(h, "half_width"))
+    q_b, scale_b, order_b, h_b = broadcast(
+        _positive(q, "q"), _positive(scale, "scale"), _order(order), _positive(h, "half_width")
+    )
     outside = special.gammaincc(1.0 / order_b, _standard(h_b, scale_b, order_b))
     with np.errstate(under="ignore"):
         moment = _inside_moment(q_b, scale_b, order_b, h_b) + h_b**q_b * outside
@@ -248,7 +260,11 @@ def clamped_noise_atoms(scale: float, order: float, h: float) -> tuple[np.ndarra
     ([-0.5, 0.5], 0.312422)
     """
     h_value = float(_positive(h, "half_width"))
-    outside = float(special.gammaincc(1.0 / float(_order(order)), _standard(h_value, float(_positive(scale, "scale")), float(order))))
+    outside = float(
+        special.gammaincc(
+            1.0 / float(_order(order)), _standard(h_value, float(_positive(scale, "scale")), float(order))
+        )
+    )
     return np.array([-h_value, h_value]), np.array([0.5 * outside, 0.5 * outside])
 
 
@@ -258,8 +274,9 @@ def _gg_draws(rng: np.random.Generator, count: int, b: float, p: float) -> np.nd
     return np.where(rng.random(count) < 0.5, -magnitude, magnitude)
 
 
-def clamped_noise_sample(rng: np.random.Generator, size: int | tuple[int, ...], scale: float, order: float,
-                         h: float) -> np.ndarray:
+def clamped_noise_sample(
+    rng: np.random.Generator, size: int | tuple[int, ...], scale: float, order: float, h: float
+) -> np.ndarray:
     """Draws of the BIT noise at the middle of the bounds: ``clamp(e, -h, h)``, ``e ~ GG(0, b, p)``.
 
     Examples
@@ -273,8 +290,9 @@ def clamped_noise_sample(rng: np.random.Generator, size: int | tuple[int, ...], 
     return np.clip(_gg_draws(rng, int(np.prod(shape)), b, p), -half, half).reshape(shape)
 
 
-def truncated_noise_sample(rng: np.random.Generator, size: int | tuple[int, ...], scale: float, order: float,
-                           h: float) -> np.ndarray:
+def truncated_noise_sample(
+    rng: np.random.Generator, size: int | tuple[int, ...], scale: float, order: float, h: float
+) -> np.ndarray:
     """Exact draws of the truncated GG noise on [-h, h] by rejection, at least 37% of proposals kept.
 
     For ``h <= b`` the proposal is uniform on [-h, h], kept with probability ``exp(-(|x|/b)^p)``
@@ -303,7 +321,7 @@ def truncated_noise_sample(rng: np.random.Generator, size: int | tuple[int, ...]
             proposal = _gg_draws(rng, batch, b, p)
             kept = proposal[np.abs(proposal) <= half]
         take = min(kept.size, wanted)
-        result[filled:filled + take] = kept[:take]
+        result[filled : filled + take] = kept[:take]
         filled += take
     return result.reshape(shape)
 

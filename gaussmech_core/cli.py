@@ -108,9 +108,15 @@ def build_parser() -> argparse.ArgumentParser:
         description="Attack advantage, TPR at low FPR and posterior belief, from each mechanism's privacy profile.",
     )
     _add_setting(risk)
-    risk.add_argument("--prior", type=_float, default=0.5, help="attacker's prior that Alice is in the data (default 0.5)")
     risk.add_argument(
-        "--fpr", type=_float, nargs="+", default=list(attack_risk.DEFAULT_FPRS), help="false-positive rates (default 0.01 0.001)"
+        "--prior", type=_float, default=0.5, help="attacker's prior that Alice is in the data (default 0.5)"
+    )
+    risk.add_argument(
+        "--fpr",
+        type=_float,
+        nargs="+",
+        default=list(attack_risk.DEFAULT_FPRS),
+        help="false-positive rates (default 0.01 0.001)",
     )
     _add_format(risk)
     for command, subparser in commands.choices.items():
@@ -194,7 +200,12 @@ def _render(rows: list[dict], output_format: str, table_columns: list[str] | Non
         writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
         writer.writeheader()
         for row in rows:
-            writer.writerow({key: ("" if value is None else repr(value) if isinstance(value, float) else value) for key, value in row.items()})
+            writer.writerow(
+                {
+                    key: ("" if value is None else repr(value) if isinstance(value, float) else value)
+                    for key, value in row.items()
+                }
+            )
         return buffer.getvalue().rstrip("\n")
     table = _table(rows, table_columns or list(rows[0]))
     return f"{header}\n{table}" if header else table
@@ -216,7 +227,15 @@ def _run(arguments: argparse.Namespace) -> str:
     if arguments.command == "calibrate":
         setting = _setting(arguments)
         rows = calibration_rows(setting)
-        columns = ["mechanism", "scale_symbol", "scale", "coordinate_std", "expected_squared_error", "guarantee_holds", "note"]
+        columns = [
+            "mechanism",
+            "scale_symbol",
+            "scale",
+            "coordinate_std",
+            "expected_squared_error",
+            "guarantee_holds",
+            "note",
+        ]
         return _render(rows, arguments.format, columns, _setting_line(setting))
     if arguments.command == "risk":
         setting = _setting(arguments)
@@ -224,13 +243,17 @@ def _run(arguments: argparse.Namespace) -> str:
         header = _setting_line(setting) + f"; attacker's prior = {arguments.prior:g}"
         return _render(rows, arguments.format, None, header)
     if arguments.command == "delta":
-        deltas = np.atleast_1d(gaussian.gaussian_delta(_one_or_many(arguments.epsilon), arguments.sigma, arguments.sensitivity))
+        deltas = np.atleast_1d(
+            gaussian.gaussian_delta(_one_or_many(arguments.epsilon), arguments.sigma, arguments.sensitivity)
+        )
         rows = [
             {"sigma": arguments.sigma, "sensitivity": arguments.sensitivity, "epsilon": e, "delta": float(d)}
             for e, d in zip(arguments.epsilon, deltas)
         ]
         return _render(rows, arguments.format)
-    epsilons = np.atleast_1d(gaussian.gaussian_epsilon(_one_or_many(arguments.delta), arguments.sigma, arguments.sensitivity))
+    epsilons = np.atleast_1d(
+        gaussian.gaussian_epsilon(_one_or_many(arguments.delta), arguments.sigma, arguments.sensitivity)
+    )
     rows = [
         {"sigma": arguments.sigma, "sensitivity": arguments.sensitivity, "delta": d, "epsilon": float(e)}
         for d, e in zip(arguments.delta, epsilons)

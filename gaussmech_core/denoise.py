@@ -112,7 +112,9 @@ def _require_dimension(d: int, minimum: int, what: str) -> None:
 # --- batch kernels: rows of Y are independent releases, sigma has shape (rows, 1) -------------
 
 
-def _shrink_rows(Y: np.ndarray, sigma: FloatOrArray, center: FloatOrArray | str, dims_lost: int, positive_part: bool) -> np.ndarray:
+def _shrink_rows(
+    Y: np.ndarray, sigma: FloatOrArray, center: FloatOrArray | str, dims_lost: int, positive_part: bool
+) -> np.ndarray:
     """Shrink every row of ``Y`` towards ``center`` by the factor ``1 - (d - dims_lost) σ²/‖y - c‖²``.
 
     ``center="mean"`` shrinks towards each row's own mean (Lindley); the mean costs one more
@@ -281,7 +283,9 @@ def _wavelet_levels(shape, level):
     return require_integer(level, "level", minimum=1, maximum=largest)
 
 
-def _wavelet_rows(grids: np.ndarray, sigma: np.ndarray, wavelet: str, level: int | None, threshold: ArrayLike | None = None) -> np.ndarray:
+def _wavelet_rows(
+    grids: np.ndarray, sigma: np.ndarray, wavelet: str, level: int | None, threshold: ArrayLike | None = None
+) -> np.ndarray:
     """Soft-threshold the detail coefficients of each grid in ``grids`` (shape (rows, h, w))."""
     pywt = _import_pywt()
     height, width = grids.shape[-2:]
@@ -306,7 +310,9 @@ def _wavelet_rows(grids: np.ndarray, sigma: np.ndarray, wavelet: str, level: int
 def _check_orthogonal_wavelet(wavelet: str) -> None:
     pywt = _import_pywt()
     if wavelet not in pywt.wavelist(kind="discrete"):
-        raise ValueError(f"wavelet must be a discrete wavelet name known to PyWavelets such as 'haar' or 'db2', got wavelet={wavelet!r}")
+        raise ValueError(
+            f"wavelet must be a discrete wavelet name known to PyWavelets such as 'haar' or 'db2', got wavelet={wavelet!r}"
+        )
     if not pywt.Wavelet(wavelet).orthogonal:
         raise ValueError(
             f"wavelet must be orthogonal (haar, dbN, symN, coifN) so that the noise stays i.i.d. "
@@ -449,7 +455,9 @@ def james_stein(y: ArrayLike, sigma: float, positive_part: bool = False, center:
     noise = _as_scalar(sigma, "sigma")
     anchor = _center_array(center, values)
     lindley = isinstance(anchor, str)
-    _require_dimension(values.size, 4 if lindley else 3, "James–Stein shrinkage" + (" towards the mean" if lindley else ""))
+    _require_dimension(
+        values.size, 4 if lindley else 3, "James–Stein shrinkage" + (" towards the mean" if lindley else "")
+    )
     result = _shrink_rows(values.reshape(1, -1), noise, anchor, 3 if lindley else 2, bool(positive_part))
     return result.reshape(values.shape)
 
@@ -561,7 +569,9 @@ def soft_threshold(y: ArrayLike, sigma: float, threshold: float | None = None) -
     return _soft_threshold_rows(values, level)
 
 
-def wavelet_soft_threshold(grid: ArrayLike, sigma: float, wavelet: str = "haar", level: int | None = None, threshold: float | None = None) -> np.ndarray:
+def wavelet_soft_threshold(
+    grid: ArrayLike, sigma: float, wavelet: str = "haar", level: int | None = None, threshold: float | None = None
+) -> np.ndarray:
     """Soft-threshold the detail coefficients of an orthonormal 2-D wavelet transform.
 
     Heat maps are rarely sparse cell by cell but are often sparse in a wavelet basis (flat
@@ -766,77 +776,107 @@ def _rows_wavelet(Y, sigma, total, prior, shape):
 def _registry() -> dict[str, Denoiser]:
     entries = [
         Denoiser(
-            "none", "No denoising", "The release as it is.",
-            lambda y, sigma=None: _as_vector(y).copy(), _rows_none,
+            "none",
+            "No denoising",
+            "The release as it is.",
+            lambda y, sigma=None: _as_vector(y).copy(),
+            _rows_none,
             theory="Error d σ² in expectation (Gaussian noise).",
         ),
         Denoiser(
-            "posterior_mean", "Posterior mean (oracle prior)",
+            "posterior_mean",
+            "Posterior mean (oracle prior)",
             "Bayes estimator under a known Gaussian prior; with the oracle prior (mean and spread of the "
             "true counts) it is the best linear shrinkage and serves as a yardstick, not a release.",
-            posterior_mean, _rows_posterior, frozenset({"prior"}),
+            posterior_mean,
+            _rows_posterior,
+            frozenset({"prior"}),
             theory="Bayes risk d σ² w²/(w² + σ²) (Balle & Wang, Thm 10).",
         ),
         Denoiser(
-            "james_stein", "James–Stein",
+            "james_stein",
+            "James–Stein",
             "Shrinks the whole vector towards 0 by 1 - (d-2)σ²/‖y‖²; needs no prior.",
-            james_stein, lambda Y, s, t, p, shape: _shrink_rows(Y, s, 0.0, 2, False), min_bins=3,
+            james_stein,
+            lambda Y, s, t, p, shape: _shrink_rows(Y, s, 0.0, 2, False),
+            min_bins=3,
             theory="Risk below d σ² for every θ when d ≥ 3 (Balle & Wang, Thm 11).",
         ),
         Denoiser(
-            "james_stein_plus", "James–Stein, positive part",
+            "james_stein_plus",
+            "James–Stein, positive part",
             "James–Stein with the shrinkage factor clipped at 0; never worse than plain James–Stein.",
             lambda y, sigma: james_stein(y, sigma, positive_part=True),
-            lambda Y, s, t, p, shape: _shrink_rows(Y, s, 0.0, 2, True), min_bins=3,
+            lambda Y, s, t, p, shape: _shrink_rows(Y, s, 0.0, 2, True),
+            min_bins=3,
             theory="Dominates James–Stein, so its risk is below d σ² (d ≥ 3).",
         ),
         Denoiser(
-            "james_stein_plus_mean", "James–Stein+, towards the mean (Lindley)",
+            "james_stein_plus_mean",
+            "James–Stein+, towards the mean (Lindley)",
             "Positive-part shrinkage towards the mean of the release instead of 0; suits dense histograms.",
             lambda y, sigma: james_stein(y, sigma, positive_part=True, center="mean"),
-            lambda Y, s, t, p, shape: _shrink_rows(Y, s, "mean", 3, True), min_bins=4,
+            lambda Y, s, t, p, shape: _shrink_rows(Y, s, "mean", 3, True),
+            min_bins=4,
             theory="Risk below d σ² for every θ when d ≥ 4 (Lindley 1962).",
         ),
         Denoiser(
-            "empirical_bayes", "Empirical Bayes",
+            "empirical_bayes",
+            "Empirical Bayes",
             "Posterior mean with the prior variance estimated from the release (maximum likelihood).",
-            empirical_bayes, lambda Y, s, t, p, shape: _shrink_rows(Y, s, 0.0, 0, True),
+            empirical_bayes,
+            lambda Y, s, t, p, shape: _shrink_rows(Y, s, 0.0, 0, True),
             theory="Close to the oracle Bayes risk for large d (Balle & Wang, Sec. 4).",
         ),
         Denoiser(
-            "soft_threshold", "Soft thresholding",
+            "soft_threshold",
+            "Soft thresholding",
             "Sets small values to 0 and pulls the others towards 0 by λ = σ√(2 ln d); suits sparse histograms.",
-            soft_threshold, _rows_soft,
+            soft_threshold,
+            _rows_soft,
             theory="Error ≤ (2 ln d + 1)(σ² + Σ min(θᵢ², σ²)) (Donoho & Johnstone 1994; Balle & Wang, Thm 12).",
         ),
         Denoiser(
-            "wavelet_soft_threshold", "Haar wavelet soft thresholding",
+            "wavelet_soft_threshold",
+            "Haar wavelet soft thresholding",
             "Soft thresholding of the heat map's Haar wavelet details; keeps flat regions flat.",
-            wavelet_soft_threshold, _rows_wavelet, frozenset({"2d"}),
+            wavelet_soft_threshold,
+            _rows_wavelet,
+            frozenset({"2d"}),
             theory="The oracle inequality of soft thresholding, in the wavelet basis (orthonormal).",
         ),
         Denoiser(
-            "nonnegative", "Clip negatives to 0",
+            "nonnegative",
+            "Clip negatives to 0",
             "Projection onto non-negative counts.",
-            project_nonnegative, lambda Y, s, t, p, shape: np.maximum(Y, 0.0),
+            project_nonnegative,
+            lambda Y, s, t, p, shape: np.maximum(Y, 0.0),
             theory="Never increases the error of any count (the truth is ≥ 0).",
         ),
         Denoiser(
-            "simplex", "Project onto counts with total n",
+            "simplex",
+            "Project onto counts with total n",
             "Closest vector with non-negative entries summing to the public total n.",
-            project_to_simplex, lambda Y, s, t, p, shape: _project_simplex_rows(Y, t), frozenset({"total"}),
+            project_to_simplex,
+            lambda Y, s, t, p, shape: _project_simplex_rows(Y, t),
+            frozenset({"total"}),
             theory="Never increases the l2 error (projection onto a convex set holding the truth).",
         ),
         Denoiser(
-            "clip_rescale", "Clip and rescale (Liu)",
+            "clip_rescale",
+            "Clip and rescale (Liu)",
             "Clips to [0, n] and rescales to sum n, as in Liu's experiments.",
-            clip_and_rescale, lambda Y, s, t, p, shape: _clip_and_rescale_rows(Y, t), frozenset({"total"}),
+            clip_and_rescale,
+            lambda Y, s, t, p, shape: _clip_and_rescale_rows(Y, t),
+            frozenset({"total"}),
             theory="No guarantee: not a projection.",
         ),
         Denoiser(
-            "round", "Round to whole counts",
+            "round",
+            "Round to whole counts",
             "Nearest whole numbers with the same total (the public n if known, else the rounded sum).",
-            round_keeping_total, lambda Y, s, t, p, shape: _round_rows(Y, t),
+            round_keeping_total,
+            lambda Y, s, t, p, shape: _round_rows(Y, t),
             theory="Each count moves by less than 1; for whole-number truth the error at most doubles per count.",
         ),
     ]
@@ -846,7 +886,9 @@ def _registry() -> dict[str, Denoiser]:
 DENOISERS: dict[str, Denoiser] = _registry()
 
 
-def check_pipeline(steps: Sequence[str], shape: Sequence[int], total: float | None = None, prior: Prior | None = None) -> tuple[str, ...]:
+def check_pipeline(
+    steps: Sequence[str], shape: Sequence[int], total: float | None = None, prior: Prior | None = None
+) -> tuple[str, ...]:
     """Validate a pipeline for data of ``shape``; return its steps as a tuple (without "none").
 
     Raises ``ValueError`` naming the step and what it lacks (a total, a prior, a 2-D grid, enough
@@ -891,7 +933,9 @@ def _apply_rows(Y, steps, sigma_rows, total, prior, shape):
     return Y
 
 
-def apply_pipeline(y: ArrayLike, steps: Sequence[str], sigma: float, total: float | None = None, prior: Prior | None = None) -> np.ndarray:
+def apply_pipeline(
+    y: ArrayLike, steps: Sequence[str], sigma: float, total: float | None = None, prior: Prior | None = None
+) -> np.ndarray:
     """Apply the denoisers ``steps`` (ids of :data:`DENOISERS`) in order.
 
     Parameters
@@ -930,5 +974,7 @@ def apply_pipeline(y: ArrayLike, steps: Sequence[str], sigma: float, total: floa
     checked = check_pipeline(steps, values.shape, target, checked_prior)
     if "round" in checked and target is not None:
         require_integer(target, "total", minimum=0)
-    result = _apply_rows(values.reshape(1, -1).copy(), checked, np.array([[noise]]), target, checked_prior, values.shape)
+    result = _apply_rows(
+        values.reshape(1, -1).copy(), checked, np.array([[noise]]), target, checked_prior, values.shape
+    )
     return result.reshape(values.shape)

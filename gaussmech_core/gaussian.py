@@ -1140,7 +1140,9 @@ def gaussian_privacy_loss(sigma: ArrayLike, sensitivity: ArrayLike = 1.0) -> tup
     return scalar_or_array(eta, sigma, sensitivity), scalar_or_array(2.0 * eta, sigma, sensitivity)
 
 
-def privacy_loss_masses(epsilon: ArrayLike, sigma: ArrayLike, sensitivity: ArrayLike = 1.0) -> tuple[FloatOrArray, FloatOrArray]:
+def privacy_loss_masses(
+    epsilon: ArrayLike, sigma: ArrayLike, sensitivity: ArrayLike = 1.0
+) -> tuple[FloatOrArray, FloatOrArray]:
     """The two masses of Balle & Wang's Theorem 5: P[L ≥ ε] and e^ε P[L' ≤ −ε].
 
     Parameters

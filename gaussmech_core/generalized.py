@@ -141,12 +141,6 @@ def _order_array(order: ArrayLike) -> np.ndarray:
     )
 
 
-
-
-
-
-
-
 def _sensitivity_array(sensitivity: ArrayLike) -> np.ndarray:
     """Δ >= 0, as for the Gaussian functions: Δ = 0 means no noise is needed (b = 0, δ = 0, ε = 0)."""
     return require_interval(as_float_array(sensitivity, "sensitivity"), "sensitivity", 0.0, None)
@@ -156,14 +150,14 @@ def _threshold_array(t: ArrayLike) -> np.ndarray:
     return require_interval(as_float_array(t, "t"), "t", 0.0, None, allow_infinity=True)
 
 
-
-
 def _require_rng(rng: object) -> None:
     if not isinstance(rng, np.random.Generator):
         raise TypeError(f"rng must be a numpy.random.Generator, got rng={rng!r}")
 
 
-def _bounds_arrays(lower: ArrayLike, upper: ArrayLike, sensitivity: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def _bounds_arrays(
+    lower: ArrayLike, upper: ArrayLike, sensitivity: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Validate bounds ``lower < upper`` (finite, with a finite width) and ``0 < Δ <= W``."""
     lower_array = require_interval(as_float_array(lower, "lower"), "lower")
     upper_array = require_interval(as_float_array(upper, "upper"), "upper")
@@ -309,7 +303,12 @@ def _scaled_gamma_slope(a: np.ndarray, x: np.ndarray) -> np.ndarray:
 
 
 def _scaled_gamma_drop(
-    a: np.ndarray, x: np.ndarray, epsilon: np.ndarray, root: np.ndarray, far_root: np.ndarray, order: np.ndarray,
+    a: np.ndarray,
+    x: np.ndarray,
+    epsilon: np.ndarray,
+    root: np.ndarray,
+    far_root: np.ndarray,
+    order: np.ndarray,
     gap: np.ndarray,
 ) -> np.ndarray:
     """``R(a, x) - R(a, x + ε) >= 0`` at ``x = root^p`` and ``x + ε = far_root^p``, without
@@ -332,9 +331,7 @@ def _scaled_gamma_drop(
         integrand = np.exp(-np.power(nodes, order_n[:, None]))
         increment = gap[narrow] / 2.0 * (integrand @ _GAUSS_WEIGHTS) / special.gamma(1.0 + a_n)
         far_x = x[narrow] + epsilon[narrow]
-        result[narrow] = np.exp(x[narrow]) * (
-            increment - np.expm1(epsilon[narrow]) * special.gammaincc(a_n, far_x)
-        )
+        result[narrow] = np.exp(x[narrow]) * (increment - np.expm1(epsilon[narrow]) * special.gammaincc(a_n, far_x))
     near_zero = ~short & ~narrow & (x + epsilon < 1.0)
     a_near, x_near, epsilon_near = a[near_zero], x[near_zero], epsilon[near_zero]
     root_near, order_near = root[near_zero], order[near_zero]
@@ -369,7 +366,9 @@ def _log_upper_gamma(a: np.ndarray, x: np.ndarray) -> np.ndarray:
     return result
 
 
-def _bisect(is_upper: Callable[[np.ndarray], np.ndarray], lower: np.ndarray, upper: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _bisect(
+    is_upper: Callable[[np.ndarray], np.ndarray], lower: np.ndarray, upper: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """Bisect elementwise until ``lower`` and ``upper`` are adjacent floating-point numbers.
 
     ``is_upper(x)`` must be False at ``lower`` and True at ``upper`` (and monotone between). The
@@ -396,7 +395,9 @@ def _bisect(is_upper: Callable[[np.ndarray], np.ndarray], lower: np.ndarray, upp
     return from_key(lower_key), from_key(upper_key)
 
 
-def _working_log_target(delta: np.ndarray, order: np.ndarray | None = None, epsilon: np.ndarray | None = None) -> np.ndarray:
+def _working_log_target(
+    delta: np.ndarray, order: np.ndarray | None = None, epsilon: np.ndarray | None = None
+) -> np.ndarray:
     """``log δ`` lowered by the margin that covers the rounding error of the exact profile at order
     p > 1 (``order=None``: of the pDP condition, whose accuracy does not depend on p).
 
@@ -412,7 +413,9 @@ def _working_log_target(delta: np.ndarray, order: np.ndarray | None = None, epsi
     return log_delta - margin
 
 
-def _raise_until(is_private: Callable[[np.ndarray, np.ndarray], np.ndarray], values: np.ndarray, floor: float = 0.0) -> np.ndarray:
+def _raise_until(
+    is_private: Callable[[np.ndarray, np.ndarray], np.ndarray], values: np.ndarray, floor: float = 0.0
+) -> np.ndarray:
     """Raise each value by a relative step that doubles each round until ``is_private`` holds.
 
     ``is_private(candidates, where)`` receives the candidates for the elements selected by the
@@ -920,9 +923,9 @@ def _threshold_for_sensitivity(epsilon: np.ndarray, scaled_sensitivity: np.ndarr
     # bound for the true δ, which is all the rounding-up needs.
     lower = np.zeros_like(upper)
     positive = epsilon > 0.0
-    log_magnitude = (
-        np.log(epsilon[positive]) - np.log(order[positive]) - np.log(scaled_sensitivity[positive])
-    ) / (order[positive] - 1.0)
+    log_magnitude = (np.log(epsilon[positive]) - np.log(order[positive]) - np.log(scaled_sensitivity[positive])) / (
+        order[positive] - 1.0
+    )
     lower[positive] = -np.exp(np.minimum(log_magnitude, _LOG_LARGEST_POWER / order[positive]))
     _, threshold = _bisect(lambda u: _scaled_sensitivity(u, epsilon, order) >= scaled_sensitivity, lower, upper)
     return threshold
@@ -943,7 +946,9 @@ def _log_profile(epsilon: np.ndarray, scaled_sensitivity: np.ndarray, order: np.
     return result
 
 
-def generalized_gaussian_log_delta(epsilon: ArrayLike, scale: ArrayLike, sensitivity: ArrayLike = 1.0, order: ArrayLike = 2.0) -> FloatOrArray:
+def generalized_gaussian_log_delta(
+    epsilon: ArrayLike, scale: ArrayLike, sensitivity: ArrayLike = 1.0, order: ArrayLike = 2.0
+) -> FloatOrArray:
     """Natural log of the exact privacy profile δ(ε) of scalar GG(0, b, p) noise.
 
     Parameters
@@ -1013,7 +1018,9 @@ def _reported_upward(log_delta: np.ndarray, order: np.ndarray, epsilon: np.ndarr
     return result
 
 
-def generalized_gaussian_delta(epsilon: ArrayLike, scale: ArrayLike, sensitivity: ArrayLike = 1.0, order: ArrayLike = 2.0) -> FloatOrArray:
+def generalized_gaussian_delta(
+    epsilon: ArrayLike, scale: ArrayLike, sensitivity: ArrayLike = 1.0, order: ArrayLike = 2.0
+) -> FloatOrArray:
     """Exact privacy profile δ(ε) of scalar GG(0, b, p) noise (the smallest δ for each ε).
 
     Parameters
@@ -1087,7 +1094,9 @@ def _epsilon_for_delta(log_target: np.ndarray, scaled_sensitivity: np.ndarray, o
     return epsilon
 
 
-def generalized_gaussian_epsilon(delta: ArrayLike, scale: ArrayLike, sensitivity: ArrayLike = 1.0, order: ArrayLike = 2.0) -> FloatOrArray:
+def generalized_gaussian_epsilon(
+    delta: ArrayLike, scale: ArrayLike, sensitivity: ArrayLike = 1.0, order: ArrayLike = 2.0
+) -> FloatOrArray:
     """The smallest ε for which scalar GG(0, b, p) noise is (ε, δ)-DP (inverse of the exact profile).
 
     Parameters
@@ -1134,8 +1143,9 @@ def generalized_gaussian_epsilon(delta: ArrayLike, scale: ArrayLike, sensitivity
         scaled_sensitivity = _scaled_sensitivity_of(sensitivity_b[general], scale_b[general], order_g)
         working_target = _working_log_target(delta_b[general], order_g)
         epsilon[general] = _raise_until(
-            lambda value, where: _log_profile(value, scaled_sensitivity[where], order_g[where])
-            <= working_target[where],
+            lambda value, where: (
+                _log_profile(value, scaled_sensitivity[where], order_g[where]) <= working_target[where]
+            ),
             _epsilon_for_delta(working_target, scaled_sensitivity, order_g),
             floor=np.finfo(float).tiny,
         )
@@ -1197,7 +1207,9 @@ def _loss_bound(noise: np.ndarray, scaled_sensitivity: np.ndarray, order: np.nda
     return result
 
 
-def generalized_gaussian_pdp_delta(epsilon: ArrayLike, scale: ArrayLike, sensitivity: ArrayLike = 1.0, order: ArrayLike = 2.0) -> FloatOrArray:
+def generalized_gaussian_pdp_delta(
+    epsilon: ArrayLike, scale: ArrayLike, sensitivity: ArrayLike = 1.0, order: ArrayLike = 2.0
+) -> FloatOrArray:
     """The δ of Liu's pDP condition at scale b: ``Q(1/p, (t*/b)^p)`` (Corollary 7 (reconstructed)).
 
     Parameters
@@ -1253,7 +1265,13 @@ def _pdp_scaled_sensitivity(epsilon: np.ndarray, delta: np.ndarray, order: np.nd
     )
 
 
-def generalized_gaussian_scale(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike = 1.0, order: ArrayLike = 2.0, guarantee: str = "approximate") -> FloatOrArray:
+def generalized_gaussian_scale(
+    epsilon: ArrayLike,
+    delta: ArrayLike,
+    sensitivity: ArrayLike = 1.0,
+    order: ArrayLike = 2.0,
+    guarantee: str = "approximate",
+) -> FloatOrArray:
     """Scale b of scalar GG(0, b, p) noise for (ε, δ)-DP or (ε, δ)-probabilistic DP.
 
     Parameters
@@ -1334,7 +1352,10 @@ def generalized_gaussian_scale(epsilon: ArrayLike, delta: ArrayLike, sensitivity
     general = ~laplace
     if general.any():
         epsilon_g, delta_g, sensitivity_g, order_g = (
-            epsilon_b[general], delta_b[general], sensitivity_b[general], order_b[general]
+            epsilon_b[general],
+            delta_b[general],
+            sensitivity_b[general],
+            order_b[general],
         )
         working_target = _working_log_target(delta_g, None if probabilistic else order_g, epsilon_g)
         if probabilistic:
@@ -1346,12 +1367,14 @@ def generalized_gaussian_scale(epsilon: ArrayLike, delta: ArrayLike, sensitivity
         with np.errstate(divide="ignore", over="ignore"):  # b beyond 1.8e308 (ε ~ 1e-320) is inf
             scale[general] = sensitivity_g / scaled_sensitivity
         scale[general] = _raise_until(
-            lambda candidate, where: achieved(
-                epsilon_g[where],
-                _scaled_sensitivity_of(sensitivity_g[where], candidate, order_g[where]),
-                order_g[where],
-            )
-            <= working_target[where],
+            lambda candidate, where: (
+                achieved(
+                    epsilon_g[where],
+                    _scaled_sensitivity_of(sensitivity_g[where], candidate, order_g[where]),
+                    order_g[where],
+                )
+                <= working_target[where]
+            ),
             scale[general],
         )
     scale[no_noise] = 0.0
@@ -1417,7 +1440,9 @@ def _bit_epsilon(scale: np.ndarray, sensitivity: np.ndarray, width: np.ndarray, 
     return result
 
 
-def truncated_gg_scale(epsilon: ArrayLike, sensitivity: ArrayLike, order: ArrayLike, lower: ArrayLike, upper: ArrayLike) -> FloatOrArray:
+def truncated_gg_scale(
+    epsilon: ArrayLike, sensitivity: ArrayLike, order: ArrayLike, lower: ArrayLike, upper: ArrayLike
+) -> FloatOrArray:
     """Scale b of the truncated GG mechanism on ``[lower, upper]`` for pure ε-DP (sufficient condition).
 
     Parameters
@@ -1461,15 +1486,17 @@ def truncated_gg_scale(epsilon: ArrayLike, sensitivity: ArrayLike, order: ArrayL
     shape = _kernel_shape(sensitivity_b, width, order_b)
     scale = width * _power(2.0 * shape / epsilon_b, 1.0 / order_b)
     scale = _raise_until(
-        lambda candidate, where: 2.0
-        * _kernel_log_ratio(candidate, sensitivity_b[where], width[where], order_b[where])
-        <= epsilon_b[where],
+        lambda candidate, where: (
+            2.0 * _kernel_log_ratio(candidate, sensitivity_b[where], width[where], order_b[where]) <= epsilon_b[where]
+        ),
         scale,
     )
     return scalar_or_array(scale, epsilon, sensitivity, order, lower, upper)
 
 
-def bit_gg_epsilon(scale: ArrayLike, sensitivity: ArrayLike, order: ArrayLike, lower: ArrayLike, upper: ArrayLike) -> FloatOrArray:
+def bit_gg_epsilon(
+    scale: ArrayLike, sensitivity: ArrayLike, order: ArrayLike, lower: ArrayLike, upper: ArrayLike
+) -> FloatOrArray:
     """Exact pure-DP ε of the boundary-inflated truncated (BIT) GG mechanism (clamping).
 
     Parameters
@@ -1519,7 +1546,9 @@ def bit_gg_epsilon(scale: ArrayLike, sensitivity: ArrayLike, order: ArrayLike, l
     return scalar_or_array(result, scale, sensitivity, order, lower, upper)
 
 
-def bit_gg_scale(epsilon: ArrayLike, sensitivity: ArrayLike, order: ArrayLike, lower: ArrayLike, upper: ArrayLike) -> FloatOrArray:
+def bit_gg_scale(
+    epsilon: ArrayLike, sensitivity: ArrayLike, order: ArrayLike, lower: ArrayLike, upper: ArrayLike
+) -> FloatOrArray:
     """The smallest scale b for which the BIT GG mechanism on ``[lower, upper]`` is ε-DP.
 
     Parameters
@@ -1569,13 +1598,19 @@ def bit_gg_scale(epsilon: ArrayLike, sensitivity: ArrayLike, order: ArrayLike, l
             break
         with np.errstate(over="ignore"):  # ε below about Δ/1.8e308 needs b = inf
             upper_scale[pending] *= 2.0
-    _, scale = _bisect(
-        lambda b: _bit_epsilon(b, sensitivity_b, width, order_b) <= epsilon_b, lower_scale, upper_scale
-    )
+    _, scale = _bisect(lambda b: _bit_epsilon(b, sensitivity_b, width, order_b) <= epsilon_b, lower_scale, upper_scale)
     return scalar_or_array(scale, epsilon, sensitivity, order, lower, upper)
 
 
-def truncated_gg_sample(rng: np.random.Generator, size: Shape, center: ArrayLike, scale: ArrayLike, order: ArrayLike, lower: ArrayLike, upper: ArrayLike) -> np.ndarray:
+def truncated_gg_sample(
+    rng: np.random.Generator,
+    size: Shape,
+    center: ArrayLike,
+    scale: ArrayLike,
+    order: ArrayLike,
+    lower: ArrayLike,
+    upper: ArrayLike,
+) -> np.ndarray:
     """Draw from GG(center, b, p) restricted and renormalised to ``[lower, upper]`` (Liu's Definition 5).
 
     Parameters
@@ -1652,7 +1687,15 @@ def truncated_gg_sample(rng: np.random.Generator, size: Shape, center: ArrayLike
     return np.clip(samples, lower_b, upper_b)
 
 
-def bit_gg_sample(rng: np.random.Generator, size: Shape, center: ArrayLike, scale: ArrayLike, order: ArrayLike, lower: ArrayLike, upper: ArrayLike) -> np.ndarray:
+def bit_gg_sample(
+    rng: np.random.Generator,
+    size: Shape,
+    center: ArrayLike,
+    scale: ArrayLike,
+    order: ArrayLike,
+    lower: ArrayLike,
+    upper: ArrayLike,
+) -> np.ndarray:
     """Draw ``clamp(center + e, lower, upper)`` with ``e ~ GG(0, b, p)`` (the BIT GG mechanism).
 
     Parameters
@@ -1736,7 +1779,9 @@ class TailComparison(NamedTuple):
     log_ratio: np.ndarray | float
 
 
-def laplace_gaussian_tail_ratio(t: ArrayLike, epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike = 1.0, gaussian: str = "pdp") -> TailComparison:
+def laplace_gaussian_tail_ratio(
+    t: ArrayLike, epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike = 1.0, gaussian: str = "pdp"
+) -> TailComparison:
     """Liu's tail comparison at threshold t: Laplace ``p1 = exp(-ε t/Δ)``, Gaussian ``p2 = erfc(t/(σ√2))``.
 
     Parameters
@@ -1792,7 +1837,9 @@ def laplace_gaussian_tail_ratio(t: ArrayLike, epsilon: ArrayLike, delta: ArrayLi
     )
 
 
-def privacy_cost_ratio(t: ArrayLike, tail_probability: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike = 1.0) -> FloatOrArray:
+def privacy_cost_ratio(
+    t: ArrayLike, tail_probability: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike = 1.0
+) -> FloatOrArray:
     """``ε₂/ε₁``: the ε a Lemma-10 Gaussian needs over the ε Laplace needs for the same tail at t.
 
     Parameters

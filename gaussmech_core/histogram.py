@@ -60,7 +60,6 @@ RELATIONS: dict[str, str] = {
 }
 
 
-
 def release_mechanisms() -> tuple[str, ...]:
     """Ids of the registered mechanisms that can release a histogram, in registry order.
 
@@ -111,9 +110,16 @@ class NeighbourModel:
     description: str = ""
 
     def __post_init__(self):
-        object.__setattr__(self, "changed_coordinates", require_integer(self.changed_coordinates, "changed_coordinates", 1))
-        value = require_interval(as_float_array(self.coordinate_sensitivity, "coordinate_sensitivity"),
-                                 "coordinate_sensitivity", 0.0, None, lower_open=True)
+        object.__setattr__(
+            self, "changed_coordinates", require_integer(self.changed_coordinates, "changed_coordinates", 1)
+        )
+        value = require_interval(
+            as_float_array(self.coordinate_sensitivity, "coordinate_sensitivity"),
+            "coordinate_sensitivity",
+            0.0,
+            None,
+            lower_open=True,
+        )
         object.__setattr__(self, "coordinate_sensitivity", float(value))
 
     @property
@@ -192,7 +198,9 @@ def _epsilon_value(epsilon: ArrayLike) -> float:
     return float(require_interval(array, "epsilon", 0.0, None))
 
 
-def calibrate_histogram_noise(mechanism: str, epsilon: float, delta: float, relation: str | NeighbourModel, order: float = 2.0) -> NoiseCalibration:
+def calibrate_histogram_noise(
+    mechanism: str, epsilon: float, delta: float, relation: str | NeighbourModel, order: float = 2.0
+) -> NoiseCalibration:
     """Calibrate the noise of ``mechanism`` for a query whose neighbours differ as in ``relation``.
 
     Parameters
@@ -240,8 +248,17 @@ def calibrate_histogram_noise(mechanism: str, epsilon: float, delta: float, rela
     order_value = _order_value(order)
     delta_value = _delta_value(delta) if entry.uses_delta else float("nan")
     found = _histogram_release(entry).calibrate(eps, delta_value, model, order_value)
-    return NoiseCalibration(mechanism, eps, delta_value, float(found.order), float(found.scale), float(found.noise_std),
-                            float(found.sensitivity), found.note, found.sensitivity_symbol)
+    return NoiseCalibration(
+        mechanism,
+        eps,
+        delta_value,
+        float(found.order),
+        float(found.scale),
+        float(found.noise_std),
+        float(found.sensitivity),
+        found.note,
+        found.sensitivity_symbol,
+    )
 
 
 def _order_value(order: ArrayLike) -> float:
@@ -283,7 +300,15 @@ class Release:
         return self.calibration.noise_std
 
 
-def release_histogram(counts: ArrayLike, mechanism: str, epsilon: float, delta: float, relation: str | NeighbourModel, order: float = 2.0, rng: np.random.Generator | int | None = None) -> Release:
+def release_histogram(
+    counts: ArrayLike,
+    mechanism: str,
+    epsilon: float,
+    delta: float,
+    relation: str | NeighbourModel,
+    order: float = 2.0,
+    rng: np.random.Generator | int | None = None,
+) -> Release:
     """Release ``counts`` (a vector or a 2-D grid) with calibrated noise.
 
     Parameters
@@ -318,7 +343,7 @@ def release_histogram(counts: ArrayLike, mechanism: str, epsilon: float, delta: 
 def _pair(true, estimate):
     truth = _as_counts(true, "true")
     guess = require_interval(as_float_array(estimate, "estimate"), "estimate")
-    if guess.ndim < truth.ndim or guess.shape[guess.ndim - truth.ndim:] != truth.shape:
+    if guess.ndim < truth.ndim or guess.shape[guess.ndim - truth.ndim :] != truth.shape:
         raise ValueError(
             f"estimate must have the shape of true {truth.shape} (optionally with leading batch axes), got {guess.shape}"
         )
@@ -432,8 +457,11 @@ def kl_divergence(true: ArrayLike, estimate: ArrayLike, floor: float = KL_FLOOR)
     truth, guess = _pair(true, estimate)
     if not _kl_applicable(truth):
         raise ValueError("true must be non-negative counts with a positive total to be normalised into a distribution")
-    floor_value = float(require_interval(as_float_array(floor, "floor"), "floor", 0.0, 1.0 / truth.size,
-                                         lower_open=True, upper_open=True))
+    floor_value = float(
+        require_interval(
+            as_float_array(floor, "floor"), "floor", 0.0, 1.0 / truth.size, lower_open=True, upper_open=True
+        )
+    )
     return _batch_result(_kl_rows(truth, guess, floor_value))
 
 
@@ -504,7 +532,14 @@ class PipelineResult:
     metrics: dict
 
 
-def evaluate_pipelines(true: ArrayLike, noisy: ArrayLike, noise_std: float, pipelines: Sequence[Sequence[str]], total: float | None = None, prior: Prior | None = None) -> list[PipelineResult]:
+def evaluate_pipelines(
+    true: ArrayLike,
+    noisy: ArrayLike,
+    noise_std: float,
+    pipelines: Sequence[Sequence[str]],
+    total: float | None = None,
+    prior: Prior | None = None,
+) -> list[PipelineResult]:
     """Apply each pipeline of denoiser ids to ``noisy`` and measure it against ``true``.
 
     Examples
@@ -657,8 +692,10 @@ def error_sweep(
         raise ValueError("mechanisms must name at least one mechanism")
     target = None if total is None else float(require_interval(as_float_array(total, "total"), "total", 0.0, None))
     checked_prior = _check_prior(prior, shape)
-    pipelines = [check_pipeline(tuple(p) if not isinstance(p, str) else (p,), shape, target, checked_prior)
-                 for p in denoiser_pipelines]
+    pipelines = [
+        check_pipeline(tuple(p) if not isinstance(p, str) else (p,), shape, target, checked_prior)
+        for p in denoiser_pipelines
+    ]
     if not pipelines:
         raise ValueError("denoiser_pipelines must hold at least one pipeline (use () for the raw release)")
     if target is not None and any("round" in p for p in pipelines):
@@ -715,9 +752,13 @@ def error_sweep(
         for start in range(0, reps, chunk):
             rows = slice(start, min(reps, start + chunk))
             count = rows.stop - rows.start
-            unit = np.asarray(release.sample(rng, (count, d), 1.0, p_order), dtype=float) if release.scale_family else None
+            unit = (
+                np.asarray(release.sample(rng, (count, d), 1.0, p_order), dtype=float) if release.scale_family else None
+            )
             for e, (scale, std) in calibrations.items():  # type: ignore[assignment]  # e: np.intp here, int above
-                noise = scale * unit if unit is not None else np.asarray(release.sample(rng, (count, d), scale, p_order))
+                noise = (
+                    scale * unit if unit is not None else np.asarray(release.sample(rng, (count, d), scale, p_order))
+                )
                 noisy = flat_truth + noise
                 sigma_rows = np.full((count, 1), std)
                 for p, steps in enumerate(pipelines):

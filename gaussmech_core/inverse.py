@@ -125,7 +125,9 @@ def _quantile_from_tail(tail: Callable[[float], FloatOrArray], alpha: float, sta
                 low = middle
         return high
     if high / low > 1.0 + _QUANTILE_RELATIVE_TOLERANCE:
-        root = optimize.brentq(excess, math.log(low), math.log(high), xtol=_QUANTILE_RELATIVE_TOLERANCE / 4, rtol=4 * np.finfo(float).eps)
+        root = optimize.brentq(
+            excess, math.log(low), math.log(high), xtol=_QUANTILE_RELATIVE_TOLERANCE / 4, rtol=4 * np.finfo(float).eps
+        )
         candidate = math.exp(root) * (1.0 + _QUANTILE_RELATIVE_TOLERANCE)
         step = _QUANTILE_RELATIVE_TOLERANCE
         while candidate < high and float(tail(candidate)) > alpha:
@@ -147,7 +149,15 @@ def _norm_quantile_approximate(mechanism: Mechanism, scale: float, setting: Sett
     return math.sqrt(summary.quantiles[level]), f"approximate ({summary.method})"
 
 
-def error_at_epsilon(mechanism: Mechanism | str, setting: Setting, epsilon: float, *, kind: str = "rms", alpha: float = 0.05, scope: str = "norm") -> float | None:
+def error_at_epsilon(
+    mechanism: Mechanism | str,
+    setting: Setting,
+    epsilon: float,
+    *,
+    kind: str = "rms",
+    alpha: float = 0.05,
+    scope: str = "norm",
+) -> float | None:
     """The error of a mechanism calibrated at ``epsilon`` (the other parameters from ``setting``).
 
     Parameters
@@ -220,7 +230,15 @@ def _error(mechanism: Mechanism, setting: Setting, kind: str, alpha: float, scop
     return _norm_quantile_approximate(mechanism, scale, setting, alpha)
 
 
-def epsilon_for_target_error(mechanism: Mechanism | str, setting: Setting, target: float, *, kind: str = "rms", alpha: float = 0.05, scope: str = "norm") -> InverseCalibration:
+def epsilon_for_target_error(
+    mechanism: Mechanism | str,
+    setting: Setting,
+    target: float,
+    *,
+    kind: str = "rms",
+    alpha: float = 0.05,
+    scope: str = "norm",
+) -> InverseCalibration:
     """The smallest ε in [1e-6, 1e3] at which ``mechanism`` meets a target error.
 
     Parameters
@@ -340,7 +358,15 @@ def epsilon_for_target_error(mechanism: Mechanism | str, setting: Setting, targe
         step *= 4.0
 
 
-def epsilons_for_target_error(setting: Setting, target: float, *, kind: str = "rms", alpha: float = 0.05, scope: str = "norm", mechanism_ids: Sequence[str] | None = None) -> list[InverseCalibration]:
+def epsilons_for_target_error(
+    setting: Setting,
+    target: float,
+    *,
+    kind: str = "rms",
+    alpha: float = 0.05,
+    scope: str = "norm",
+    mechanism_ids: Sequence[str] | None = None,
+) -> list[InverseCalibration]:
     """:func:`epsilon_for_target_error` for several mechanisms (the featured ones by default).
 
     Returns

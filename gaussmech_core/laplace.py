@@ -53,14 +53,6 @@ _ROUNDING_MARGIN = 8.0 * np.finfo(float).eps
 _MAX_NUDGES = 64
 
 
-
-
-
-
-
-
-
-
 def laplace_scale(epsilon: ArrayLike, sensitivity_l1: ArrayLike = 1.0) -> FloatOrArray:
     """Laplace scale b = Δ₁/ε for pure ε-DP.
 

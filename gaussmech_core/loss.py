@@ -236,7 +236,9 @@ def r1smg_loss_summary(sigma_star: float, quantile_levels: Sequence[float] = DEF
     return _chi_square_summary(sigma_value, 1.0, quantile_levels, "exact: sigma* chi^2_1 (scipy.stats.chi2)")
 
 
-def mvg_iid_loss_summary(std: float, rows: int, cols: int, quantile_levels: Sequence[float] = DEFAULT_LEVELS) -> LossSummary:
+def mvg_iid_loss_summary(
+    std: float, rows: int, cols: int, quantile_levels: Sequence[float] = DEFAULT_LEVELS
+) -> LossSummary:
     """Loss of i.i.d. MVG noise on an m×n query: ``‖Z‖_F² ~ s² χ²_{mn}`` (exact).
 
     Parameters
@@ -306,19 +308,25 @@ def _square_cumulants(order: float) -> tuple[float, float, float, float]:
     m1, m2, m3, m4 = (float(gg_absolute_moment(2.0 * j, 1.0, order)) for j in (1, 2, 3, 4))
     k1 = m1
     k2 = m2 - m1 * m1
-    k3 = m3 - 3.0 * m2 * m1 + 2.0 * m1 ** 3
-    k4 = m4 - 4.0 * m3 * m1 - 3.0 * m2 * m2 + 12.0 * m2 * m1 * m1 - 6.0 * m1 ** 4
+    k3 = m3 - 3.0 * m2 * m1 + 2.0 * m1**3
+    k4 = m4 - 4.0 * m3 * m1 - 3.0 * m2 * m2 + 12.0 * m2 * m1 * m1 - 6.0 * m1**4
     return k1, k2, k3, k4
 
 
 def _cornish_fisher(levels: ArrayLike, gamma1: float, gamma2: float) -> np.ndarray:
     """Standardized quantiles from the Cornish–Fisher expansion with skewness and excess kurtosis."""
     z = special.ndtri(np.asarray(levels, dtype=np.float64))
-    return (z + (z * z - 1.0) * gamma1 / 6.0 + (z ** 3 - 3.0 * z) * gamma2 / 24.0
-            - (2.0 * z ** 3 - 5.0 * z) * gamma1 * gamma1 / 36.0)
+    return (
+        z
+        + (z * z - 1.0) * gamma1 / 6.0
+        + (z**3 - 3.0 * z) * gamma2 / 24.0
+        - (2.0 * z**3 - 5.0 * z) * gamma1 * gamma1 / 36.0
+    )
 
 
-def _unit_loss_quantiles(order: float, dim: int, levels: tuple[float, ...], n_samples: int, seed: int) -> tuple[dict[float, float], float, str, tuple[float, float, float, float]]:
+def _unit_loss_quantiles(
+    order: float, dim: int, levels: tuple[float, ...], n_samples: int, seed: int
+) -> tuple[dict[float, float], float, str, tuple[float, float, float, float]]:
     """Quantiles of Σ_{i<=d} X_i² for X ~ GG(0, 1, p), and how they were obtained."""
     k1, k2, k3, k4 = _square_cumulants(order)
     mean = dim * k1
@@ -335,19 +343,26 @@ def _unit_loss_quantiles(order: float, dim: int, levels: tuple[float, ...], n_sa
                 draws = laplace_sample(rng, (count, dim), 1.0)
             else:
                 draws = gg_sample(rng, (count, dim), 1.0, order)
-            sums[start:start + count] = np.einsum("ij,ij->i", draws, draws)
+            sums[start : start + count] = np.einsum("ij,ij->i", draws, draws)
         values = np.quantile(sums, wanted)
         method = f"quantiles by Monte Carlo (n={samples}, seed={seed})"
     else:
-        gamma1 = k3 / (k2 ** 1.5 * math.sqrt(dim))
+        gamma1 = k3 / (k2**1.5 * math.sqrt(dim))
         gamma2 = k4 / (k2 * k2 * dim)
         values = np.maximum(mean + std * _cornish_fisher(wanted, gamma1, gamma2), 0.0)
         method = "quantiles by the Cornish-Fisher expansion with the exact first four cumulants"
     return dict(zip(wanted[:-1], values[:-1].tolist())), float(values[-1]), method, (k1, k2, k3, k4)
 
 
-def iid_coordinate_loss_summary(family: str, scale: float, dim: int, order: float | None = None, quantile_levels: Sequence[float] = DEFAULT_LEVELS,
-                                n_samples: int = 100_000, seed: int = 0) -> LossSummary:
+def iid_coordinate_loss_summary(
+    family: str,
+    scale: float,
+    dim: int,
+    order: float | None = None,
+    quantile_levels: Sequence[float] = DEFAULT_LEVELS,
+    n_samples: int = 100_000,
+    seed: int = 0,
+) -> LossSummary:
     """Loss ``Σ_{i<=d} X_i²`` of i.i.d. Laplace or generalized Gaussian noise.
 
     Parameters
@@ -414,15 +429,21 @@ def iid_coordinate_loss_summary(family: str, scale: float, dim: int, order: floa
         median=median,
         quantiles=quantiles,
         std=std,
-        skewness=k3 / (k2 ** 1.5 * math.sqrt(d)),
+        skewness=k3 / (k2**1.5 * math.sqrt(d)),
         excess_kurtosis=k4 / (k2 * k2 * d),
         exact=False,
         method=f"{name}: moments exact (cumulants of X^2); {quantile_method}",
     )
 
 
-def iid_loss_summary_from_moments(even_moments: Sequence[float], dim: int, quantile_levels: Sequence[float] = DEFAULT_LEVELS,
-                                  *, largest: float | None = None, name: str = "noise") -> LossSummary:
+def iid_loss_summary_from_moments(
+    even_moments: Sequence[float],
+    dim: int,
+    quantile_levels: Sequence[float] = DEFAULT_LEVELS,
+    *,
+    largest: float | None = None,
+    name: str = "noise",
+) -> LossSummary:
     """Loss ``Σ_{i<=d} X_i²`` of d i.i.d. coordinates from ``(E X², E X⁴, E X⁶, E X⁸)`` alone.
 
     Parameters
@@ -457,10 +478,10 @@ def iid_loss_summary_from_moments(even_moments: Sequence[float], dim: int, quant
     levels = _levels(quantile_levels)
     k1 = m1
     k2 = max(m2 - m1 * m1, 0.0)
-    k3 = m3 - 3.0 * m2 * m1 + 2.0 * m1 ** 3
-    k4 = m4 - 4.0 * m3 * m1 - 3.0 * m2 * m2 + 12.0 * m2 * m1 * m1 - 6.0 * m1 ** 4
+    k3 = m3 - 3.0 * m2 * m1 + 2.0 * m1**3
+    k4 = m4 - 4.0 * m3 * m1 - 3.0 * m2 * m2 + 12.0 * m2 * m1 * m1 - 6.0 * m1**4
     mean, std = d * k1, math.sqrt(d * k2)
-    gamma1 = k3 / (k2 ** 1.5 * math.sqrt(d)) if k2 > 0 else 0.0
+    gamma1 = k3 / (k2**1.5 * math.sqrt(d)) if k2 > 0 else 0.0
     gamma2 = k4 / (k2 * k2 * d) if k2 > 0 else 0.0
     wanted = levels + (0.5,)
     values = np.maximum(mean + std * _cornish_fisher(wanted, gamma1, gamma2), 0.0)
@@ -478,8 +499,15 @@ def iid_loss_summary_from_moments(even_moments: Sequence[float], dim: int, quant
     )
 
 
-def loss_quantiles_against_dim(family: str, scale: ArrayLike, dim: ArrayLike, quantile_levels: Sequence[float] = DEFAULT_LEVELS, order: float | None = None,
-                               n_samples: int = 100_000, seed: int = 0) -> dict[float, np.ndarray]:
+def loss_quantiles_against_dim(
+    family: str,
+    scale: ArrayLike,
+    dim: ArrayLike,
+    quantile_levels: Sequence[float] = DEFAULT_LEVELS,
+    order: float | None = None,
+    n_samples: int = 100_000,
+    seed: int = 0,
+) -> dict[float, np.ndarray]:
     """Loss quantiles against the dimension, for 5/50/95% bands in plots.
 
     Parameters
@@ -548,7 +576,13 @@ def loss_quantiles_against_dim(family: str, scale: ArrayLike, dim: ArrayLike, qu
 # ----------------------------------------------------------------------------------------------
 
 
-def monte_carlo_loss(sampler: Callable, n: int, seed: int = 0, quantile_levels: Sequence[float] = DEFAULT_LEVELS, confidence: float = 0.95) -> MonteCarloLoss:
+def monte_carlo_loss(
+    sampler: Callable,
+    n: int,
+    seed: int = 0,
+    quantile_levels: Sequence[float] = DEFAULT_LEVELS,
+    confidence: float = 0.95,
+) -> MonteCarloLoss:
     """Simulate losses ``‖noise‖₂²`` from a sampler and summarise them with confidence intervals.
 
     Parameters
@@ -595,8 +629,9 @@ def monte_carlo_loss(sampler: Callable, n: int, seed: int = 0, quantile_levels: 
     n = require_integer(n, "n", minimum=2)
     seed = require_integer(seed, "seed", minimum=0)
     levels = _levels(quantile_levels)
-    confidence_value = require_interval(as_float_array(confidence, "confidence"), "confidence", 0.0, 1.0,
-                                        lower_open=True, upper_open=True)
+    confidence_value = require_interval(
+        as_float_array(confidence, "confidence"), "confidence", 0.0, 1.0, lower_open=True, upper_open=True
+    )
     rng = np.random.default_rng(seed)
     losses = np.empty(n)
     done = 0
@@ -609,7 +644,7 @@ def monte_carlo_loss(sampler: Callable, n: int, seed: int = 0, quantile_levels: 
         flat = draws.reshape(count, -1)
         if not np.all(np.isfinite(flat)):
             raise ValueError("sampler returned NaN or infinite values")
-        losses[done:done + count] = np.einsum("ij,ij->i", flat, flat)
+        losses[done : done + count] = np.einsum("ij,ij->i", flat, flat)
         done += count
         block = max(1, (1 << 22) // max(flat.shape[1], 1))
     z = float(special.ndtri(0.5 * (1.0 + float(confidence_value))))

@@ -95,8 +95,13 @@ def _first_coordinates(rng, size, scale, setting, sample) -> np.ndarray:
 def _unit_iid_loss_summary(family: str, order: float, dim: int, levels: tuple, n_samples: int) -> loss.LossSummary:
     """Loss summary of i.i.d. Laplace/GG noise at scale b = 1 (bounded and thread-safe memo)."""
     return loss.iid_coordinate_loss_summary(
-        family, 1.0, dim, order=None if family == "laplace" else order, quantile_levels=levels,
-        n_samples=n_samples, seed=0,
+        family,
+        1.0,
+        dim,
+        order=None if family == "laplace" else order,
+        quantile_levels=levels,
+        n_samples=n_samples,
+        seed=0,
     )
 
 
@@ -131,7 +136,9 @@ def _gaussian_histogram(sigma_function) -> HistogramRelease:
         sigma = np.asarray(sigma_function(epsilon, delta, sensitivity), dtype=float)
         return HistogramCalibration(sigma, sigma, sensitivity, "Δ₂", 2.0, "σ calibrated at Δ₂")
 
-    return HistogramRelease(calibrate=calibrate, sample=lambda rng, shape, sigma, order: sigma * rng.standard_normal(shape))
+    return HistogramRelease(
+        calibrate=calibrate, sample=lambda rng, shape, sigma, order: sigma * rng.standard_normal(shape)
+    )
 
 
 def _laplace_histogram_calibration(epsilon, delta, model, order) -> HistogramCalibration:
@@ -190,7 +197,9 @@ def _r1smg_coordinate_sample(rng, size, sigma_star, setting) -> np.ndarray:
 def _needs_positive_epsilon(what: str):
     def check(setting: Setting) -> Validity:
         if setting.epsilon <= 0:
-            return Validity(False, f"{what} needs ε > 0 (ε appears in a denominator); at ε = 0 use the analytic Gaussian.")
+            return Validity(
+                False, f"{what} needs ε > 0 (ε appears in a denominator); at ε = 0 use the analytic Gaussian."
+            )
         return _ALWAYS
 
     return check
@@ -294,8 +303,18 @@ def _laplace_validity(setting: Setting) -> Validity:
     return _ALWAYS
 
 
-def _gg_mechanism(mechanism_id, name, short_name, source, guarantee_kind, scale_guarantee, validity, featured, notes="",
-                  histogram=None):
+def _gg_mechanism(
+    mechanism_id,
+    name,
+    short_name,
+    source,
+    guarantee_kind,
+    scale_guarantee,
+    validity,
+    featured,
+    notes="",
+    histogram=None,
+):
     return Mechanism(
         id=mechanism_id,
         name=name,
@@ -346,7 +365,9 @@ def _mvg_validity(setting: Setting) -> Validity:
 
 def _mvg_std(setting: Setting) -> float:
     rows, cols = setting.matrix_shape
-    return multivariate.mvg_iid_std(setting.epsilon, setting.delta, setting.sensitivity, rows, cols, setting.matrix_gamma)
+    return multivariate.mvg_iid_std(
+        setting.epsilon, setting.delta, setting.sensitivity, rows, cols, setting.matrix_gamma
+    )
 
 
 def _r1smg_validity(setting: Setting) -> Validity:
@@ -390,8 +411,21 @@ def _bounded_validity(setting: Setting, what: str) -> Validity:
     return _ALWAYS
 
 
-def _bounded_mechanism(mechanism_id, name, short_name, source, family, scale_function, epsilon_of, pdf, tail, moment,
-                       sampler, notes, atoms=None):
+def _bounded_mechanism(
+    mechanism_id,
+    name,
+    short_name,
+    source,
+    family,
+    scale_function,
+    epsilon_of,
+    pdf,
+    tail,
+    moment,
+    sampler,
+    notes,
+    atoms=None,
+):
     """A bounded-data GG mechanism; its noise is shown at the middle of the bounds, on [-h, h]."""
 
     def half(s):
@@ -415,7 +449,10 @@ def _bounded_mechanism(mechanism_id, name, short_name, source, family, scale_fun
         log_tail = lambda t: _log_probability(tail(t, b, s.order, half(s)))  # noqa: E731
         values = [min(float(tails.tail_quantile(log_tail, 1.0 - q, std)) ** 2, half(s) ** 2) for q in wanted]
         return dataclasses.replace(
-            summary, quantiles=dict(zip(levels, values[:-1])), median=values[-1], exact=True,
+            summary,
+            quantiles=dict(zip(levels, values[:-1])),
+            median=values[-1],
+            exact=True,
             method=f"{short_name}: exact (moments in closed form; quantiles of |e| by root-finding on its tail)",
         )
 
@@ -430,7 +467,9 @@ def _bounded_mechanism(mechanism_id, name, short_name, source, family, scale_fun
         family=family,
         validity=lambda s: _bounded_validity(s, name),
         scale=scale,
-        scale_over_epsilon=lambda epsilons, s: scale_function(epsilons, s.sensitivity, s.order, s.data_lower, s.data_upper),
+        scale_over_epsilon=lambda epsilons, s: scale_function(
+            epsilons, s.sensitivity, s.order, s.data_lower, s.data_upper
+        ),
         coordinate_std=lambda b, s: math.sqrt(variance(b, s)),
         expected_loss=lambda b, s: s.dim * variance(b, s),
         sample=lambda rng, size, b, s: sampler(rng, (size, s.dim), b, s.order, half(s)),
@@ -479,7 +518,9 @@ def _discrete_validity(setting: Setting) -> Validity:
         )
     # At large ε/Δ the exact σ is so small that the noise is the point mass at 0 in float64.
     if setting.epsilon >= 10.0 * setting.sensitivity:
-        sigma = float(discrete_gaussian.discrete_gaussian_sigma(setting.epsilon, setting.delta, int(setting.sensitivity)))
+        sigma = float(
+            discrete_gaussian.discrete_gaussian_sigma(setting.epsilon, setting.delta, int(setting.sensitivity))
+        )
         if not float(discrete_gaussian.discrete_gaussian_variance(sigma)) > 0:
             return Validity(
                 False,
@@ -498,7 +539,9 @@ def _discrete_histogram_calibration(epsilon, delta, model, order) -> HistogramCa
             f"this query changes {model.changed_coordinates} coordinates by {c:g}"
         )
     relation = "add_remove" if model.changed_coordinates == 1 else "replace"
-    sigma = np.asarray(discrete_gaussian.discrete_gaussian_sigma(epsilon, delta, int(c), neighbours=relation), dtype=float)
+    sigma = np.asarray(
+        discrete_gaussian.discrete_gaussian_sigma(epsilon, delta, int(c), neighbours=relation), dtype=float
+    )
     std = np.sqrt(np.asarray(discrete_gaussian.discrete_gaussian_variance(sigma), dtype=float))
     note = "exact (CKS Theorem 7)" if relation == "add_remove" else "exact: one record moves between two bins"
     return HistogramCalibration(sigma, std, model.l2_sensitivity, "Δ₂", 2.0, note)
@@ -727,7 +770,9 @@ def _build_registry() -> dict[str, Mechanism]:
             family="r1smg",
             validity=_r1smg_validity,
             scale=lambda s: multivariate.r1smg_sigma_star(s.epsilon, s.delta, s.sensitivity, s.dim),
-            scale_over_epsilon=lambda epsilons, s: multivariate.r1smg_sigma_star(epsilons, s.delta, s.sensitivity, s.dim),
+            scale_over_epsilon=lambda epsilons, s: multivariate.r1smg_sigma_star(
+                epsilons, s.delta, s.sensitivity, s.dim
+            ),
             coordinate_std=lambda sigma_star, s: math.sqrt(float(sigma_star) / s.dim),
             expected_loss=lambda sigma_star, s: float(sigma_star),
             sample=lambda rng, size, sigma_star, s: multivariate.r1smg_sample(rng, size, sigma_star, s.dim),
@@ -737,7 +782,9 @@ def _build_registry() -> dict[str, Mechanism]:
             privacy_profile=lambda eps, sigma_star, s: multivariate.r1smg_true_delta(
                 eps, sigma_star, s.sensitivity, s.dim
             ),
-            log_tail=lambda t, sigma_star, s: _log_probability(multivariate.r1smg_coordinate_tail(t, sigma_star, s.dim)),
+            log_tail=lambda t, sigma_star, s: _log_probability(
+                multivariate.r1smg_coordinate_tail(t, sigma_star, s.dim)
+            ),
             log_norm_tail=lambda t, sigma_star, s: _log_probability(multivariate.r1smg_norm_tail(t, sigma_star)),
             coordinate_sample=_r1smg_coordinate_sample,
             loss_summary=lambda sigma_star, s, levels=loss.DEFAULT_LEVELS, n_samples=0: loss.r1smg_loss_summary(
@@ -853,9 +900,7 @@ def evaluate(mechanism: Mechanism | str, setting: Setting) -> Calibration:
 def calibrate_all(setting: Setting, *, featured_only: bool = False) -> list[Calibration]:
     """Evaluate every registered mechanism (or only the featured ones) at ``setting``."""
     return [
-        evaluate(mechanism, setting)
-        for mechanism in MECHANISMS.values()
-        if mechanism.featured or not featured_only
+        evaluate(mechanism, setting) for mechanism in MECHANISMS.values() if mechanism.featured or not featured_only
     ]
 
 

@@ -76,8 +76,6 @@ ZETA_HALF = -1.4603545088095868128894991525152980125  # ζ(1/2), mpmath.zeta(0.5
 # ----------------------------------------------------------------------------------------------
 
 
-
-
 def _r1smg_dim_array(dim: ArrayLike) -> np.ndarray:
     try:
         return whole_numbers(dim, "dim", 3)
@@ -150,30 +148,47 @@ def _log_sphere_density_constant(dim):
 
 
 # Gauss–Kronrod 7/15 nodes and weights on [-1, 1] (QUADPACK's qk15).
-_XGK = np.array([
-    0.991455371120812639206854697526329, 0.949107912342758524526189684047851,
-    0.864864423359769072789712788640926, 0.741531185599394439863864773280788,
-    0.586087235467691130294144845693013, 0.405845151377397166906606412076961,
-    0.207784955007898467600689403773245, 0.000000000000000000000000000000000,
-])
-_WGK = np.array([
-    0.022935322010529224963732008058970, 0.063092092629978553290700663189204,
-    0.104790010322250183839876322541518, 0.140653259715525918745189590510238,
-    0.169004726639267902826583426598550, 0.190350578064785409913256402421014,
-    0.204432940075298892414161999234649, 0.209482141084727828012999174891714,
-])
-_WG = np.array([
-    0.129484966168869693270611432679082, 0.279705391489276667901467771423780,
-    0.381830050505118944950369775488975, 0.417959183673469387755102040816327,
-])
+_XGK = np.array(
+    [
+        0.991455371120812639206854697526329,
+        0.949107912342758524526189684047851,
+        0.864864423359769072789712788640926,
+        0.741531185599394439863864773280788,
+        0.586087235467691130294144845693013,
+        0.405845151377397166906606412076961,
+        0.207784955007898467600689403773245,
+        0.000000000000000000000000000000000,
+    ]
+)
+_WGK = np.array(
+    [
+        0.022935322010529224963732008058970,
+        0.063092092629978553290700663189204,
+        0.104790010322250183839876322541518,
+        0.140653259715525918745189590510238,
+        0.169004726639267902826583426598550,
+        0.190350578064785409913256402421014,
+        0.204432940075298892414161999234649,
+        0.209482141084727828012999174891714,
+    ]
+)
+_WG = np.array(
+    [
+        0.129484966168869693270611432679082,
+        0.279705391489276667901467771423780,
+        0.381830050505118944950369775488975,
+        0.417959183673469387755102040816327,
+    ]
+)
 _KRONROD_NODES = np.concatenate([-_XGK[:-1], _XGK[::-1]])
 _KRONROD_WEIGHTS = np.concatenate([_WGK[:-1], _WGK[::-1]])
 _GAUSS_WEIGHTS = np.zeros(15)
 _GAUSS_WEIGHTS[[1, 3, 5, 7, 9, 11, 13]] = np.concatenate([_WG[:-1], _WG[::-1]])
 
 
-def _adaptive_gauss_kronrod(integrand, lower, upper, owner, n_owners, *, rtol, atol=1e-300, max_rounds=40,
-                            max_intervals=400_000):
+def _adaptive_gauss_kronrod(
+    integrand, lower, upper, owner, n_owners, *, rtol, atol=1e-300, max_rounds=40, max_intervals=400_000
+):
     """Integrate many 1-D integrals at once by globally adaptive Gauss–Kronrod (7/15) bisection.
 
     ``integrand(nodes, owner)`` evaluates the integrand at ``nodes`` (shape (N, 15)) for the
@@ -449,7 +464,7 @@ def r1smg_sample(rng: np.random.Generator, size: int, sigma_star: float, dim: in
     rows_per_block = max(1, (1 << 22) // dim)
     root_sigma = math.sqrt(sigma)
     for start in range(0, size, rows_per_block):
-        block = out[start:start + rows_per_block]
+        block = out[start : start + rows_per_block]
         rng.standard_normal(out=block)
         norms = np.sqrt(np.einsum("ij,ij->i", block, block))
         radius = root_sigma * rng.standard_normal(block.shape[0])
@@ -489,8 +504,9 @@ def r1smg_norm_tail(t: ArrayLike, sigma_star: ArrayLike) -> FloatOrArray:
     0.05
     """
     t_array = _nonnegative(t, "t")
-    sigma_array = require_interval(as_float_array(sigma_star, "sigma_star"), "sigma_star", 0.0, None,
-                                   lower_open=True, allow_infinity=True)
+    sigma_array = require_interval(
+        as_float_array(sigma_star, "sigma_star"), "sigma_star", 0.0, None, lower_open=True, allow_infinity=True
+    )
     x, s = broadcast(t_array, sigma_array)
     with np.errstate(invalid="ignore"):  # inf/inf: resolved just below
         ratio = x / np.sqrt(2.0 * s)
@@ -655,7 +671,9 @@ def r1smg_coordinate_tail(t: ArrayLike, sigma_star: float, dim: int) -> FloatOrA
 # ----------------------------------------------------------------------------------------------
 
 
-def r1smg_privacy_loss(z: ArrayLike, t: ArrayLike, sigma_star: ArrayLike, sensitivity: ArrayLike, dim: int) -> FloatOrArray:
+def r1smg_privacy_loss(
+    z: ArrayLike, t: ArrayLike, sigma_star: ArrayLike, sensitivity: ArrayLike, dim: int
+) -> FloatOrArray:
     """Exact privacy loss L of R1SMG noise at (z, t), for a difference of norm Δ.
 
     Parameters
@@ -879,7 +897,9 @@ def _true_delta_units(epsilon, a, dim, rtol):
     return delta, error
 
 
-def r1smg_true_delta(epsilon: ArrayLike, sigma_star: ArrayLike, sensitivity: ArrayLike, dim: int, *, full_output: bool = False) -> FloatOrArray | tuple[FloatOrArray, FloatOrArray]:
+def r1smg_true_delta(
+    epsilon: ArrayLike, sigma_star: ArrayLike, sensitivity: ArrayLike, dim: int, *, full_output: bool = False
+) -> FloatOrArray | tuple[FloatOrArray, FloatOrArray]:
     """The TRUE δ(ε) of R1SMG noise: what the rank-1 noise actually guarantees (docs/math.md section 6.2).
 
     Parameters
@@ -944,8 +964,9 @@ def r1smg_true_delta(epsilon: ArrayLike, sigma_star: ArrayLike, sensitivity: Arr
     0.18141
     """
     epsilon_array = require_interval(as_float_array(epsilon, "epsilon"), "epsilon", 0.0, None)
-    sigma_array = require_interval(as_float_array(sigma_star, "sigma_star"), "sigma_star", 0.0, None,
-                                   lower_open=True, allow_infinity=True)
+    sigma_array = require_interval(
+        as_float_array(sigma_star, "sigma_star"), "sigma_star", 0.0, None, lower_open=True, allow_infinity=True
+    )
     sensitivity_array = _positive(sensitivity, "sensitivity")
     dim = _r1smg_dim(dim)
     e, s, d = broadcast(epsilon_array, sigma_array, sensitivity_array)
@@ -961,7 +982,9 @@ def r1smg_true_delta(epsilon: ArrayLike, sigma_star: ArrayLike, sensitivity: Arr
     return delta
 
 
-def r1smg_true_delta_monte_carlo(epsilon: ArrayLike, sigma_star: float, sensitivity: float, dim: int, n_samples: int = 200_000, seed: int = 0) -> tuple[FloatOrArray, FloatOrArray]:
+def r1smg_true_delta_monte_carlo(
+    epsilon: ArrayLike, sigma_star: float, sensitivity: float, dim: int, n_samples: int = 200_000, seed: int = 0
+) -> tuple[FloatOrArray, FloatOrArray]:
     """Monte Carlo estimate of the true δ(ε) of R1SMG noise, with its standard error.
 
     Parameters
@@ -1006,8 +1029,9 @@ def r1smg_true_delta_monte_carlo(epsilon: ArrayLike, sigma_star: float, sensitiv
     True
     """
     epsilon_array = require_interval(as_float_array(epsilon, "epsilon"), "epsilon", 0.0, None)
-    sigma_array = require_interval(as_float_array(sigma_star, "sigma_star"), "sigma_star", 0.0, None,
-                                   lower_open=True, allow_infinity=True)
+    sigma_array = require_interval(
+        as_float_array(sigma_star, "sigma_star"), "sigma_star", 0.0, None, lower_open=True, allow_infinity=True
+    )
     sigma = _scalar(sigma_array, "sigma_star")
     sensitivity_value = _scalar(_positive(sensitivity, "sensitivity"), "sensitivity")
     dim = _r1smg_dim(dim)
@@ -1032,8 +1056,10 @@ def r1smg_true_delta_monte_carlo(epsilon: ArrayLike, sigma_star: float, sensitiv
     mean = total / n_samples
     variance = np.maximum(total_sq / n_samples - mean * mean, 0.0) * n_samples / (n_samples - 1)
     standard_error = np.sqrt(variance / n_samples)
-    return (scalar_or_array(mean.reshape(epsilon_array.shape), epsilon),
-            scalar_or_array(standard_error.reshape(epsilon_array.shape), epsilon))
+    return (
+        scalar_or_array(mean.reshape(epsilon_array.shape), epsilon),
+        scalar_or_array(standard_error.reshape(epsilon_array.shape), epsilon),
+    )
 
 
 # ----------------------------------------------------------------------------------------------
@@ -1154,8 +1180,9 @@ def ji_li_constant_mvg(epsilon: ArrayLike, rows: ArrayLike, cols: ArrayLike) -> 
     >>> ji_li_constant_mvg(1.0, 1, 1)
     0.75
     """
-    e, m, n = broadcast(_epsilon(epsilon, positive=True), whole_numbers(rows, "rows", 1),
-                        whole_numbers(cols, "cols", 1))
+    e, m, n = broadcast(
+        _epsilon(epsilon, positive=True), whole_numbers(rows, "rows", 1), whole_numbers(cols, "cols", 1)
+    )
     r = np.minimum(m, n)
     value = (1.25 * _harmonic(r) + 0.25 * _harmonic_half(r)) * m * n / (2.0 * e)
     return scalar_or_array(value, epsilon, rows, cols)
@@ -1348,7 +1375,9 @@ def _mvg_sqrt_k(e, alpha, beta):
     return 4.0 * (e / (beta + root))
 
 
-def mvg_K(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike, rows: ArrayLike, cols: ArrayLike, gamma: ArrayLike) -> FloatOrArray:
+def mvg_K(
+    epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike, rows: ArrayLike, cols: ArrayLike, gamma: ArrayLike
+) -> FloatOrArray:
     """The MVG bound K(ε, δ) on ‖σ(Σ⁻¹)‖₂ ‖σ(Ψ⁻¹)‖₂ (Chanyaswad et al. 2018, Theorem 2).
 
     Parameters
@@ -1392,7 +1421,9 @@ def mvg_K(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike, rows: Ar
     return scalar_or_array(_mvg_k(*arrays), epsilon, delta, sensitivity, rows, cols, gamma)
 
 
-def mvg_iid_std(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike, rows: ArrayLike, cols: ArrayLike, gamma: ArrayLike) -> FloatOrArray:
+def mvg_iid_std(
+    epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike, rows: ArrayLike, cols: ArrayLike, gamma: ArrayLike
+) -> FloatOrArray:
     """Per-entry standard deviation s of i.i.d. MVG noise: s² = sqrt(mn)/K(ε, δ).
 
     Parameters
@@ -1428,7 +1459,9 @@ def mvg_iid_std(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike, ro
     return scalar_or_array(std, epsilon, delta, sensitivity, rows, cols, gamma)
 
 
-def mvg_iid_expected_loss(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike, rows: ArrayLike, cols: ArrayLike, gamma: ArrayLike) -> FloatOrArray:
+def mvg_iid_expected_loss(
+    epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike, rows: ArrayLike, cols: ArrayLike, gamma: ArrayLike
+) -> FloatOrArray:
     """Expected accuracy loss E‖Z‖_F² = (mn)^{3/2}/K of i.i.d. MVG noise.
 
     Parameters

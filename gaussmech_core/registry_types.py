@@ -99,7 +99,9 @@ class Setting:
                 f"data_lower must be below data_upper, got data_lower={self.data_lower!r}, data_upper={self.data_upper!r}"
             )
         if not math.isfinite(self.data_upper - self.data_lower):
-            raise ValueError(f"the data bounds must have a finite width, got [{self.data_lower!r}, {self.data_upper!r}]")
+            raise ValueError(
+                f"the data bounds must have a finite width, got [{self.data_lower!r}, {self.data_upper!r}]"
+            )
 
     @property
     def l1_sensitivity(self) -> float:

@@ -127,9 +127,7 @@ def tail_quantile(log_tail: Callable[[np.ndarray], FloatOrArray], alpha: ArrayLi
     >>> tail_quantile(lambda t: -t, [0.5, 1e-300], 1.0)          # Laplace(0, 1): t = ln(1/α)
     array([  0.69314718, 690.7755279 ])
     """
-    alpha_array = require_interval(
-        as_float_array(alpha, "alpha"), "alpha", SMALLEST_ALPHA, 1.0, upper_open=True
-    )
+    alpha_array = require_interval(as_float_array(alpha, "alpha"), "alpha", SMALLEST_ALPHA, 1.0, upper_open=True)
     scale_value = float(require_interval(as_float_array(scale, "scale"), "scale", 0.0, None, lower_open=True))
     flat_alpha = alpha_array.ravel()
     log_alpha = np.log(flat_alpha)
@@ -183,7 +181,9 @@ def _safe_root(log_tail: Callable[[np.ndarray], FloatOrArray], log_alpha: float,
         return min(max(value, -_FAR), _FAR)
 
     if upper - lower > _RELATIVE_WIDTH:
-        root = optimize.brentq(excess, lower, upper, xtol=_BRENT_TOLERANCE, rtol=4.0 * np.finfo(float).eps, maxiter=_MAX_ITERATIONS)
+        root = optimize.brentq(
+            excess, lower, upper, xtol=_BRENT_TOLERANCE, rtol=4.0 * np.finfo(float).eps, maxiter=_MAX_ITERATIONS
+        )
         step = _BRENT_TOLERANCE
         while root + step < upper:
             t = float(np.exp(root + step))
@@ -395,9 +395,7 @@ def classical_formula_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: A
     (4.84481, 0.484481)
     """
     epsilon_array = require_interval(as_float_array(epsilon, "epsilon"), "epsilon", 0.0, None, lower_open=True)
-    delta_array = require_interval(
-        as_float_array(delta, "delta"), "delta", 0.0, 1.0, lower_open=True, upper_open=True
-    )
+    delta_array = require_interval(as_float_array(delta, "delta"), "delta", 0.0, 1.0, lower_open=True, upper_open=True)
     sensitivity_array = require_interval(
         as_float_array(sensitivity, "sensitivity"), "sensitivity", 0.0, None, lower_open=True
     )
@@ -437,9 +435,7 @@ def classical_true_delta(epsilon: ArrayLike, delta: ArrayLike) -> FloatOrArray:
     True
     """
     epsilon_array = require_interval(as_float_array(epsilon, "epsilon"), "epsilon", 0.0, None, lower_open=True)
-    delta_array = require_interval(
-        as_float_array(delta, "delta"), "delta", 0.0, 1.0, lower_open=True, upper_open=True
-    )
+    delta_array = require_interval(as_float_array(delta, "delta"), "delta", 0.0, 1.0, lower_open=True, upper_open=True)
     epsilon_b, delta_b = broadcast(epsilon_array, delta_array)
     sigma = np.asarray(classical_formula_sigma(epsilon_b, delta_b, 1.0))
     true_delta = gaussian.gaussian_delta(epsilon_b, sigma, 1.0)
@@ -512,7 +508,9 @@ def classical_breakdown_epsilon(delta: float, *, largest_epsilon: float = 1e3) -
     >>> round(classical_breakdown_epsilon(1e-5), 2)
     8.42
     """
-    delta_value = float(require_interval(as_float_array(delta, "delta"), "delta", 0.0, 1.0, lower_open=True, upper_open=True))
+    delta_value = float(
+        require_interval(as_float_array(delta, "delta"), "delta", 0.0, 1.0, lower_open=True, upper_open=True)
+    )
     largest = float(require_interval(as_float_array(largest_epsilon, "largest_epsilon"), "largest_epsilon", 1.0, None))
     grid = np.geomspace(1.0, largest, 1000)
     fails = np.asarray(classical_true_delta(grid, delta_value)) > delta_value
@@ -536,7 +534,9 @@ def _require_rng(rng: object) -> None:
         raise TypeError(f"rng must be a numpy.random.Generator, got rng={rng!r}")
 
 
-def coordinate_sample(mechanism: Mechanism, rng: np.random.Generator, size: int, scale: float, setting: Setting) -> np.ndarray:
+def coordinate_sample(
+    mechanism: Mechanism, rng: np.random.Generator, size: int, scale: float, setting: Setting
+) -> np.ndarray:
     """``size`` independent draws of one coordinate of a mechanism's noise (its marginal).
 
     Parameters
@@ -575,7 +575,9 @@ def coordinate_sample(mechanism: Mechanism, rng: np.random.Generator, size: int,
     return np.asarray(mechanism.coordinate_sample(rng, size, scale, setting), dtype=np.float64).reshape(size)
 
 
-def rank_one_noise_sample(rng: np.random.Generator, size: int, total_variance: float, dim: int, *, fixed_direction: bool) -> np.ndarray:
+def rank_one_noise_sample(
+    rng: np.random.Generator, size: int, total_variance: float, dim: int, *, fixed_direction: bool
+) -> np.ndarray:
     """Rank-1 Gaussian noise ``√s · z · v`` in R^dim: the shape of R1SMG's noise (Ji & Li 2024).
 
     Parameters
@@ -613,7 +615,9 @@ def rank_one_noise_sample(rng: np.random.Generator, size: int, total_variance: f
     _require_rng(rng)
     size = require_integer(size, "size", minimum=0)
     dim = require_integer(dim, "dim", minimum=2)
-    variance = float(require_interval(as_float_array(total_variance, "total_variance"), "total_variance", 0.0, None, lower_open=True))
+    variance = float(
+        require_interval(as_float_array(total_variance, "total_variance"), "total_variance", 0.0, None, lower_open=True)
+    )
     rows = 1 if fixed_direction else size
     directions = rng.standard_normal((rows, dim))
     directions /= np.linalg.norm(directions, axis=1, keepdims=True)

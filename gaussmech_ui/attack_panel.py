@@ -48,8 +48,12 @@ def _setting(epsilon, delta, sensitivity, order, dim, l1_model) -> Setting:
 def setting_arguments(setting: Setting) -> dict:
     """The plain numbers the cached functions take (a Setting's fields)."""
     return dict(
-        epsilon=setting.epsilon, delta=setting.delta, sensitivity=setting.sensitivity,
-        order=setting.order, dim=setting.dim, l1_model=setting.l1_model,
+        epsilon=setting.epsilon,
+        delta=setting.delta,
+        sensitivity=setting.sensitivity,
+        order=setting.order,
+        dim=setting.dim,
+        l1_model=setting.l1_model,
     )
 
 
@@ -82,13 +86,17 @@ def attack_risk_frame(epsilon, delta, sensitivity, order, dim, l1_model, prior: 
 
 
 @st.cache_data(max_entries=64, show_spinner="Solving for the noise that holds the attack to your level…")
-def attack_limit_frame(epsilon, delta, sensitivity, order, dim, l1_model, kind: str, level: float, mechanism_ids: tuple) -> pd.DataFrame:
+def attack_limit_frame(
+    epsilon, delta, sensitivity, order, dim, l1_model, kind: str, level: float, mechanism_ids: tuple
+) -> pd.DataFrame:
     """The scale and per-coordinate std each listed mechanism needs to hold the attack to ``level``."""
     setting = _setting(epsilon, delta, sensitivity, order, dim, l1_model)
     rows = []
     for mechanism_id in mechanism_ids:
         mechanism = MECHANISMS[mechanism_id]
-        limit = {"advantage": level} if kind == "advantage" else {"true_positive_rate": level, "false_positive_rate": 0.01}
+        limit = (
+            {"advantage": level} if kind == "advantage" else {"true_positive_rate": level, "false_positive_rate": 0.01}
+        )
         try:
             scale = attack_risk.scale_for_attack_limit(mechanism, setting, **limit)
             std = float(mechanism.coordinate_std(scale, setting))
@@ -96,12 +104,21 @@ def attack_limit_frame(epsilon, delta, sensitivity, order, dim, l1_model, kind: 
         except (ValueError, ArithmeticError) as error:
             scale = std = math.nan
             problem = str(error)
-        rows.append({"mechanism": mechanism.name, "scale_symbol": mechanism.scale_symbol, "scale": scale, "coordinate_std": std, "problem": problem})
+        rows.append(
+            {
+                "mechanism": mechanism.name,
+                "scale_symbol": mechanism.scale_symbol,
+                "scale": scale,
+                "coordinate_std": std,
+                "problem": problem,
+            }
+        )
     return pd.DataFrame(rows)
 
 
 def display_table(frame: pd.DataFrame) -> pd.DataFrame:
     """The table people read: percentages to 3 digits, the reason where a guarantee does not hold."""
+
     def percent(value):
         return "–" if not math.isfinite(value) else format_percent(value, 3)
 
@@ -185,8 +202,11 @@ def render_attack_risk_section(
     try:
         frame = attack_risk_frame(**setting_arguments(setting), prior=float(prior))
     except Exception as error:  # a page must survive any failure of one part
-        st.error(f"Could not compute the attack numbers here ({type(error).__name__}: {error}). Try a less extreme ε, δ or d.")
+        st.error(
+            f"Could not compute the attack numbers here ({type(error).__name__}: {error}). Try a less extreme ε, δ or d."
+        )
         return None
+
     def table() -> None:
         with st.container(key=f"{key_prefix}_risk_table"):
             st.dataframe(display_table(frame), hide_index=True, key=f"{key_prefix}_risk_dataframe")
@@ -194,7 +214,10 @@ def render_attack_risk_section(
 
     def chart() -> None:
         st.plotly_chart(
-            attack_tpr_figure(frame, setting), key=f"{key_prefix}_risk_chart", theme=None, config=_PLOTLY_CONFIG,
+            attack_tpr_figure(frame, setting),
+            key=f"{key_prefix}_risk_chart",
+            theme=None,
+            config=_PLOTLY_CONFIG,
             alt="Bars of the best attacker's true-positive rate at a 1% false-positive rate, one per mechanism.",
         )
         st.caption(
@@ -203,9 +226,14 @@ def render_attack_risk_section(
             "dashed line is what (ε, δ)-DP promises: e^ε·1% + δ."
         )
 
-    for part in ((chart, table) if chart_first else (table, chart)):
+    for part in (chart, table) if chart_first else (table, chart):
         part()
-    download_csv("Attack numbers as CSV", frame.drop(columns=["color"]), "gaussmech-attack-risk.csv", key=f"{key_prefix}_risk_download")
+    download_csv(
+        "Attack numbers as CSV",
+        frame.drop(columns=["color"]),
+        "gaussmech-attack-risk.csv",
+        key=f"{key_prefix}_risk_download",
+    )
     if with_inverse:
         _render_inverse(setting, key_prefix, frame)
     return frame
@@ -215,17 +243,28 @@ def _render_inverse(setting: Setting, key_prefix: str, frame: pd.DataFrame) -> N
     st.markdown("**The noise needed to hold an attack below your level**")
     left, right = st.columns(2)
     kind = left.radio(
-        "Limit", options=tuple(LIMIT_KINDS), format_func=LIMIT_KINDS.get, key=f"{key_prefix}_limit_kind", horizontal=True
+        "Limit",
+        options=tuple(LIMIT_KINDS),
+        format_func=LIMIT_KINDS.get,
+        key=f"{key_prefix}_limit_kind",
+        horizontal=True,
     )
     level = right.number_input(
-        "Level (a fraction)", min_value=0.0011 if kind == "tpr" else 1e-6, max_value=0.999,
-        value=0.05, step=0.01, format="%.4f", key=f"{key_prefix}_limit_level",
+        "Level (a fraction)",
+        min_value=0.0011 if kind == "tpr" else 1e-6,
+        max_value=0.999,
+        value=0.05,
+        step=0.01,
+        format="%.4f",
+        key=f"{key_prefix}_limit_level",
         help="For TPR at 1% FPR the level must exceed 0.01: guessing at random already reaches TPR = FPR.",
     )
     if kind == "tpr" and level <= 0.01:
         st.warning("A TPR limit at 1% FPR must be above 1%: an attacker who guesses already reaches TPR = FPR.")
         return
-    featured = tuple(row["id"] for _, row in frame.iterrows() if row["featured"] and MECHANISMS[row["id"]].guarantee != "claimed")
+    featured = tuple(
+        row["id"] for _, row in frame.iterrows() if row["featured"] and MECHANISMS[row["id"]].guarantee != "claimed"
+    )
     limits = attack_limit_frame(**setting_arguments(setting), kind=kind, level=float(level), mechanism_ids=featured)
     shown = pd.DataFrame(
         {
@@ -234,7 +273,9 @@ def _render_inverse(setting: Setting, key_prefix: str, frame: pd.DataFrame) -> N
                 "–" if not math.isfinite(s) else f"{symbol} = {format_number(s)}"
                 for symbol, s in zip(limits["scale_symbol"], limits["scale"])
             ],
-            "Noise std per coordinate": limits["coordinate_std"].map(lambda v: "–" if not math.isfinite(v) else format_number(v)),
+            "Noise std per coordinate": limits["coordinate_std"].map(
+                lambda v: "–" if not math.isfinite(v) else format_number(v)
+            ),
         }
     )
     st.dataframe(shown, hide_index=True, key=f"{key_prefix}_limit_table")

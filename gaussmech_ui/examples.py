@@ -149,7 +149,9 @@ def mean_estimation_data(dim: int = 100, records: int = 500, seed: int = 0) -> H
             f"centre drawn from N(0, I) (Balle & Wang 2018, Sec. 5.2). Replacing one point moves each "
             f"coordinate of the mean by at most 1/n, so Δ₂ = √d/n = {np.sqrt(d) / n:.3g} and Δ₁ = d/n = {d / n:.3g}."
         ),
-        neighbour_model=NeighbourModel(d, 1.0 / n, "replace one point: every coordinate of the mean moves by at most 1/n"),
+        neighbour_model=NeighbourModel(
+            d, 1.0 / n, "replace one point: every coordinate of the mean moves by at most 1/n"
+        ),
         nonnegative=False,
         prior=(0.0, 1.0 + 1.0 / (12.0 * n)),
     )
@@ -212,8 +214,11 @@ def carshare_heatmap(grid: tuple[int, int] = (16, 16), weight: str = "car_hours"
     longitude = table["centroid_lon"].to_numpy(dtype=float)
     weights = np.rint(table["car_hours"].to_numpy(dtype=float)) if weight == "car_hours" else None
     counts, lat_edges, lon_edges = np.histogram2d(
-        latitude, longitude, bins=(rows, cols),
-        range=((latitude.min(), latitude.max()), (longitude.min(), longitude.max())), weights=weights,
+        latitude,
+        longitude,
+        bins=(rows, cols),
+        range=((latitude.min(), latitude.max()), (longitude.min(), longitude.max())),
+        weights=weights,
     )
     lat_centres = (lat_edges[:-1] + lat_edges[1:]) / 2
     lon_centres = (lon_edges[:-1] + lon_edges[1:]) / 2

@@ -185,8 +185,16 @@ def legend_below(figure: go.Figure, *, top: int, height: int, drop_hidden: bool 
         showlegend=rows > 0,
         margin=dict(t=top, b=bottom, l=90, r=40),
         legend=dict(
-            orientation="h", x=0.0, xanchor="left", y=-axis_space / plot_height, yanchor="top", yref="paper",
-            traceorder="normal", entrywidth=1.0 / columns, entrywidthmode="fraction", title_text="",
+            orientation="h",
+            x=0.0,
+            xanchor="left",
+            y=-axis_space / plot_height,
+            yanchor="top",
+            yref="paper",
+            traceorder="normal",
+            entrywidth=1.0 / columns,
+            entrywidthmode="fraction",
+            title_text="",
         ),
     )
 

@@ -96,16 +96,24 @@ def linked_number_input(container, label: str, min_value, max_value, value="min"
 
 
 def next_seed(key: str) -> None:
-    """"Draw again": the next seed (wrapping within :data:`SEED_RANGE`)."""
+    """ "Draw again": the next seed (wrapping within :data:`SEED_RANGE`)."""
     st.session_state[key] = int(st.session_state.get(key, SEED_RANGE[0])) % SEED_RANGE[1] + 1
 
 
-def seed_controls(prefix: str, *, help: str = "Draws new random noise (the next seed). The curve stays: it is exact.") -> int:
+def seed_controls(
+    prefix: str, *, help: str = "Draws new random noise (the next seed). The curve stays: it is exact."
+) -> int:
     """A seed box (key ``<prefix>_seed``, in the URL) and a "Draw again" button; returns the seed."""
     left, right = st.columns([1, 1], vertical_alignment="bottom")
     with right:
-        st.button("Draw again", key=f"{prefix}_draw_again", icon=":material/casino:", on_click=next_seed,
-                  args=(f"{prefix}_seed",), help=help)
+        st.button(
+            "Draw again",
+            key=f"{prefix}_draw_again",
+            icon=":material/casino:",
+            on_click=next_seed,
+            args=(f"{prefix}_seed",),
+            help=help,
+        )
     with left:
         seed = linked_number_input(
             st,

@@ -107,7 +107,11 @@ def render_page_tools(setting: Setting, page_path: str) -> None:
         # One tool at a time (a segmented control, so only the chosen tool runs: no export and no
         # report is made until asked for).
         tool = st.segmented_control(
-            "Tool", options=TABS, default=TABS[0], key="page_tools_tab", label_visibility="collapsed",
+            "Tool",
+            options=TABS,
+            default=TABS[0],
+            key="page_tools_tab",
+            label_visibility="collapsed",
         )
         query = current_query()
         if tool == "Link" or tool is None:
@@ -155,7 +159,10 @@ def _render_figures(charts, setting: Setting) -> None:
         st.info(reason, icon=":material/info:")
     labels = [chart.title or chart.slug for chart in charts]
     index = st.selectbox(
-        "Chart", options=range(len(charts)), format_func=lambda i: labels[i], key="page_tools_chart",
+        "Chart",
+        options=range(len(charts)),
+        format_func=lambda i: labels[i],
+        key="page_tools_chart",
         help="The image has the title, the legend and the setting line inside, for a slide.",
     )
     chart = charts[min(int(index), len(charts) - 1)]
@@ -173,7 +180,9 @@ def _render_figures(charts, setting: Setting) -> None:
             disabled=reason is not None,
             use_container_width=True,
         )
-    st.caption(f"File name: {figure_file_name(chart.slug, setting, 'svg')} (or .png). Made on the server by Plotly's own export.")
+    st.caption(
+        f"File name: {figure_file_name(chart.slug, setting, 'svg')} (or .png). Made on the server by Plotly's own export."
+    )
 
 
 def _report_maker(content: report.ReportContent, version: str):
@@ -261,6 +270,11 @@ def _render_python(page_path: str, setting: Setting) -> None:
     st.markdown("A short script that computes this page's key numbers with `gaussmech_core` at this setting:")
     st.code(code, language="python")
     download_file(
-        "Download the script", data=code.encode("utf-8"), file_name=f"gaussmech-{_page_slug(page_path)}.py",
-        mime="text/x-python", key="page_tools_python_download", on_click="ignore", icon=":material/code:",
+        "Download the script",
+        data=code.encode("utf-8"),
+        file_name=f"gaussmech-{_page_slug(page_path)}.py",
+        mime="text/x-python",
+        key="page_tools_python_download",
+        on_click="ignore",
+        icon=":material/code:",
     )

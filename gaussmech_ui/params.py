@@ -668,7 +668,9 @@ def link_problem(key: str, raw: str, used: Any, *, dropped: bool = True) -> str:
         shown = format_number(used, 6)
     if dropped:
         shown = f"the default, {shown}," if shown else "the default"
-    return f"The link sets {quote_untrusted(f'{key}={raw}')}, but this page cannot use that value. Using {shown} instead."
+    return (
+        f"The link sets {quote_untrusted(f'{key}={raw}')}, but this page cannot use that value. Using {shown} instead."
+    )
 
 
 def note_page_links() -> None:

@@ -27,7 +27,15 @@ from gaussmech_core.registry_types import Setting
 from .chart_log import RecordedChart
 from .export import legend_below, setting_line
 
-__all__ = ["PRESENT_KEY", "SLIDE_KEY", "SLIDE_CHART_HEIGHT", "is_presenting", "slide_index", "render_presenter", "slide_figure"]
+__all__ = [
+    "PRESENT_KEY",
+    "SLIDE_KEY",
+    "SLIDE_CHART_HEIGHT",
+    "is_presenting",
+    "slide_index",
+    "render_presenter",
+    "slide_figure",
+]
 
 PRESENT_KEY = "present"
 SLIDE_KEY = "slide"
@@ -109,13 +117,32 @@ def render_presenter(charts: list[RecordedChart], setting: Setting) -> None:
         count = len(charts)
         index = slide_index(count)
         chart = charts[index]
-        st.markdown(f"<div class='presenter-caption'>{html.escape(_caption_text(chart, setting))}</div>", unsafe_allow_html=True)
+        st.markdown(
+            f"<div class='presenter-caption'>{html.escape(_caption_text(chart, setting))}</div>", unsafe_allow_html=True
+        )
         st.plotly_chart(slide_figure(chart), key="presenter_chart", theme=None, config={"displaylogo": False})
         left, middle, right, leave = st.columns([1, 1, 1, 1.3], vertical_alignment="center")
-        left.button("Previous", key="presenter_previous", on_click=_go, args=(-1, count), icon=":material/arrow_back:",
-                    use_container_width=True)
+        left.button(
+            "Previous",
+            key="presenter_previous",
+            on_click=_go,
+            args=(-1, count),
+            icon=":material/arrow_back:",
+            use_container_width=True,
+        )
         middle.markdown(f"Chart {index + 1} of {count}")
-        right.button("Next", key="presenter_next", on_click=_go, args=(1, count), icon=":material/arrow_forward:",
-                     use_container_width=True)
-        leave.button("Leave presenter mode", key="presenter_leave", on_click=_leave, icon=":material/close:",
-                     use_container_width=True)
+        right.button(
+            "Next",
+            key="presenter_next",
+            on_click=_go,
+            args=(1, count),
+            icon=":material/arrow_forward:",
+            use_container_width=True,
+        )
+        leave.button(
+            "Leave presenter mode",
+            key="presenter_leave",
+            on_click=_leave,
+            icon=":material/close:",
+            use_container_width=True,
+        )

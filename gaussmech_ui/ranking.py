@@ -182,7 +182,7 @@ def same_noise(representative, other, setting) -> bool:
 
 
 def _tie_note(place: tuple[str, ...], mechanisms: Mapping, setting) -> str:
-    """"(GG(p) with p = 2 is the same noise)" or "(tied with …)" for the other members of a place."""
+    """ "(GG(p) with p = 2 is the same noise)" or "(tied with …)" for the other members of a place."""
     if len(place) < 2:
         return ""
     representative = mechanisms[place[0]]
@@ -252,7 +252,9 @@ def neighbour_model_phrase(l1_model: str) -> str:
     return f"“{words}” ({formula})"
 
 
-def _changes(values: Mapping[str, float], alternative: Mapping[str, float], mechanisms: Mapping, quantity: str) -> list[str]:
+def _changes(
+    values: Mapping[str, float], alternative: Mapping[str, float], mechanisms: Mapping, quantity: str
+) -> list[str]:
     """The mechanisms whose value differs between the two neighbour models, in words."""
     changes = []
     for key in mechanisms:

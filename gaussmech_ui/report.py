@@ -43,11 +43,16 @@ VERSIONS = {"brief": "Brief (one page)", "full": "Full report with the math"}
 
 # The formulas gaussmech computes, as readable text (no MathJax offline); docs/math.md has the derivations.
 CORE_FORMULAS = (
-    ("Analytic Gaussian (Balle & Wang 2018, Thm. 8)", "the smallest σ with Φ(Δ/(2σ) − εσ/Δ) − e^ε Φ(−Δ/(2σ) − εσ/Δ) ≤ δ"),
+    (
+        "Analytic Gaussian (Balle & Wang 2018, Thm. 8)",
+        "the smallest σ with Φ(Δ/(2σ) − εσ/Δ) − e^ε Φ(−Δ/(2σ) − εσ/Δ) ≤ δ",
+    ),
     ("Classical Gaussian (Dwork & Roth 2014, Thm. A.1), only for 0 < ε < 1", "σ = Δ √(2 ln(1.25/δ)) / ε"),
     ("Laplace (Dwork, McSherry, Nissim & Smith 2006)", "b = Δ₁ / ε, std = √2 b"),
-    ("Trade-off curve from a privacy profile (Dong, Roth & Su 2022, Prop. 2.12)",
-     "β(α) = sup_ε max(0, 1 − δ(ε) − e^ε α, e^{−ε}(1 − δ(ε) − α)); for Gaussian noise β(α) = Φ(Φ⁻¹(1 − α) − Δ/σ)"),
+    (
+        "Trade-off curve from a privacy profile (Dong, Roth & Su 2022, Prop. 2.12)",
+        "β(α) = sup_ε max(0, 1 − δ(ε) − e^ε α, e^{−ε}(1 − δ(ε) − α)); for Gaussian noise β(α) = Φ(Φ⁻¹(1 − α) − Δ/σ)",
+    ),
     ("Best membership attacker", "advantage = max_α (1 − α − β(α)) = δ(0); TPR at FPR α = 1 − β(α)"),
     ("Posterior belief (Bayes' rule)", "posterior odds = prior odds × TPR/FPR ≤ prior odds × (e^ε + δ/FPR)"),
 )
@@ -123,7 +128,10 @@ def _calibration_table(setting: Setting, featured_only: bool) -> str:
         row_class = "" if calibration.scale is not None else ' class="invalid"'
         rows.append(
             f"<tr{row_class}><th scope='row'>{html.escape(mechanism.name)}</th><td>{html.escape(mechanism.guarantee_label)}</td>"
-            + "".join(f"<td class='scale'>{cell}</td>" if index == 0 else f"<td>{cell}</td>" for index, cell in enumerate(cells))
+            + "".join(
+                f"<td class='scale'>{cell}</td>" if index == 0 else f"<td>{cell}</td>"
+                for index, cell in enumerate(cells)
+            )
             + "</tr>"
         )
     return (
@@ -146,10 +154,17 @@ def _chart_html(chart: ReportChart, index: int, *, compact: bool) -> str:
     figure = go.Figure(chart.figure)
     figure.update_layout(width=None, autosize=True)
     # The legend below the plot in columns, as on a slide; the brief leaves hidden traces out and is shorter.
-    legend_below(figure, top=figure.layout.margin.t or 80, height=440 if compact else (figure.layout.height or 540),
-                 drop_hidden=compact)
+    legend_below(
+        figure,
+        top=figure.layout.margin.t or 80,
+        height=440 if compact else (figure.layout.height or 540),
+        drop_hidden=compact,
+    )
     body = pio.to_html(
-        figure, include_plotlyjs=False, full_html=False, div_id=f"chart-{index}",
+        figure,
+        include_plotlyjs=False,
+        full_html=False,
+        div_id=f"chart-{index}",
         config={"displaylogo": False, "responsive": True},
     )
     caption = f"<figcaption>{_inline(chart.caption)}</figcaption>" if chart.caption else ""

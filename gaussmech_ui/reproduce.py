@@ -1,4 +1,4 @@
-""""Reproduce in Python": a short, runnable script per page that computes the page's key numbers.
+""" "Reproduce in Python": a short, runnable script per page that computes the page's key numbers.
 
 Every page ends with an expander holding :func:`snippet` for its page at the current setting: a
 script that imports only :mod:`gaussmech_core` (numpy and scipy), builds the same
@@ -23,23 +23,23 @@ from .format import format_exact
 
 __all__ = ["PAGE_NUMBERS", "snippet", "setting_expression", "parse_output"]
 
-_HEADER = '''# gaussmech: {label} at {line}
+_HEADER = """# gaussmech: {label} at {line}
 # Needs only gaussmech_core (numpy + scipy): run it from a checkout of gaussmech, or after `pip install .`
 from gaussmech_core.mechanisms import Setting, calibrate_all
 
 setting = {setting}
-'''
+"""
 
-_CALIBRATION = '''
+_CALIBRATION = """
 print("mechanism | scale | std per coordinate | E|noise|^2")
 for c in calibrate_all(setting):
     if c.scale is None:
         print(f"{c.mechanism.name} | not valid here: {c.validity.reason}")
     else:
         print(f"{c.mechanism.name} | {c.scale:.6g} | {c.coordinate_std:.6g} | {c.expected_loss:.6g}")
-'''
+"""
 
-_RISK = '''
+_RISK = """
 import numpy as np
 from gaussmech_core.attack_risk import attack_risk_all
 
@@ -52,7 +52,7 @@ for r in attack_risk_all(setting, false_positive_rates=(0.01, 0.001), prior=prio
     true_delta = float(r.mechanism.privacy_profile(np.array([setting.epsilon]), r.scale, setting)[0])
     tpr_1, tpr_01 = r.true_positive_rates
     print(f"{{r.mechanism.name}} | {{true_delta:.6g}} | {{r.advantage:.6g}} | {{tpr_1:.6g}} | {{tpr_01:.6g}} | {{r.posteriors[0]:.6g}}")
-'''
+"""
 
 PAGE_NUMBERS = {
     "app.py": ("the Overview", (_CALIBRATION,)),

@@ -167,4 +167,3 @@ def read_settings_file(data: bytes, app_root=menu.APP_ROOT) -> SettingsFile:
     query = to_query({**DEFAULTS, **parsed})  # a loaded view states every shared parameter
     own = {key: value for key, value in own.items() if key not in URL_KEYS.values()}
     return SettingsFile(page_path=page, query={**query, **own}, warnings=warnings)
-

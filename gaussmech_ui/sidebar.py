@@ -127,7 +127,11 @@ def _log_slider_with_entry(parameter: Parameter) -> None:
     # A text box for every kind, read by the one shared parser (params.parse_value): a number box would
     # turn "abc" or "1.5" into a value without a word.
     st.text_input(
-        f"Exact {parameter.symbol}", key=exact_key(name), help=entry_help, on_change=params.on_exact_change, args=(name,)
+        f"Exact {parameter.symbol}",
+        key=exact_key(name),
+        help=entry_help,
+        on_change=params.on_exact_change,
+        args=(name,),
     )
 
 
@@ -199,7 +203,10 @@ def entry_box(parameter: Parameter, key: str) -> float:
     if key not in state:
         state[key] = format_exact(state[kept_key])
     raw = st.text_input(
-        parameter.label, key=key, bind="query-params", on_change=on_change,
+        parameter.label,
+        key=key,
+        bind="query-params",
+        on_change=on_change,
         help=f"{parameter.help} Allowed: {parameter.allowed()}.",
     )
     message = state.pop(problem_key, None)

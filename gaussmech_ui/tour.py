@@ -29,7 +29,20 @@ from .attack_panel import render_attack_risk_section
 from .figures import tour as figures
 from .format import format_number, format_percent
 
-__all__ = ["TourStep", "STEPS", "STEP_KEY", "step_from_url", "step_to_url", "move_step", "compact_layout", "apply_values", "draw_history", "render_step", "TRUE_COUNT", "MAX_DRAWS"]
+__all__ = [
+    "TourStep",
+    "STEPS",
+    "STEP_KEY",
+    "step_from_url",
+    "step_to_url",
+    "move_step",
+    "compact_layout",
+    "apply_values",
+    "draw_history",
+    "render_step",
+    "TRUE_COUNT",
+    "MAX_DRAWS",
+]
 
 STEP_KEY = "tour_step"
 SEED_KEY = "tour_seed"
@@ -55,36 +68,66 @@ class TourStep:
 _BASE = {"epsilon": 1.0, "delta": 1e-5, "sensitivity": 1.0, "order": 2.0, "dim": 1, "l1_model": "one_coordinate"}
 
 STEPS: tuple[TourStep, ...] = (
-    TourStep(1, "What noise does to one count",
-             "A count of 42 people is released with Gaussian noise. Each release lands somewhere else; the curve is "
-             "where it can land. Press “Draw again” a few times and watch the history fill the curve.",
-             "The release says 45. How sure can you be that the true count is 42 and not 43?",
-             dict(_BASE), "pages/1_Noise_distributions.py", "Noise distributions"),
-    TourStep(2, "Why the exact calibration beats the classical one",
-             "The textbook formula σ = Δ√(2 ln(1.25/δ))/ε is a theorem only for ε < 1 (the green band). Beyond it, "
-             "the noise it gives can have a true δ above the δ it was asked for: it fails silently.",
-             "Where does the orange curve cross the dashed line, and what does a library that uses the formula there promise?",
-             {**_BASE, "epsilon": 0.5}, "pages/3_Privacy_profiles.py", "Privacy profiles"),
-    TourStep(3, "Laplace against Gaussian tails",
-             "Calibrated to the same ε, Laplace noise (pure ε-DP, no δ) is often smaller. But its tail falls like "
-             "e^(−t/b), the Gaussian's like e^(−t²/2σ²): far enough out, the Gaussian's large errors are always rarer. How far?",
-             "For a count you publish once, would you rather have smaller typical errors or rarer huge ones?",
-             dict(_BASE), "pages/2_Tail_probabilities.py", "Tail probabilities"),
-    TourStep(4, "What dimension does to error, and why a flat curve is suspicious",
-             "Releasing d numbers at once, the error of the whole vector grows with d for every proven mechanism. "
-             "R1SMG claims to need far less; its true δ shows why: the claim does not hold.",
-             "A paper says its noise barely grows with d. What would you check first?",
-             {**_BASE, "dim": 50, "l1_model": "all_coordinates"}, "pages/4_Accuracy_vs_dimension.py", "Accuracy vs dimension"),
-    TourStep(5, "What ε means as odds",
-             "ε bounds how much one release can move anyone's belief about Alice; here is what the best attacker "
-             "actually achieves against each mechanism at this setting.",
-             "You were 10% sure Alice is in the data. After the release, can you be 50% sure?",
-             {**_BASE, "dim": 10}, "pages/3_Privacy_profiles.py", "Privacy profiles"),
-    TourStep(6, "Denoising is free",
-             "Anything computed from the release alone (clipping negative counts, using a public total) has the same "
-             "privacy guarantee, and here it makes the answer more accurate.",
-             "Why can post-processing never cost privacy?",
-             {**_BASE, "dim": 20}, "pages/5_Denoising_lab.py", "Denoising lab"),
+    TourStep(
+        1,
+        "What noise does to one count",
+        "A count of 42 people is released with Gaussian noise. Each release lands somewhere else; the curve is "
+        "where it can land. Press “Draw again” a few times and watch the history fill the curve.",
+        "The release says 45. How sure can you be that the true count is 42 and not 43?",
+        dict(_BASE),
+        "pages/1_Noise_distributions.py",
+        "Noise distributions",
+    ),
+    TourStep(
+        2,
+        "Why the exact calibration beats the classical one",
+        "The textbook formula σ = Δ√(2 ln(1.25/δ))/ε is a theorem only for ε < 1 (the green band). Beyond it, "
+        "the noise it gives can have a true δ above the δ it was asked for: it fails silently.",
+        "Where does the orange curve cross the dashed line, and what does a library that uses the formula there promise?",
+        {**_BASE, "epsilon": 0.5},
+        "pages/3_Privacy_profiles.py",
+        "Privacy profiles",
+    ),
+    TourStep(
+        3,
+        "Laplace against Gaussian tails",
+        "Calibrated to the same ε, Laplace noise (pure ε-DP, no δ) is often smaller. But its tail falls like "
+        "e^(−t/b), the Gaussian's like e^(−t²/2σ²): far enough out, the Gaussian's large errors are always rarer. How far?",
+        "For a count you publish once, would you rather have smaller typical errors or rarer huge ones?",
+        dict(_BASE),
+        "pages/2_Tail_probabilities.py",
+        "Tail probabilities",
+    ),
+    TourStep(
+        4,
+        "What dimension does to error, and why a flat curve is suspicious",
+        "Releasing d numbers at once, the error of the whole vector grows with d for every proven mechanism. "
+        "R1SMG claims to need far less; its true δ shows why: the claim does not hold.",
+        "A paper says its noise barely grows with d. What would you check first?",
+        {**_BASE, "dim": 50, "l1_model": "all_coordinates"},
+        "pages/4_Accuracy_vs_dimension.py",
+        "Accuracy vs dimension",
+    ),
+    TourStep(
+        5,
+        "What ε means as odds",
+        "ε bounds how much one release can move anyone's belief about Alice; here is what the best attacker "
+        "actually achieves against each mechanism at this setting.",
+        "You were 10% sure Alice is in the data. After the release, can you be 50% sure?",
+        {**_BASE, "dim": 10},
+        "pages/3_Privacy_profiles.py",
+        "Privacy profiles",
+    ),
+    TourStep(
+        6,
+        "Denoising is free",
+        "Anything computed from the release alone (clipping negative counts, using a public total) has the same "
+        "privacy guarantee, and here it makes the answer more accurate.",
+        "Why can post-processing never cost privacy?",
+        {**_BASE, "dim": 20},
+        "pages/5_Denoising_lab.py",
+        "Denoising lab",
+    ),
 )
 
 
@@ -101,8 +144,10 @@ def step_from_url() -> None:
         if not 1 <= number <= len(STEPS):
             raise ValueError
     except ValueError:
-        st.warning(f"The link sets {params.quote_untrusted(f'{STEP_KEY}={raw}')}, but the tour has steps 1 to {len(STEPS)}; "
-                   "showing step 1.")
+        st.warning(
+            f"The link sets {params.quote_untrusted(f'{STEP_KEY}={raw}')}, but the tour has steps 1 to {len(STEPS)}; "
+            "showing step 1."
+        )
         number = 1
     st.session_state[STEP_KEY] = number
 
@@ -145,7 +190,9 @@ def _url_int(key: str, default: int, lower: int, upper: int) -> int:
     try:
         value = int(raw) if raw is not None else default
     except ValueError:
-        st.warning(f"The link sets {params.quote_untrusted(f'{key}={raw}')}, which is not a whole number; using {default}.")
+        st.warning(
+            f"The link sets {params.quote_untrusted(f'{key}={raw}')}, which is not a whole number; using {default}."
+        )
         return default
     return min(max(value, lower), upper)
 
@@ -180,7 +227,8 @@ def _step_one(setting: Setting) -> None:
     draws = draw_history(seed, count, sigma)
     inside = float(np.mean(np.abs(draws - TRUE_COUNT) <= 2 * sigma))
     _show(
-        figures.count_release_figure(TRUE_COUNT, sigma, draws, setting), "tour_count_chart",
+        figures.count_release_figure(TRUE_COUNT, sigma, draws, setting),
+        "tour_count_chart",
         "The density of a noisy count around the true count, with a histogram of the draws so far.",
         f"{count} draw{'s' if count != 1 else ''} (seed {seed}); latest release {format_number(float(draws[-1]))}. "
         f"The analytic Gaussian needs σ = {format_number(sigma)} at ε = {format_number(setting.epsilon)}, "
@@ -188,9 +236,19 @@ def _step_one(setting: Setting) -> None:
         f"{format_percent(inside, 3)} of these draws are within 2σ of the truth (95.4% in the long run).",
     )
     columns = st.columns(3)
-    columns[0].button("Draw again", key="tour_draw_again", on_click=_draw_again, icon=":material/casino:", use_container_width=True)
-    columns[1].button("Draw 10 more", key="tour_draw_ten", on_click=_draw_ten, icon=":material/replay_10:", use_container_width=True)
-    columns[2].button("Start a new history", key="tour_new_history", on_click=_new_history, icon=":material/restart_alt:", use_container_width=True)
+    columns[0].button(
+        "Draw again", key="tour_draw_again", on_click=_draw_again, icon=":material/casino:", use_container_width=True
+    )
+    columns[1].button(
+        "Draw 10 more", key="tour_draw_ten", on_click=_draw_ten, icon=":material/replay_10:", use_container_width=True
+    )
+    columns[2].button(
+        "Start a new history",
+        key="tour_new_history",
+        on_click=_new_history,
+        icon=":material/restart_alt:",
+        use_container_width=True,
+    )
 
 
 def _step_two(setting: Setting) -> None:
@@ -201,12 +259,18 @@ def _step_two(setting: Setting) -> None:
     if 0 < setting.epsilon < 1:
         classical = evaluate("classical_gaussian", setting).scale
         analytic = evaluate(DEFAULT_MECHANISM_ID, setting).scale
-        ratio = (f" At ε = {format_number(setting.epsilon)} the classical σ = {format_number(classical)} adds "
-                 f"{format_number((classical / analytic) ** 2)}× the variance of the exact σ = {format_number(analytic)}.")
-    where = (f"From about ε = {format_number(breakdown)} on, its true δ exceeds δ = {format_number(setting.delta)}."
-             if math.isfinite(breakdown) else f"Up to ε = 100 its true δ stays below δ = {format_number(setting.delta)}, but only by luck beyond ε = 1.")
+        ratio = (
+            f" At ε = {format_number(setting.epsilon)} the classical σ = {format_number(classical)} adds "
+            f"{format_number((classical / analytic) ** 2)}× the variance of the exact σ = {format_number(analytic)}."
+        )
+    where = (
+        f"From about ε = {format_number(breakdown)} on, its true δ exceeds δ = {format_number(setting.delta)}."
+        if math.isfinite(breakdown)
+        else f"Up to ε = 100 its true δ stays below δ = {format_number(setting.delta)}, but only by luck beyond ε = 1."
+    )
     _show(
-        figures.classical_delta_figure(epsilons, true_deltas, setting), "tour_classical_chart",
+        figures.classical_delta_figure(epsilons, true_deltas, setting),
+        "tour_classical_chart",
         "True delta of Gaussian noise with the classical sigma, against epsilon, with the target delta.",
         where + ratio,
     )
@@ -232,7 +296,8 @@ def _step_three(setting: Setting) -> None:
         b95 = float(tails.coordinate_error_bound(mechanism, calibration.scale, flat, 0.05))
         bounds.append(f"{name}: 95% of errors below {format_number(b95)}")
     _show(
-        figures.tail_figure(t, drawn, flat), "tour_tail_chart",
+        figures.tail_figure(t, drawn, flat),
+        "tour_tail_chart",
         "Tail probability of one noise coordinate for the analytic Gaussian and Laplace, on a log scale.",
         "; ".join(bounds) + ". " + _crossing_sentence(curves, flat),
     )
@@ -245,8 +310,9 @@ def _crossing_sentence(curves, setting: Setting) -> str:
     (gauss_name, (gauss, gauss_mechanism)), (lap_name, (lap, lap_mechanism)) = list(curves.items())[:2]
     far = 40.0 * max(gauss.coordinate_std, lap.coordinate_std)
     t = np.linspace(far / 20000.0, far, 20000)
-    difference = (np.asarray(tails.log_coordinate_tail(gauss_mechanism, t, gauss.scale, setting), dtype=float)
-                  - np.asarray(tails.log_coordinate_tail(lap_mechanism, t, lap.scale, setting), dtype=float))
+    difference = np.asarray(
+        tails.log_coordinate_tail(gauss_mechanism, t, gauss.scale, setting), dtype=float
+    ) - np.asarray(tails.log_coordinate_tail(lap_mechanism, t, lap.scale, setting), dtype=float)
     below = np.flatnonzero(np.diff(np.sign(difference)) < 0)
     if difference[0] < 0:
         return "The Gaussian's tail is below Laplace's everywhere here: its large errors are rarer at every size."
@@ -254,8 +320,10 @@ def _crossing_sentence(curves, setting: Setting) -> str:
         return f"Up to t = {format_number(far)} Laplace's large errors stay rarer."
     crossing = float(t[below[0] + 1])
     chance = float(np.exp(tails.log_coordinate_tail(lap_mechanism, crossing, lap.scale, setting)))
-    return (f"The tails cross at t ≈ {format_number(crossing)}, where either error has chance about {format_number(chance)}: "
-            f"errors smaller than that are rarer with {lap_name}, larger ones with {gauss_name}.")
+    return (
+        f"The tails cross at t ≈ {format_number(crossing)}, where either error has chance about {format_number(chance)}: "
+        f"errors smaller than that are rarer with {lap_name}, larger ones with {gauss_name}."
+    )
 
 
 def _step_four(setting: Setting) -> None:
@@ -272,12 +340,15 @@ def _step_four(setting: Setting) -> None:
         curves[mechanism.name] = (np.array(values), mechanism.color, dash)
     claimed = evaluate("r1smg", setting)
     if claimed.true_delta is not None:
-        verdict = (f"At d = {setting.dim}, R1SMG's noise has true δ = {format_number(claimed.true_delta)} at ε = "
-                   f"{format_number(setting.epsilon)}, {format_number(claimed.true_delta / setting.delta)}× the δ it claims.")
+        verdict = (
+            f"At d = {setting.dim}, R1SMG's noise has true δ = {format_number(claimed.true_delta)} at ε = "
+            f"{format_number(setting.epsilon)}, {format_number(claimed.true_delta / setting.delta)}× the δ it claims."
+        )
     else:
         verdict = claimed.validity.reason or "R1SMG is not defined here."
     _show(
-        figures.dimension_figure(dims, curves, setting), "tour_dimension_chart",
+        figures.dimension_figure(dims, curves, setting),
+        "tour_dimension_chart",
         "Root-mean-square error of the whole vector against the dimension for three mechanisms.",
         verdict + " Laplace here uses Δ₁ = √d·Δ (every coordinate may change).",
     )
@@ -302,7 +373,8 @@ def _step_six(setting: Setting) -> None:
     before = float(np.sqrt(np.mean((noisy - truth) ** 2)))
     after = float(np.sqrt(np.mean((denoised - truth) ** 2)))
     _show(
-        figures.denoising_figure(truth, noisy, denoised, setting), "tour_denoising_chart",
+        figures.denoising_figure(truth, noisy, denoised, setting),
+        "tour_denoising_chart",
         "A 20-bin histogram: true counts, the noisy release and the release projected onto non-negative counts with the public total.",
         f"Root-mean-square error per bin: {format_number(before)} for the noisy release (σ = {format_number(sigma)}), "
         f"{format_number(after)} after projecting onto the histograms with the public total {format_number(float(truth.sum()))} "
@@ -325,13 +397,21 @@ def render_step(step: TourStep, setting: Setting) -> None:
         st.markdown(f"**Ask the room:** {step.question}")
     left, right = st.columns(2)
     left.button(
-        "Set this step's values", key=f"tour_set_values_{step.number}", on_click=apply_values, args=(step.values,),
-        icon=":material/tune:", use_container_width=True,
+        "Set this step's values",
+        key=f"tour_set_values_{step.number}",
+        on_click=apply_values,
+        args=(step.values,),
+        icon=":material/tune:",
+        use_container_width=True,
         help="ε = {epsilon:g}, δ = {delta:g}, Δ = {sensitivity:g}, d = {dim}".format(**step.values),
     )
     with right:
-        st.page_link(step.page, label=f"Open {step.page_label} at this setting", icon=":material/open_in_new:",
-                     query_params=params.to_query(params.current_values()))
+        st.page_link(
+            step.page,
+            label=f"Open {step.page_label} at this setting",
+            icon=":material/open_in_new:",
+            query_params=params.to_query(params.current_values()),
+        )
 
 
 def step_frame() -> pd.DataFrame:

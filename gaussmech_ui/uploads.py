@@ -85,7 +85,22 @@ DEFAULT_MAX_BINS = 1_000_000
 # Counts above 2**53 ≈ 9e15 are no longer exact in floating point; 1e15 records is ample.
 MAX_TOTAL = 1e15
 _MISSING = frozenset({"", "na", "n/a", "nan", "null", "none", "-"})
-_COUNT_NAMES = frozenset({"count", "counts", "n", "freq", "frequency", "frequencies", "total", "number", "value", "values", "amount", "weight"})
+_COUNT_NAMES = frozenset(
+    {
+        "count",
+        "counts",
+        "n",
+        "freq",
+        "frequency",
+        "frequencies",
+        "total",
+        "number",
+        "value",
+        "values",
+        "amount",
+        "weight",
+    }
+)
 _TOTAL_NAMES = frozenset({"total", "sum", "all", "grand total", "totals"})
 _NON_DECIMAL_COMMA = re.compile(r"(?<!\d),|,(?!\d)")
 _SEPARATOR_NAMES = {"\t": "tab", ";": "semicolon", ",": "comma"}
@@ -447,7 +462,11 @@ def _cell_problem(column: _Column, name: str, position: int, lines, where: str) 
     if column.missing[position]:
         return f"{place}: the count is missing."
     if column.is_text[position]:
-        hint = " Decimal commas and thousands separators are not read: write 1500 or 1.5." if _LOCAL_NUMBER.fullmatch(value) else ""
+        hint = (
+            " Decimal commas and thousands separators are not read: write 1500 or 1.5."
+            if _LOCAL_NUMBER.fullmatch(value)
+            else ""
+        )
         return f"{place}: {_quote(value)} is not a number.{hint}"
     number = column.numbers[position]
     if not np.isfinite(number):
@@ -569,7 +588,11 @@ def _first_repeated_label(labels: tuple, text=None) -> str | None:
     """
     if len(labels) < 2:
         return None
-    hashes = _fingerprints(text) if isinstance(text, pa.Array) else pd.util.hash_array(np.asarray(labels, dtype=object), categorize=False)
+    hashes = (
+        _fingerprints(text)
+        if isinstance(text, pa.Array)
+        else pd.util.hash_array(np.asarray(labels, dtype=object), categorize=False)
+    )
     ordered = np.sort(hashes)
     repeats = ordered[1:][ordered[1:] == ordered[:-1]]
     if not repeats.size:
@@ -742,12 +765,19 @@ def _read_fast(text: str, data: bytes, separator: str, max_bins: int):
             read_options=pa_csv.ReadOptions(column_names=names, use_threads=False),
             memory_pool=_POOL,
             parse_options=pa_csv.ParseOptions(
-                delimiter=separator, quote_char=False, double_quote=False, escape_char=False,
-                newlines_in_values=False, ignore_empty_lines=False,
+                delimiter=separator,
+                quote_char=False,
+                double_quote=False,
+                escape_char=False,
+                newlines_in_values=False,
+                ignore_empty_lines=False,
             ),
             convert_options=pa_csv.ConvertOptions(
-                column_types={name: pa.string() for name in names}, null_values=[],
-                strings_can_be_null=False, quoted_strings_can_be_null=False, check_utf8=False,
+                column_types={name: pa.string() for name in names},
+                null_values=[],
+                strings_can_be_null=False,
+                quoted_strings_can_be_null=False,
+                check_utf8=False,
             ),
         )
     except pa.ArrowException:
@@ -756,7 +786,11 @@ def _read_fast(text: str, data: bytes, separator: str, max_bins: int):
     # Every column end to end in one array (column j is cells[j * rows : (j + 1) * rows]), so that
     # each step below is one call into pyarrow whatever the number of columns.
     chunks = [chunk for column in table.columns for chunk in column.chunks]
-    cells = pa.chunked_array(chunks, type=pa.string()).combine_chunks(memory_pool=_POOL) if chunks else pa.array([], pa.string())
+    cells = (
+        pa.chunked_array(chunks, type=pa.string()).combine_chunks(memory_pool=_POOL)
+        if chunks
+        else pa.array([], pa.string())
+    )
     del table, chunks  # the parsed table's buffers are copied into cells: free them now
     raw_lengths = np.diff(_buffers(cells)[0])
     if raw_lengths.size and raw_lengths.max() > csv.field_size_limit():
@@ -799,8 +833,10 @@ def _read_fast(text: str, data: bytes, separator: str, max_bins: int):
             numbers[k, 1:], missing[k, 1:], is_text[k, 1:] = _classify_cells(stripped.slice(j * rows + 1, rows - 1))
     if joint is not None:
         numbers[:, 1:] = joint.reshape(len(kept), rows - 1)
-    columns = [_Column(stripped.slice(j * rows, rows), numbers[k], missing[k], is_text[k], blank=blank[j])
-               for k, j in enumerate(kept)]
+    columns = [
+        _Column(stripped.slice(j * rows, rows), numbers[k], missing[k], is_text[k], blank=blank[j])
+        for k, j in enumerate(kept)
+    ]
     return columns, lines
 
 
@@ -909,12 +945,20 @@ def parse_histogram_csv(
         total = _check_total(grid, max_bins, lines)
         row_labels = columns[text_columns[0]].as_tuple() if text_columns else None
         if len(text_columns) > 1:
-            notes.append(f"Only the numeric columns form the grid; text columns other than '{names[text_columns[0]]}' are ignored.")
+            notes.append(
+                f"Only the numeric columns form the grid; text columns other than '{names[text_columns[0]]}' are ignored."
+            )
         notes += _count_warnings(grid)
         return HistogramData(
-            kind="2d", counts=grid, labels=None, column=None,
-            summary=Summary(data_rows, int(grid.size), total, tuple(grid.shape)), warnings=tuple(notes),
-            row_labels=row_labels, column_labels=candidate_names if has_header else None, **common,
+            kind="2d",
+            counts=grid,
+            labels=None,
+            column=None,
+            summary=Summary(data_rows, int(grid.size), total, tuple(grid.shape)),
+            warnings=tuple(notes),
+            row_labels=row_labels,
+            column_labels=candidate_names if has_header else None,
+            **common,
         )
 
     if data_rows == 1 and len(candidates) >= 2 and column is None:
@@ -923,8 +967,13 @@ def parse_histogram_csv(
         notes.append("The file has one row of numbers; each number is read as one bin.")
         notes += _count_warnings(counts)
         return HistogramData(
-            kind="1d", counts=counts, labels=candidate_names if has_header else None, column=None,
-            summary=Summary(1, int(counts.size), total, (int(counts.size),)), warnings=tuple(notes), **common,
+            kind="1d",
+            counts=counts,
+            labels=candidate_names if has_header else None,
+            column=None,
+            summary=Summary(1, int(counts.size), total, (int(counts.size),)),
+            warnings=tuple(notes),
+            **common,
         )
 
     if column is not None:
@@ -950,8 +999,13 @@ def parse_histogram_csv(
         notes += _total_row_warnings(labels, counts, lines)
     notes += _count_warnings(counts)
     return HistogramData(
-        kind="1d", counts=counts, labels=labels, column=names[chosen],
-        summary=Summary(data_rows, int(counts.size), total, (int(counts.size),)), warnings=tuple(notes), **common,
+        kind="1d",
+        counts=counts,
+        labels=labels,
+        column=names[chosen],
+        summary=Summary(data_rows, int(counts.size), total, (int(counts.size),)),
+        warnings=tuple(notes),
+        **common,
     )
 
 
@@ -1025,7 +1079,10 @@ def histogram_frame(
         rows, cols = shape
         row_names = list(row_labels) if row_labels is not None else list(range(1, rows + 1))
         col_names = list(column_labels) if column_labels is not None else list(range(1, cols + 1))
-        table = {"row": np.repeat(np.array(row_names, dtype=object), cols), "column": np.tile(np.array(col_names, dtype=object), rows)}
+        table = {
+            "row": np.repeat(np.array(row_names, dtype=object), cols),
+            "column": np.tile(np.array(col_names, dtype=object), rows),
+        }
         table.update({name: array.reshape(-1) for name, array in arrays.items()})
         return pd.DataFrame(table)
     flat = {name: array.reshape(-1) for name, array in arrays.items()}

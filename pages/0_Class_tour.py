@@ -29,10 +29,24 @@ number = choose.selectbox(
     key=tour.STEP_KEY,
     label_visibility="collapsed",
 )
-previous.button("Back", key="tour_previous", on_click=tour.move_step, args=(-1,), icon=":material/arrow_back:",
-                use_container_width=True, disabled=number == 1)
-following.button("Next", key="tour_next", on_click=tour.move_step, args=(1,), icon=":material/arrow_forward:",
-                 use_container_width=True, disabled=number == len(tour.STEPS))
+previous.button(
+    "Back",
+    key="tour_previous",
+    on_click=tour.move_step,
+    args=(-1,),
+    icon=":material/arrow_back:",
+    use_container_width=True,
+    disabled=number == 1,
+)
+following.button(
+    "Next",
+    key="tour_next",
+    on_click=tour.move_step,
+    args=(1,),
+    icon=":material/arrow_forward:",
+    use_container_width=True,
+    disabled=number == len(tour.STEPS),
+)
 tour.step_to_url()
 step = tour.STEPS[int(number) - 1]
 with guarded(f"step {step.number} of the tour"):

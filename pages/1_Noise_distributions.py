@@ -77,26 +77,40 @@ with density_tab:
                 )
             curves, stds, invalid = cached.density_curves(**ARGS, every_variant=every_variant, reference=reference)
             if reference not in stds:
-                st.caption(f"{MECHANISMS[reference].name} is not drawn here, so the window follows the analytic Gaussian.")
+                st.caption(
+                    f"{MECHANISMS[reference].name} is not drawn here, so the window follows the analytic Gaussian."
+                )
             figure = figures.density_figure(curves, MECHANISMS, setting, log_density=scale_view == "log")
             other_model = cached.setting_arguments(replace(setting, l1_model=other_neighbour_model(setting.l1_model)))
             _, other_stds, _ = cached.density_curves(**other_model, every_variant=every_variant, reference=reference)
-            chart(figure, "distributions_density_chart",
-                  alt="Densities of each mechanism's per-coordinate noise at its calibrated scale.",
-                  caption=figures.density_caption(stds, MECHANISMS, invalid, setting, other_stds),
-                  data=lambda: figure_frame(figure),
-                  file_name="gaussmech-noise-densities.csv", download_key="distributions_download_density")
+            chart(
+                figure,
+                "distributions_density_chart",
+                alt="Densities of each mechanism's per-coordinate noise at its calibrated scale.",
+                caption=figures.density_caption(stds, MECHANISMS, invalid, setting, other_stds),
+                data=lambda: figure_frame(figure),
+                file_name="gaussmech-noise-densities.csv",
+                download_key="distributions_download_density",
+            )
         with st.expander("The math", icon=":material/function:"):
-            st.markdown("Per-coordinate densities at the calibrated scale (" + math_reference_link('4', '5.1', '6.1', '10') + "):")
-            st.latex(r"\text{Gaussian: } \frac{1}{\sigma\sqrt{2\pi}} e^{-x^2/(2\sigma^2)}, \qquad"
-                     r"\text{Laplace: } \frac{1}{2b} e^{-|x|/b}, \qquad"
-                     r"\text{GG}(p)\text{: } \frac{p}{2b\,\Gamma(1/p)} e^{-(|x|/b)^p}")
+            st.markdown(
+                "Per-coordinate densities at the calibrated scale ("
+                + math_reference_link("4", "5.1", "6.1", "10")
+                + "):"
+            )
+            st.latex(
+                r"\text{Gaussian: } \frac{1}{\sigma\sqrt{2\pi}} e^{-x^2/(2\sigma^2)}, \qquad"
+                r"\text{Laplace: } \frac{1}{2b} e^{-|x|/b}, \qquad"
+                r"\text{GG}(p)\text{: } \frac{p}{2b\,\Gamma(1/p)} e^{-(|x|/b)^p}"
+            )
             st.markdown(
                 "R1SMG (Ji & Li 2024, claimed) adds $\\sqrt{\\sigma^*}\\, z\\, v$ with $v$ uniform on the sphere; one "
                 "coordinate $\\sqrt{\\sigma^*} z v_1$ has the density below (infinite at 0, a logarithmic spike), with "
                 "$c_d (1-t^2)^{(d-3)/2}$ the density of $v_1$:"
             )
-            st.latex(r"p(x) = 2\int_0^1 c_d\,(1-t^2)^{(d-3)/2}\, \frac{\varphi\big(x/(\sqrt{\sigma^*} t)\big)}{\sqrt{\sigma^*}\, t}\, dt")
+            st.latex(
+                r"p(x) = 2\int_0^1 c_d\,(1-t^2)^{(d-3)/2}\, \frac{\varphi\big(x/(\sqrt{\sigma^*} t)\big)}{\sqrt{\sigma^*}\, t}\, dt"
+            )
             st.markdown(
                 "Sources: Balle & Wang 2018 (analytic Gaussian), Dwork & Roth 2014 (classical), Dwork, McSherry, Nissim & "
                 "Smith 2006 (Laplace), Liu arXiv:1602.06028 (GG), Chanyaswad et al. 2018 (MVG), Ji & Li 2024 (R1SMG)."
@@ -120,26 +134,47 @@ with family_tab:
             )
             curves, styles, at_mean, stds = cached.gg_family_curves(**ARGS, mode=mode)
             figure = figures.gg_family_figure(curves, styles, setting, mode=mode)
-            st.plotly_chart(figure, key="distributions_family_chart", theme=None, config=PLOTLY_CONFIG,
-                            alt="Generalized Gaussian density next to Laplace and Gaussian densities.")
+            st.plotly_chart(
+                figure,
+                key="distributions_family_chart",
+                theme=None,
+                config=PLOTLY_CONFIG,
+                alt="Generalized Gaussian density next to Laplace and Gaussian densities.",
+            )
             named_stds = {styles[key]["name"]: value for key, value in stds.items()}
             say(figures.gg_family_caption(mode, setting.order, at_mean, named_stds))
             missing = [styles[key]["name"] for key in ("gg", "laplace") if key not in curves]
             if missing:
                 st.warning(
-                    "Not drawn at this setting: " + ", ".join(missing) + ". The generalized Gaussian's exact calibration "
+                    "Not drawn at this setting: "
+                    + ", ".join(missing)
+                    + ". The generalized Gaussian's exact calibration "
                     "needs one coordinate changing, d = 1 or p = 2 (sidebar); Laplace needs ε > 0.",
                     icon=":material/warning:",
                 )
-            download_csv("Chart data as CSV", lambda: figure_frame(figure), "gaussmech-generalized-gaussian.csv",
-                         key="distributions_download_family")
+            download_csv(
+                "Chart data as CSV",
+                lambda: figure_frame(figure),
+                "gaussmech-generalized-gaussian.csv",
+                key="distributions_download_family",
+            )
         with st.expander("The math", icon=":material/function:"):
-            st.markdown("The generalized Gaussian GG(0, b, p) (Liu, arXiv:1602.06028; " + math_reference_link('5.1') + "): p = 1 is Laplace, p = 2 the Gaussian with σ² = b²/2.")
-            st.latex(r"f(x) = \frac{p}{2b\,\Gamma(1/p)}\, e^{-(|x|/b)^p}, \qquad \operatorname{Var} = b^2\, \frac{\Gamma(3/p)}{\Gamma(1/p)}")
-            st.markdown("At equal variance σ², the density at the mean (Liu's remark: 0.707/σ for Laplace, 0.399/σ for the Gaussian):")
+            st.markdown(
+                "The generalized Gaussian GG(0, b, p) (Liu, arXiv:1602.06028; "
+                + math_reference_link("5.1")
+                + "): p = 1 is Laplace, p = 2 the Gaussian with σ² = b²/2."
+            )
+            st.latex(
+                r"f(x) = \frac{p}{2b\,\Gamma(1/p)}\, e^{-(|x|/b)^p}, \qquad \operatorname{Var} = b^2\, \frac{\Gamma(3/p)}{\Gamma(1/p)}"
+            )
+            st.markdown(
+                "At equal variance σ², the density at the mean (Liu's remark: 0.707/σ for Laplace, 0.399/σ for the Gaussian):"
+            )
             st.latex(r"f(0) = \frac{p\, \sqrt{\Gamma(3/p)}}{2\sigma\, \Gamma(1/p)^{3/2}}")
             st.markdown(
-                "Calibrated: GG(p) by its exact (ε, δ) privacy profile in one dimension (" + math_reference_link('5.5') + ", cf. Rinberg et al. 2025), "
+                "Calibrated: GG(p) by its exact (ε, δ) privacy profile in one dimension ("
+                + math_reference_link("5.5")
+                + ", cf. Rinberg et al. 2025), "
                 "Laplace $b = \\Delta_1/\\varepsilon$ (pure ε-DP), the Gaussian by Balle & Wang's Theorem 8."
             )
 
@@ -180,9 +215,16 @@ with sample_tab:
             else:
                 histogram, curve, summary = cached.sample_histogram(mechanism_id, **ARGS, size=int(size), seed=seed)
                 mechanism = MECHANISMS[mechanism_id]
-                figure = figures.sample_histogram_figure(histogram, curve, mechanism, setting, size=int(size), seed=seed)
-                st.plotly_chart(figure, key="distributions_sample_chart", theme=None, config=PLOTLY_CONFIG,
-                                alt="Histogram of Monte Carlo draws of one noise coordinate over its exact density.")
+                figure = figures.sample_histogram_figure(
+                    histogram, curve, mechanism, setting, size=int(size), seed=seed
+                )
+                st.plotly_chart(
+                    figure,
+                    key="distributions_sample_chart",
+                    theme=None,
+                    config=PLOTLY_CONFIG,
+                    alt="Histogram of Monte Carlo draws of one noise coordinate over its exact density.",
+                )
                 say(figures.sample_caption(summary, mechanism, int(size)))
                 if mechanism.guarantee == "claimed":
                     st.warning(
@@ -190,12 +232,22 @@ with sample_tab:
                         "not hold in general; see the Privacy profiles page.",
                         icon=":material/warning:",
                     )
-                download_csv("Histogram and density as CSV", lambda: figure_frame(figure), "gaussmech-noise-draws.csv",
-                             key="distributions_download_sample")
+                download_csv(
+                    "Histogram and density as CSV",
+                    lambda: figure_frame(figure),
+                    "gaussmech-noise-draws.csv",
+                    key="distributions_download_sample",
+                )
         with st.expander("The math", icon=":material/function:"):
-            st.markdown("Each bar is (draws in the bin) / (n × bin width), so it estimates the density. The samplers (" + math_reference_link('4', '5.1', '6.1') + "):")
-            st.latex(r"\text{Laplace: } b\,(E_1 - E_2),\quad \text{GG}(p)\text{: } S\, b\, G^{1/p},\ G \sim \Gamma(1/p, 1),\quad"
-                     r"\text{R1SMG, one coordinate: } \sqrt{\sigma^*}\, z\, \frac{g_1}{\sqrt{g_1^2 + \chi^2_{d-1}}}")
+            st.markdown(
+                "Each bar is (draws in the bin) / (n × bin width), so it estimates the density. The samplers ("
+                + math_reference_link("4", "5.1", "6.1")
+                + "):"
+            )
+            st.latex(
+                r"\text{Laplace: } b\,(E_1 - E_2),\quad \text{GG}(p)\text{: } S\, b\, G^{1/p},\ G \sim \Gamma(1/p, 1),\quad"
+                r"\text{R1SMG, one coordinate: } \sqrt{\sigma^*}\, z\, \frac{g_1}{\sqrt{g_1^2 + \chi^2_{d-1}}}"
+            )
             st.markdown(
                 "By the central limit theorem the bars scatter around the curve by about $\\sqrt{f(x)/(n\\,h)}$ for bin width $h$; "
                 "a floating-point sampler for pictures, not a hardened one (Mironov 2012)."
@@ -231,25 +283,42 @@ with vector_tab:
                         **ARGS, vector_dim=vector_dim, size=VECTOR_POINTS, seed=seed, fixed_direction=fixed
                     )
                     subtitle = f"{VECTOR_POINTS} releases each, seed {seed}"
-                    figure = figures.vector_scatter_figure(points, styles, expected_loss=expected_loss, setting=setting, subtitle=subtitle)
-                    st.plotly_chart(figure, key=f"distributions_vectors_{vector_dim}d_chart", theme=None, config=PLOTLY_CONFIG,
-                                    alt=f"{vector_dim}-D scatter of Gaussian and R1SMG noise vectors.")
-                    download_csv(f"{vector_dim}-D points as CSV", lambda figure=figure: figures.scatter_frame(figure),
-                                 f"gaussmech-noise-vectors-{vector_dim}d.csv", key=f"distributions_download_vectors_{vector_dim}d")
+                    figure = figures.vector_scatter_figure(
+                        points, styles, expected_loss=expected_loss, setting=setting, subtitle=subtitle
+                    )
+                    st.plotly_chart(
+                        figure,
+                        key=f"distributions_vectors_{vector_dim}d_chart",
+                        theme=None,
+                        config=PLOTLY_CONFIG,
+                        alt=f"{vector_dim}-D scatter of Gaussian and R1SMG noise vectors.",
+                    )
+                    download_csv(
+                        f"{vector_dim}-D points as CSV",
+                        lambda figure=figure: figures.scatter_frame(figure),
+                        f"gaussmech-noise-vectors-{vector_dim}d.csv",
+                        key=f"distributions_download_vectors_{vector_dim}d",
+                    )
             say(figures.vector_caption(points, fixed, expected_loss))
             st.warning(
                 "R1SMG is shown as published (Ji & Li 2024): its privacy claim is not proven and fails from d = 4 on "
-                "(" + math_reference_link('6.2') + "). The picture shows its noise's shape, not a recommendation.",
+                "(" + math_reference_link("6.2") + "). The picture shows its noise's shape, not a recommendation.",
                 icon=":material/warning:",
             )
         with st.expander("The math", icon=":material/function:"):
-            st.markdown("Both noises have the same expected squared error $E\\lVert n \\rVert_2^2 = D\\sigma^2$ in D = 2 or 3 dimensions, with σ the analytic Gaussian's:")
-            st.latex(r"n_{\text{Gauss}} \sim N(0, \sigma^2 I_D), \qquad n_{\text{R1SMG}} = \sqrt{\sigma^*}\, z\, v,\ "
-                     r"z \sim N(0,1),\ v = g/\lVert g\rVert,\ g \sim N(0, I_D),\ \sigma^* = D\sigma^2")
+            st.markdown(
+                "Both noises have the same expected squared error $E\\lVert n \\rVert_2^2 = D\\sigma^2$ in D = 2 or 3 dimensions, with σ the analytic Gaussian's:"
+            )
+            st.latex(
+                r"n_{\text{Gauss}} \sim N(0, \sigma^2 I_D), \qquad n_{\text{R1SMG}} = \sqrt{\sigma^*}\, z\, v,\ "
+                r"z \sim N(0,1),\ v = g/\lVert g\rVert,\ g \sim N(0, I_D),\ \sigma^* = D\sigma^2"
+            )
             st.markdown(
                 "Given v, R1SMG's covariance is $\\sigma^* v v^\\top$ (rank 1): all its noise lies on the line through the true "
-                "value along v (Ji & Li 2024, as published; " + math_reference_link('6.1') + "). Over fresh draws of v the noise is spherically "
-                "symmetric with a half-normal radius (" + math_reference_link('6.2') + ")."
+                "value along v (Ji & Li 2024, as published; "
+                + math_reference_link("6.1")
+                + "). Over fresh draws of v the noise is spherically "
+                "symmetric with a half-normal radius (" + math_reference_link("6.2") + ")."
             )
 
 bounded_data_explainer()

@@ -71,7 +71,9 @@ def _tail_controls() -> tuple[float, float, bool]:
 def _invalid_note(invalid: dict) -> None:
     if invalid:
         st.caption(
-            "Not drawn: " + "; ".join(f"{MECHANISMS[key].name} ({reason.rstrip('.')})" for key, reason in invalid.items()) + "."
+            "Not drawn: "
+            + "; ".join(f"{MECHANISMS[key].name} ({reason.rstrip('.')})" for key, reason in invalid.items())
+            + "."
         )
 
 
@@ -116,25 +118,56 @@ with coordinate_tab:
             alpha, floor, every_variant = _tail_controls()
             curves, invalid = cached.coordinate_tail_curves(**ARGS, every_variant=every_variant, floor=floor)
             bounds = cached.coordinate_bounds(**ARGS, every_variant=every_variant, alpha=alpha)
-            figure = figures.tail_figure(curves, MECHANISMS, setting, alpha=alpha, bounds=bounds["bound"].to_dict(), vector=False)
+            figure = figures.tail_figure(
+                curves, MECHANISMS, setting, alpha=alpha, bounds=bounds["bound"].to_dict(), vector=False
+            )
             figure.update_xaxes(type="log", exponentformat="power")
-            st.plotly_chart(figure, key="tails_coordinate_chart", theme=None, config=PLOTLY_CONFIG,
-                            alt="Per-coordinate tail probability of each mechanism's noise against the error size, log-log.")
+            st.plotly_chart(
+                figure,
+                key="tails_coordinate_chart",
+                theme=None,
+                config=PLOTLY_CONFIG,
+                alt="Per-coordinate tail probability of each mechanism's noise against the error size, log-log.",
+            )
             other_bounds = cached.coordinate_bounds(**OTHER_MODEL, every_variant=every_variant, alpha=alpha)
-            say(figures.tail_caption(bounds["bound"].to_dict(), MECHANISMS, alpha, vector=False, setting=setting,
-                                      alternative=other_bounds["bound"].to_dict(), frames=(bounds, other_bounds)))
+            say(
+                figures.tail_caption(
+                    bounds["bound"].to_dict(),
+                    MECHANISMS,
+                    alpha,
+                    vector=False,
+                    setting=setting,
+                    alternative=other_bounds["bound"].to_dict(),
+                    frames=(bounds, other_bounds),
+                )
+            )
             _claimed_note(bounds)
             _invalid_note(invalid)
-            download_csv("Chart data as CSV", lambda: figure_frame(figure), "gaussmech-coordinate-tails.csv",
-                         key="tails_download_coordinate")
+            download_csv(
+                "Chart data as CSV",
+                lambda: figure_frame(figure),
+                "gaussmech-coordinate-tails.csv",
+                key="tails_download_coordinate",
+            )
             st.markdown(f"**Error bound of one coordinate at confidence {format_percent(1 - alpha, 6)}**")
             with st.container(key="tails_coordinate_bounds"):  # a stable selector for the table
-                st.dataframe(figures.error_bound_table(bounds, MECHANISMS, alpha, setting.dim, vector=False),
-                             hide_index=True, key="tails_coordinate_bound_table")
-            download_csv("Error bounds as CSV", lambda: bounds.assign(alpha=alpha).reset_index(),
-                         "gaussmech-coordinate-error-bounds.csv", key="tails_download_coordinate_bounds")
+                st.dataframe(
+                    figures.error_bound_table(bounds, MECHANISMS, alpha, setting.dim, vector=False),
+                    hide_index=True,
+                    key="tails_coordinate_bound_table",
+                )
+            download_csv(
+                "Error bounds as CSV",
+                lambda: bounds.assign(alpha=alpha).reset_index(),
+                "gaussmech-coordinate-error-bounds.csv",
+                key="tails_download_coordinate_bounds",
+            )
         with st.expander("The math", icon=":material/function:"):
-            st.markdown("Tail of one noise coordinate (" + math_reference_link('4', '5.1', '10') + "), computed as a logarithm so that 1e-300 does not underflow:")
+            st.markdown(
+                "Tail of one noise coordinate ("
+                + math_reference_link("4", "5.1", "10")
+                + "), computed as a logarithm so that 1e-300 does not underflow:"
+            )
             st.latex(TAIL_MATH)
             st.markdown(
                 "The error bound at confidence $1-\\alpha$ is the $t$ with $P(|N_i| > t) = \\alpha$; gaussmech finds it by "
@@ -151,18 +184,40 @@ with vector_tab:
         )
         with guarded("the vector tail chart"):
             alpha, floor, every_variant = _tail_controls()
-            curves, monte_carlo, vectors, invalid = cached.norm_tail_curves(**ARGS, every_variant=every_variant, floor=floor)
+            curves, monte_carlo, vectors, invalid = cached.norm_tail_curves(
+                **ARGS, every_variant=every_variant, floor=floor
+            )
             bounds = cached.norm_bounds(**ARGS, every_variant=every_variant, alpha=alpha)
             figure = figures.tail_figure(
-                curves, MECHANISMS, setting, alpha=alpha, bounds=bounds["bound"].to_dict(), vector=True,
-                monte_carlo=monte_carlo, monte_carlo_size=vectors,
+                curves,
+                MECHANISMS,
+                setting,
+                alpha=alpha,
+                bounds=bounds["bound"].to_dict(),
+                vector=True,
+                monte_carlo=monte_carlo,
+                monte_carlo_size=vectors,
             )
             figure.update_xaxes(type="log", exponentformat="power")
-            st.plotly_chart(figure, key="tails_vector_chart", theme=None, config=PLOTLY_CONFIG,
-                            alt="Tail probability of the l2 norm of each mechanism's noise vector, log-log.")
+            st.plotly_chart(
+                figure,
+                key="tails_vector_chart",
+                theme=None,
+                config=PLOTLY_CONFIG,
+                alt="Tail probability of the l2 norm of each mechanism's noise vector, log-log.",
+            )
             other_bounds = cached.norm_bounds(**OTHER_MODEL, every_variant=every_variant, alpha=alpha)
-            say(figures.tail_caption(bounds["bound"].to_dict(), MECHANISMS, alpha, vector=True, setting=setting,
-                                      alternative=other_bounds["bound"].to_dict(), frames=(bounds, other_bounds)))
+            say(
+                figures.tail_caption(
+                    bounds["bound"].to_dict(),
+                    MECHANISMS,
+                    alpha,
+                    vector=True,
+                    setting=setting,
+                    alternative=other_bounds["bound"].to_dict(),
+                    frames=(bounds, other_bounds),
+                )
+            )
             if monte_carlo is not None:
                 st.caption(
                     f"Monte Carlo curves use {vectors:,} seeded noise vectors, so they stop near 1/{vectors:,} "
@@ -170,18 +225,37 @@ with vector_tab:
                 )
             _claimed_note(bounds)
             _invalid_note(invalid)
-            download_csv("Chart data as CSV", lambda: figure_frame(figure), "gaussmech-vector-tails.csv",
-                         key="tails_download_vector")
-            st.markdown(f"**Error bound of the whole vector at confidence {format_percent(1 - alpha, 6)}, d = {setting.dim:,}**")
+            download_csv(
+                "Chart data as CSV",
+                lambda: figure_frame(figure),
+                "gaussmech-vector-tails.csv",
+                key="tails_download_vector",
+            )
+            st.markdown(
+                f"**Error bound of the whole vector at confidence {format_percent(1 - alpha, 6)}, d = {setting.dim:,}**"
+            )
             with st.container(key="tails_norm_bounds"):
-                st.dataframe(figures.error_bound_table(bounds, MECHANISMS, alpha, setting.dim, vector=True),
-                             hide_index=True, key="tails_norm_bound_table")
-            download_csv("Error bounds as CSV", lambda: bounds.assign(alpha=alpha, dim=setting.dim).reset_index(),
-                         "gaussmech-vector-error-bounds.csv", key="tails_download_norm_bounds")
+                st.dataframe(
+                    figures.error_bound_table(bounds, MECHANISMS, alpha, setting.dim, vector=True),
+                    hide_index=True,
+                    key="tails_norm_bound_table",
+                )
+            download_csv(
+                "Error bounds as CSV",
+                lambda: bounds.assign(alpha=alpha, dim=setting.dim).reset_index(),
+                "gaussmech-vector-error-bounds.csv",
+                key="tails_download_norm_bounds",
+            )
         with st.expander("The math", icon=":material/function:"):
-            st.markdown("For i.i.d. Gaussian noise $\\lVert N\\rVert_2^2/\\sigma^2 \\sim \\chi^2_d$; R1SMG's length is $\\sqrt{\\sigma^*}\\,|z|$ (" + math_reference_link('6.1', '10') + "):")
-            st.latex(r"P(\lVert N\rVert_2 > t) = Q\Big(\frac d2, \frac{t^2}{2\sigma^2}\Big)\ \text{(Gaussian)},\qquad"
-                     r"\operatorname{erfc}\Big(\frac{t}{\sqrt{2\sigma^*}}\Big)\ \text{(R1SMG, claimed)}")
+            st.markdown(
+                "For i.i.d. Gaussian noise $\\lVert N\\rVert_2^2/\\sigma^2 \\sim \\chi^2_d$; R1SMG's length is $\\sqrt{\\sigma^*}\\,|z|$ ("
+                + math_reference_link("6.1", "10")
+                + "):"
+            )
+            st.latex(
+                r"P(\lVert N\rVert_2 > t) = Q\Big(\frac d2, \frac{t^2}{2\sigma^2}\Big)\ \text{(Gaussian)},\qquad"
+                r"\operatorname{erfc}\Big(\frac{t}{\sqrt{2\sigma^*}}\Big)\ \text{(R1SMG, claimed)}"
+            )
             st.markdown(
                 "Laplace and GG vectors have no closed form: the dash-dot curves are the share of seeded draws whose length "
                 "exceeds t, and their bound is the empirical $(1-\\alpha)$ quantile."
@@ -197,8 +271,12 @@ with ratio_tab:
             left, right = st.columns([1.3, 1])
             with left:
                 threshold = st.select_slider(
-                    "Error size t (in units of Δ)", options=cached.THRESHOLDS, value=3.0, format_func=format_number,
-                    key="tails_threshold", bind="query-params",
+                    "Error size t (in units of Δ)",
+                    options=cached.THRESHOLDS,
+                    value=3.0,
+                    format_func=format_number,
+                    key="tails_threshold",
+                    bind="query-params",
                 )
             with right:
                 gaussian_kind = st.segmented_control(
@@ -214,14 +292,25 @@ with ratio_tab:
             frame = cached.tail_ratio_frame(float(threshold), deltas, gaussian_kind, setting.epsilon)
             label = "Liu's Lemma 10 (probabilistic DP)" if gaussian_kind == "pdp" else "the analytic Gaussian (exact)"
             figure = figures.tail_ratio_figure(frame, setting, threshold=float(threshold), gaussian_label=label)
-            st.plotly_chart(figure, key="tails_ratio_chart", theme=None, config=PLOTLY_CONFIG,
-                            alt="Ratio of Laplace to Gaussian tail probability against epsilon, one curve per delta.")
+            st.plotly_chart(
+                figure,
+                key="tails_ratio_chart",
+                theme=None,
+                config=PLOTLY_CONFIG,
+                alt="Ratio of Laplace to Gaussian tail probability against epsilon, one curve per delta.",
+            )
             say(figures.tail_ratio_caption(frame, setting, float(threshold)))
             download_csv("Chart data as CSV", lambda: frame, "gaussmech-liu-tail-ratio.csv", key="tails_download_ratio")
         with st.expander("The math", icon=":material/function:"):
-            st.markdown("Liu (arXiv:1602.06028), Sec. 3; " + math_reference_link('5.7') + ". Laplace with $b = \\Delta/\\varepsilon$, the Gaussian with σ from Lemma 10 or the analytic calibration:")
-            st.latex(r"p_1 = e^{-\varepsilon t/\Delta}, \qquad p_2 = \operatorname{erfc}\Big(\frac{t}{\sigma\sqrt2}\Big), \qquad"
-                     r"\sigma_{\text{Lemma 10}} = \frac{\Delta\,(z + \sqrt{z^2 + 2\varepsilon})}{2\varepsilon},\ z = -\Phi^{-1}(\delta/2)")
+            st.markdown(
+                "Liu (arXiv:1602.06028), Sec. 3; "
+                + math_reference_link("5.7")
+                + ". Laplace with $b = \\Delta/\\varepsilon$, the Gaussian with σ from Lemma 10 or the analytic calibration:"
+            )
+            st.latex(
+                r"p_1 = e^{-\varepsilon t/\Delta}, \qquad p_2 = \operatorname{erfc}\Big(\frac{t}{\sigma\sqrt2}\Big), \qquad"
+                r"\sigma_{\text{Lemma 10}} = \frac{\Delta\,(z + \sqrt{z^2 + 2\varepsilon})}{2\varepsilon},\ z = -\Phi^{-1}(\delta/2)"
+            )
             st.markdown("Points where both tails are below $10^{-4}$ are omitted, as in Liu's figures.")
 
 with cost_tab:
@@ -232,20 +321,33 @@ with cost_tab:
         )
         with guarded("the privacy-cost chart"):
             threshold = st.select_slider(
-                "Error size t (in units of Δ)", options=cached.THRESHOLDS, value=3.0, format_func=format_number,
-                key="tails_threshold", bind="query-params",
+                "Error size t (in units of Δ)",
+                options=cached.THRESHOLDS,
+                value=3.0,
+                format_func=format_number,
+                key="tails_threshold",
+                bind="query-params",
             )
             deltas = cached.comparison_deltas(setting.delta)
             frame = cached.privacy_cost_frame(float(threshold), deltas)
             figure = figures.privacy_cost_figure(frame, setting, threshold=float(threshold))
-            st.plotly_chart(figure, key="tails_cost_chart", theme=None, config=PLOTLY_CONFIG,
-                            alt="Ratio of the Gaussian's to Laplace's epsilon for the same tail probability.")
+            st.plotly_chart(
+                figure,
+                key="tails_cost_chart",
+                theme=None,
+                config=PLOTLY_CONFIG,
+                alt="Ratio of the Gaussian's to Laplace's epsilon for the same tail probability.",
+            )
             say(figures.privacy_cost_caption(frame, setting, float(threshold)))
-            download_csv("Chart data as CSV", lambda: frame, "gaussmech-liu-privacy-cost.csv", key="tails_download_cost")
+            download_csv(
+                "Chart data as CSV", lambda: frame, "gaussmech-liu-privacy-cost.csv", key="tails_download_cost"
+            )
         with st.expander("The math", icon=":material/function:"):
-            st.markdown("Liu, Sec. 3; " + math_reference_link('5.7') + " [derived]. For a common tail τ at t:")
-            st.latex(r"\varepsilon_1 = \frac{\Delta \ln(1/\tau)}{t}, \qquad \sigma = \frac{t}{-\Phi^{-1}(\tau/2)}, \qquad"
-                     r"\varepsilon_2 = \frac{1 + 2 s z}{2 s^2},\ s = \sigma/\Delta,\ z = -\Phi^{-1}(\delta/2)")
+            st.markdown("Liu, Sec. 3; " + math_reference_link("5.7") + " [derived]. For a common tail τ at t:")
+            st.latex(
+                r"\varepsilon_1 = \frac{\Delta \ln(1/\tau)}{t}, \qquad \sigma = \frac{t}{-\Phi^{-1}(\tau/2)}, \qquad"
+                r"\varepsilon_2 = \frac{1 + 2 s z}{2 s^2},\ s = \sigma/\Delta,\ z = -\Phi^{-1}(\delta/2)"
+            )
 
 with lemma_tab:
     if lemma_tab.open:
@@ -257,16 +359,31 @@ with lemma_tab:
             epsilons = tuple(sorted(set(cached.LEMMA11_EPSILONS) | {float(setting.epsilon)}))
             frame = cached.lemma11_frame(epsilons)
             figure = figures.lemma11_figure(frame, setting, threshold=LEMMA11_DELTA_THRESHOLD)
-            st.plotly_chart(figure, key="tails_lemma11_chart", theme=None, config=PLOTLY_CONFIG,
-                            alt="Variance ratio of Gaussian to Laplace noise against delta, one curve per epsilon.")
-            current_ratio = float(lemma11_variance_ratio(setting.epsilon, setting.delta)) if setting.epsilon > 0 else math.nan
+            st.plotly_chart(
+                figure,
+                key="tails_lemma11_chart",
+                theme=None,
+                config=PLOTLY_CONFIG,
+                alt="Variance ratio of Gaussian to Laplace noise against delta, one curve per epsilon.",
+            )
+            current_ratio = (
+                float(lemma11_variance_ratio(setting.epsilon, setting.delta)) if setting.epsilon > 0 else math.nan
+            )
             say(figures.lemma11_caption(current_ratio, setting, LEMMA11_DELTA_THRESHOLD))
             download_csv("Chart data as CSV", lambda: frame, "gaussmech-liu-lemma11.csv", key="tails_download_lemma11")
         with st.expander("The math", icon=":material/function:"):
-            st.markdown("Liu, Lemma 11 (" + math_reference_link('5.7') + "): scalar query, Gaussian at the Lemma-10 bound, Laplace with $b = \\Delta/\\varepsilon$:")
-            st.latex(r"\frac{\operatorname{Var}_G}{\operatorname{Var}_L} = \frac{\big(z + \sqrt{z^2 + 2\varepsilon}\big)^2}{8} \;\ge\; \frac{z^2}{2},"
-                     r"\qquad z = -\Phi^{-1}(\delta/2)")
-            st.markdown("So $\\operatorname{Var}_G > \\operatorname{Var}_L$ whenever $z > \\sqrt2$, i.e. $\\delta < 2\\Phi(-\\sqrt2) \\approx 0.1573$, for every ε > 0. A sufficient condition; the comparison uses probabilistic DP.")
+            st.markdown(
+                "Liu, Lemma 11 ("
+                + math_reference_link("5.7")
+                + "): scalar query, Gaussian at the Lemma-10 bound, Laplace with $b = \\Delta/\\varepsilon$:"
+            )
+            st.latex(
+                r"\frac{\operatorname{Var}_G}{\operatorname{Var}_L} = \frac{\big(z + \sqrt{z^2 + 2\varepsilon}\big)^2}{8} \;\ge\; \frac{z^2}{2},"
+                r"\qquad z = -\Phi^{-1}(\delta/2)"
+            )
+            st.markdown(
+                "So $\\operatorname{Var}_G > \\operatorname{Var}_L$ whenever $z > \\sqrt2$, i.e. $\\delta < 2\\Phi(-\\sqrt2) \\approx 0.1573$, for every ε > 0. A sufficient condition; the comparison uses probabilistic DP."
+            )
 
 bounded_data_explainer()
 

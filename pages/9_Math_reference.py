@@ -57,8 +57,10 @@ with guarded("the math reference"):
     try:
         title, introduction, numbered = sections()
     except OSError as error:  # a copy of the dashboard without its docs/ folder
-        st.error(f"The math reference could not be read ({error}); it is docs/math.md in the project's checkout.",
-                 icon=":material/error:")
+        st.error(
+            f"The math reference could not be read ({error}); it is docs/math.md in the project's checkout.",
+            icon=":material/error:",
+        )
         st.stop()
     st.title(title)
     st.markdown(introduction)
@@ -71,12 +73,13 @@ with guarded("the math reference"):
     )
     words = query.lower().split()
     shown = [
-        section
-        for section in numbered
-        if all(word in f"{section.heading}\n{section.body}".lower() for word in words)
+        section for section in numbered if all(word in f"{section.heading}\n{section.body}".lower() for word in words)
     ]
     if words and not shown:
-        st.warning(f"No section mentions “{escape_markdown(query.strip())}”; clear the box to see them all.", icon=":material/search_off:")
+        st.warning(
+            f"No section mentions “{escape_markdown(query.strip())}”; clear the box to see them all.",
+            icon=":material/search_off:",
+        )
     with st.expander("Contents", expanded=not words):
         st.markdown(
             "\n".join(

@@ -53,6 +53,8 @@ def test_no_core_source_file_imports_an_interface_library():
 
 def test_package_metadata_installs_the_core_alone():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    dependencies = [d.split(">")[0].split("=")[0].split("<")[0].strip().lower() for d in project["project"]["dependencies"]]
+    dependencies = [
+        d.split(">")[0].split("=")[0].split("<")[0].strip().lower() for d in project["project"]["dependencies"]
+    ]
     assert sorted(dependencies) == ["numpy", "scipy"]
     assert project["tool"]["setuptools"]["packages"] == ["gaussmech_core"]

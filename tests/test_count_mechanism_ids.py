@@ -21,8 +21,12 @@ def test_ids_in_code_count_and_docstrings_do_not(tmp_path):
     (tmp_path / "pages").mkdir()
     (tmp_path / "app.py").write_text('"""About "laplace" and r1smg."""\nx = "laplace"\n', encoding="utf-8")
     (tmp_path / "pages" / "a.py").write_text(
-        'def f():\n    """laplace"""\n    return {"r1smg": 1, "laplace_extra": 2}\n', encoding="utf-8")
+        'def f():\n    """laplace"""\n    return {"r1smg": 1, "laplace_extra": 2}\n', encoding="utf-8"
+    )
     (tmp_path / "gaussmech_ui" / "b.py").write_text('y = ["laplace", "laplace"]  # "r1smg"\n', encoding="utf-8")
     found = counter.count(tmp_path, ids=("laplace", "r1smg"))
-    assert found == {"app.py": [(2, "laplace")], "pages/a.py": [(3, "r1smg")],
-                     "gaussmech_ui/b.py": [(1, "laplace"), (1, "laplace")]}
+    assert found == {
+        "app.py": [(2, "laplace")],
+        "pages/a.py": [(3, "r1smg")],
+        "gaussmech_ui/b.py": [(1, "laplace"), (1, "laplace")],
+    }

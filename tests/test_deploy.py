@@ -23,10 +23,14 @@ def _run_local():
     return module
 
 
-@pytest.mark.skipif(NGINX is None, reason="nginx is not installed (apt-get install -y nginx); its configuration is not checked")
+@pytest.mark.skipif(
+    NGINX is None, reason="nginx is not installed (apt-get install -y nginx); its configuration is not checked"
+)
 def test_nginx_accepts_the_configuration(tmp_path):
     config = _run_local().write_nginx_prefix(18080, [18501, 18502], tmp_path)
-    result = subprocess.run([NGINX, "-t", "-p", str(tmp_path), "-c", str(config)], capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [NGINX, "-t", "-p", str(tmp_path), "-c", str(config)], capture_output=True, text=True, timeout=60
+    )
     assert result.returncode == 0, result.stderr
     assert "test is successful" in result.stderr
 

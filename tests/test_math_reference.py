@@ -29,13 +29,19 @@ CODE_PLACES = ["gaussmech_core", "gaussmech_ui", "pages", "app.py"]
 # and the subsections the code cites by number (8.1-8.5, 12.x).
 SPECIFICATION_NUMBERS = (
     ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"]
-    + [f"2.{i}" for i in range(1, 7)] + [f"5.{i}" for i in range(1, 9)] + [f"6.{i}" for i in range(1, 5)]
-    + [f"7.{i}" for i in range(1, 4)] + [f"8.{i}" for i in range(1, 6)] + [f"9.{i}" for i in range(1, 7)]
+    + [f"2.{i}" for i in range(1, 7)]
+    + [f"5.{i}" for i in range(1, 9)]
+    + [f"6.{i}" for i in range(1, 5)]
+    + [f"7.{i}" for i in range(1, 4)]
+    + [f"8.{i}" for i in range(1, 6)]
+    + [f"9.{i}" for i in range(1, 7)]
 )
 
 
 def _load_tool():
-    spec = importlib.util.spec_from_file_location("rewrite_math_citations", ROOT / "tools" / "rewrite_math_citations.py")
+    spec = importlib.util.spec_from_file_location(
+        "rewrite_math_citations", ROOT / "tools" / "rewrite_math_citations.py"
+    )
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look the module up by name
     spec.loader.exec_module(module)
@@ -75,7 +81,9 @@ def test_every_section_has_text_and_the_math_is_balanced():
         # display math must be fenced ($$ alone on its line): Streamlit's Markdown renders $$...$$
         # within a line as inline math, and breaks on a formula whose first line follows $$
         for line in section.body.splitlines():
-            assert "$$" not in line or line.strip() == "$$", f"section {section.number}: put $$ on its own line: {line!r}"
+            assert "$$" not in line or line.strip() == "$$", (
+                f"section {section.number}: put $$ on its own line: {line!r}"
+            )
         # a line that continues an inline formula must not start a Markdown block (quote, list, heading)
         display, inline = False, False
         for line in section.body.splitlines():
@@ -90,13 +98,24 @@ def test_every_section_has_text_and_the_math_is_balanced():
         for line in section.body.splitlines():
             if line.startswith("|"):
                 for formula in re.findall(r"\$[^$]+\$", line):
-                    assert "|" not in formula, f"use \\lvert/\\rvert in the table of section {section.number}: {formula}"
+                    assert "|" not in formula, (
+                        f"use \\lvert/\\rvert in the table of section {section.number}: {formula}"
+                    )
 
 
 def test_the_sections_other_helpers_implement_are_complete():
     """9.5/9.6 (discrete Gaussian), 5.6/5.8 (bounded GG, exponential mechanism), 12.3 (trade-off)."""
     discrete = find_section("9.5").body
-    for needle in ("Theorem 7", "Var", "Algorithms 1-3", "0.1414", "0.2040", "0.03847", "never a bisection midpoint", "smallest** private σ"):
+    for needle in (
+        "Theorem 7",
+        "Var",
+        "Algorithms 1-3",
+        "0.1414",
+        "0.2040",
+        "0.03847",
+        "never a bisection midpoint",
+        "smallest** private σ",
+    ):
         assert needle in discrete, needle
     vectors = find_section("9.6").body
     for needle in ("e_i - e_j", "half-integers", "brute-force pair sum", "zCDP", "0.262500197"):
@@ -139,7 +158,7 @@ def test_the_citation_pattern_misses_no_numbered_citation():
         text = path.read_text(encoding="utf-8")
         starts = {match.start() for match in tool.CITATION.finditer(text)}
         for match in name.finditer(text):
-            after = re.sub(r"^[\s#]*(?:sections?\s+|§\s*)?", "", text[match.end():match.end() + 40])
+            after = re.sub(r"^[\s#]*(?:sections?\s+|§\s*)?", "", text[match.end() : match.end() + 40])
             if after[:1].isdigit():
                 line = text.count("\n", 0, match.start()) + 1
                 assert match.start() in starts, f"{path}:{line}: a numbered citation the pattern does not parse"
@@ -222,7 +241,9 @@ def code_copy(tmp_path: Path) -> Path:
 
 
 def test_rewrite_moves_every_citation_keeps_the_numbers_and_is_idempotent(code_copy, capsys):
-    before = {path: path.read_text(encoding="utf-8") for path in tool.python_files(list(tool.DEFAULT_PLACES), code_copy)}
+    before = {
+        path: path.read_text(encoding="utf-8") for path in tool.python_files(list(tool.DEFAULT_PLACES), code_copy)
+    }
     cited_before = sorted((str(p), c.section) for p, c in _citations(list(tool.DEFAULT_PLACES), code_copy))
     pending = sum(tool.rewrite_text(text)[1] for text in before.values())
 

@@ -31,7 +31,9 @@ def _module_string_constants(tree: ast.Module) -> set[str]:
     assigned: dict[str, int] = {}
     literal: set[str] = set()
     for node in ast.walk(tree):
-        for target in getattr(node, "targets", []) + ([node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else []):
+        for target in getattr(node, "targets", []) + (
+            [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else []
+        ):
             if isinstance(target, ast.Name):
                 assigned[target.id] = assigned.get(target.id, 0) + 1
     for node in tree.body:
@@ -50,16 +52,20 @@ def raw_html_uses(source: str) -> list[tuple[int, str]]:
     constants = _module_string_constants(tree)
 
     def escaped(value: ast.expr) -> bool:  # html.escape(...) around the interpolated text
-        return isinstance(value, ast.Call) and _name(value.func) == "escape" and (
-            not isinstance(value.func, ast.Attribute) or getattr(value.func.value, "id", "") == "html"
+        return (
+            isinstance(value, ast.Call)
+            and _name(value.func) == "escape"
+            and (not isinstance(value.func, ast.Attribute) or getattr(value.func.value, "id", "") == "html")
         )
 
     def fixed(argument: ast.expr) -> bool:
         if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
             return True
         if isinstance(argument, ast.JoinedStr):  # an f-string whose every value is HTML-escaped
-            return all(isinstance(part, ast.Constant) or (isinstance(part, ast.FormattedValue) and escaped(part.value))
-                       for part in argument.values)
+            return all(
+                isinstance(part, ast.Constant) or (isinstance(part, ast.FormattedValue) and escaped(part.value))
+                for part in argument.values
+            )
         return isinstance(argument, ast.Name) and argument.id in constants
 
     for node in ast.walk(tree):
@@ -67,7 +73,9 @@ def raw_html_uses(source: str) -> list[tuple[int, str]]:
             continue
         name = _name(node.func)
         unsafe = [k for k in node.keywords if k.arg == "unsafe_allow_html"]
-        raw = name == "html" or (unsafe and not (isinstance(unsafe[0].value, ast.Constant) and unsafe[0].value.value is False))
+        raw = name == "html" or (
+            unsafe and not (isinstance(unsafe[0].value, ast.Constant) and unsafe[0].value.value is False)
+        )
         if raw:
             arguments = node.args + [k.value for k in node.keywords if k.arg in ("body", "html")]
             if not all(fixed(argument) for argument in arguments):
@@ -76,8 +84,11 @@ def raw_html_uses(source: str) -> list[tuple[int, str]]:
 
 
 def test_no_user_text_reaches_raw_html():
-    offenders = [f"{path.relative_to(ROOT)}:{line} {why}" for path in _sources()
-                 for line, why in raw_html_uses(path.read_text(encoding="utf-8"))]
+    offenders = [
+        f"{path.relative_to(ROOT)}:{line} {why}"
+        for path in _sources()
+        for line, why in raw_html_uses(path.read_text(encoding="utf-8"))
+    ]
     assert not offenders, offenders
 
 
@@ -93,9 +104,24 @@ def test_the_raw_html_scan_can_fail():
     assert raw_html_uses("st.markdown(f'<b>{name}</b>', unsafe_allow_html=True)")
 
 
-WRITERS = {"write_text", "write_bytes", "mkdir", "makedirs", "NamedTemporaryFile", "mkstemp", "mkdtemp",
-           "TemporaryDirectory", "copyfile", "rmtree", "unlink", "to_parquet", "to_excel", "savefig",
-           "write_image", "write_html"}  # (json.dump and the like need a file opened for writing: caught below)
+WRITERS = {
+    "write_text",
+    "write_bytes",
+    "mkdir",
+    "makedirs",
+    "NamedTemporaryFile",
+    "mkstemp",
+    "mkdtemp",
+    "TemporaryDirectory",
+    "copyfile",
+    "rmtree",
+    "unlink",
+    "to_parquet",
+    "to_excel",
+    "savefig",
+    "write_image",
+    "write_html",
+}  # (json.dump and the like need a file opened for writing: caught below)
 
 
 def file_writes(source: str) -> list[tuple[int, str]]:
@@ -106,7 +132,11 @@ def file_writes(source: str) -> list[tuple[int, str]]:
             if name in WRITERS:
                 found.append((node.lineno, name))
             elif name == "open":
-                mode = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "mode"), None)
+                mode = (
+                    node.args[1]
+                    if len(node.args) > 1
+                    else next((k.value for k in node.keywords if k.arg == "mode"), None)
+                )
                 if mode is not None and not (isinstance(mode, ast.Constant) and set(str(mode.value)) <= set("rbt")):
                     found.append((node.lineno, "open for writing"))
             elif name == "to_csv" and (node.args or any(k.arg == "path_or_buf" for k in node.keywords)):
@@ -115,8 +145,11 @@ def file_writes(source: str) -> list[tuple[int, str]]:
 
 
 def test_the_app_writes_no_files():
-    offenders = [f"{path.relative_to(ROOT)}:{line} {what}" for path in _sources()
-                 for line, what in file_writes(path.read_text(encoding="utf-8"))]
+    offenders = [
+        f"{path.relative_to(ROOT)}:{line} {what}"
+        for path in _sources()
+        for line, what in file_writes(path.read_text(encoding="utf-8"))
+    ]
     assert not offenders, offenders
 
 
@@ -138,16 +171,24 @@ def server_url():
 
 @pytest.mark.slow
 def test_upload_without_xsrf_token_is_refused(server_url):
-    request = urllib.request.Request(server_url + "/_stcore/upload_file/some-session/some-file", data=b"x", method="PUT")
+    request = urllib.request.Request(
+        server_url + "/_stcore/upload_file/some-session/some-file", data=b"x", method="PUT"
+    )
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(request, timeout=30)
     assert refused.value.code == 403
     # With the cookie's token the XSRF check passes, and the unknown session is what is refused.
     with urllib.request.urlopen(server_url + "/_stcore/health", timeout=30) as health:
-        cookie = next(value for key, value in health.headers.items() if key.lower() == "set-cookie" and "_streamlit_xsrf" in value)
+        cookie = next(
+            value for key, value in health.headers.items() if key.lower() == "set-cookie" and "_streamlit_xsrf" in value
+        )
     token = cookie.split(";", 1)[0].split("=", 1)[1]
-    request = urllib.request.Request(server_url + "/_stcore/upload_file/some-session/some-file", data=b"x", method="PUT",
-                                     headers={"X-Xsrftoken": token, "Cookie": f"_streamlit_xsrf={token}"})
+    request = urllib.request.Request(
+        server_url + "/_stcore/upload_file/some-session/some-file",
+        data=b"x",
+        method="PUT",
+        headers={"X-Xsrftoken": token, "Cookie": f"_streamlit_xsrf={token}"},
+    )
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(request, timeout=30)
     assert refused.value.code == 400
@@ -159,8 +200,12 @@ def test_websocket_from_another_site_is_refused(server_url):
 
     async def connect(origin: str) -> str:
         try:
-            async with websockets.connect(server_url.replace("http", "ws") + "/_stcore/stream", origin=origin,
-                                          subprotocols=["streamlit"], open_timeout=30) as websocket:
+            async with websockets.connect(
+                server_url.replace("http", "ws") + "/_stcore/stream",
+                origin=origin,
+                subprotocols=["streamlit"],
+                open_timeout=30,
+            ) as websocket:
                 await asyncio.wait_for(websocket.recv(), 5)
                 return "open"
         except asyncio.TimeoutError:
@@ -168,5 +213,9 @@ def test_websocket_from_another_site_is_refused(server_url):
         except (websockets.InvalidStatus, websockets.ConnectionClosed) as error:
             return type(error).__name__
 
-    assert asyncio.run(connect("http://attacker.example")) in ("InvalidStatus", "ConnectionClosedError", "ConnectionClosed")
+    assert asyncio.run(connect("http://attacker.example")) in (
+        "InvalidStatus",
+        "ConnectionClosedError",
+        "ConnectionClosed",
+    )
     assert asyncio.run(connect(server_url)) == "open"

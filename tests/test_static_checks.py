@@ -35,3 +35,7 @@ def test_ruff_lint_passes():
     result = _run("ruff", "check", "--output-format", "concise", ".")
     _assert_clean(result, "python -m ruff check .", "imports and unused names: `ruff check --fix .`")
 
+
+def test_ruff_format_changes_nothing():
+    result = _run("ruff", "format", "--check", "--output-format", "concise", ".")
+    _assert_clean(result, "python -m ruff format --check .", "run `ruff format .`")

@@ -154,8 +154,11 @@ def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
         else:
             path.write_text(new_text, encoding="utf-8")
     if arguments.check:
-        print(f"{pending} citation(s) in {changed_files} file(s) still cite the old specification" if pending
-              else f"every citation points to {NEW_NAME}")
+        print(
+            f"{pending} citation(s) in {changed_files} file(s) still cite the old specification"
+            if pending
+            else f"every citation points to {NEW_NAME}"
+        )
         return 1 if pending else 0
     print(f"rewrote {pending} citation(s) in {changed_files} file(s)")
     return 0

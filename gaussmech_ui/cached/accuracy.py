@@ -73,7 +73,6 @@ TRUE_DELTA_SAMPLES = 100_000
 TRUE_DELTA_DIMS = (3, 4, 5, 7, 10, 15, 20, 30, 50, 70, 100, 200, 500, 1000, 3000, 10_000, 100_000, 1_000_000)
 
 
-
 def shown_ids() -> tuple[str, ...]:
     """The mechanisms the page compares: the registry's featured entries, in registry order."""
     return tuple(key for key, mechanism in MECHANISMS.items() if mechanism.featured)
@@ -118,8 +117,9 @@ def divisors(number: int) -> list[int]:
     return sorted(set(small + [number // k for k in small]))
 
 
-def make_setting(epsilon, delta, sensitivity, order, dim, l1_model, rows=1, gamma_ratio=0.5, *, data_lower=0.0,
-                 data_upper=1.0) -> Setting:
+def make_setting(
+    epsilon, delta, sensitivity, order, dim, l1_model, rows=1, gamma_ratio=0.5, *, data_lower=0.0, data_upper=1.0
+) -> Setting:
     """The core's Setting with the page's MVG shape (rows × d/rows) and γ = gamma_ratio × Δ.
 
     A row count that does not divide d falls back to 1 (the page only offers divisors). The data
@@ -175,7 +175,9 @@ def calibrated_scale(mechanism: Mechanism, setting: Setting) -> float:
     return value
 
 
-def scales_against_dim(mechanism: Mechanism, base: Setting, dims, rows: int = 1, *, settings=None) -> tuple[np.ndarray, str]:
+def scales_against_dim(
+    mechanism: Mechanism, base: Setting, dims, rows: int = 1, *, settings=None
+) -> tuple[np.ndarray, str]:
     """The registry's calibrated scale of ``mechanism`` at every M in ``dims`` (NaN where not valid).
 
     Returns ``(scales, reason)``: ``reason`` is the validity message at the first M where the
@@ -209,7 +211,16 @@ def _finite_or_nan(value) -> float:
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def loss_curves(
-    epsilon: float, delta: float, sensitivity: float, order: float, l1_model: str, rows: int, gamma_ratio: float, *, data_lower: float = 0.0, data_upper: float = 1.0
+    epsilon: float,
+    delta: float,
+    sensitivity: float,
+    order: float,
+    l1_model: str,
+    rows: int,
+    gamma_ratio: float,
+    *,
+    data_lower: float = 0.0,
+    data_upper: float = 1.0,
 ) -> tuple[pd.DataFrame, dict]:
     """E‖noise‖₂² against M for each shown mechanism, calibrated at every M.
 
@@ -217,8 +228,9 @@ def loss_curves(
     coordinate_std, expected_loss`` (valid points only; MVG on M = rows × cols); ``not_drawn``
     maps a mechanism id to the reason it is missing at some M.
     """
-    base = make_setting(epsilon, delta, sensitivity, order, 1, l1_model, 1, gamma_ratio, data_lower=data_lower,
-                        data_upper=data_upper)
+    base = make_setting(
+        epsilon, delta, sensitivity, order, 1, l1_model, 1, gamma_ratio, data_lower=data_lower, data_upper=data_upper
+    )
     rows_out = []
     not_drawn = {}
     # One Setting per (M, rows), shared by the mechanisms: building a Setting validates every field.
@@ -255,15 +267,28 @@ def _summaries(mechanism: Mechanism, curve: pd.DataFrame, settings: dict) -> lis
     ``settings`` maps (M, rows) to the Setting there, shared by the mechanisms of one call.
     """
     return [
-        mechanism.loss_summary(float(scale), settings[int(dim), _rows_of(mechanism, settings["rows"])], QUANTILE_LEVELS,
-                               UNIT_QUANTILE_SAMPLES)
+        mechanism.loss_summary(
+            float(scale),
+            settings[int(dim), _rows_of(mechanism, settings["rows"])],
+            QUANTILE_LEVELS,
+            UNIT_QUANTILE_SAMPLES,
+        )
         for dim, scale in zip(curve["dim"].to_numpy(), curve["scale"].to_numpy())
     ]
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def loss_bands(
-    epsilon: float, delta: float, sensitivity: float, order: float, l1_model: str, rows: int, gamma_ratio: float, *, data_lower: float = 0.0, data_upper: float = 1.0
+    epsilon: float,
+    delta: float,
+    sensitivity: float,
+    order: float,
+    l1_model: str,
+    rows: int,
+    gamma_ratio: float,
+    *,
+    data_lower: float = 0.0,
+    data_upper: float = 1.0,
 ) -> pd.DataFrame:
     """The 5%, 50% and 95% quantiles of ‖noise‖₂² against M, next to the mean.
 
@@ -272,10 +297,12 @@ def loss_bands(
     seeded Monte Carlo at small M and the Cornish–Fisher expansion with exact cumulants beyond
     (:func:`gaussmech_core.loss.iid_coordinate_loss_summary`, at b = 1 once per M, scaled by b²).
     """
-    curves, _ = loss_curves(epsilon, delta, sensitivity, order, l1_model, rows, gamma_ratio, data_lower=data_lower,
-                            data_upper=data_upper)
-    base = make_setting(epsilon, delta, sensitivity, order, 1, l1_model, 1, gamma_ratio, data_lower=data_lower,
-                        data_upper=data_upper)
+    curves, _ = loss_curves(
+        epsilon, delta, sensitivity, order, l1_model, rows, gamma_ratio, data_lower=data_lower, data_upper=data_upper
+    )
+    base = make_setting(
+        epsilon, delta, sensitivity, order, 1, l1_model, 1, gamma_ratio, data_lower=data_lower, data_upper=data_upper
+    )
     pieces = []
     settings: dict = {"rows": rows}
     for dim in np.unique(curves["dim"].to_numpy()):
@@ -359,7 +386,17 @@ def _paper_constant(mechanism_id: str, setting: Setting) -> tuple[str, float]:
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def current_losses(
-    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, rows: int, gamma_ratio: float, *, data_lower: float = 0.0, data_upper: float = 1.0
+    epsilon: float,
+    delta: float,
+    sensitivity: float,
+    order: float,
+    dim: int,
+    l1_model: str,
+    rows: int,
+    gamma_ratio: float,
+    *,
+    data_lower: float = 0.0,
+    data_upper: float = 1.0,
 ) -> pd.DataFrame:
     """The loss distribution of each shown mechanism at the current d: one row per mechanism.
 
@@ -367,14 +404,38 @@ def current_losses(
     excess_kurtosis, exact, method, constant, paper_bound``. Invalid mechanisms keep their row
     with the reason and NaN numbers.
     """
-    setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model, rows, gamma_ratio, data_lower=data_lower,
-                           data_upper=data_upper)
+    setting = make_setting(
+        epsilon,
+        delta,
+        sensitivity,
+        order,
+        dim,
+        l1_model,
+        rows,
+        gamma_ratio,
+        data_lower=data_lower,
+        data_upper=data_upper,
+    )
     records = []
     for mechanism_id in shown_ids():
         mechanism = MECHANISMS[mechanism_id]
-        record = dict(mechanism=mechanism_id, valid=False, reason="", scale=np.nan, mean=np.nan, median=np.nan,
-                      q05=np.nan, q95=np.nan, std=np.nan, skewness=np.nan, excess_kurtosis=np.nan, exact=False,
-                      method="", constant="", paper_bound=np.nan)
+        record = dict(
+            mechanism=mechanism_id,
+            valid=False,
+            reason="",
+            scale=np.nan,
+            mean=np.nan,
+            median=np.nan,
+            q05=np.nan,
+            q95=np.nan,
+            std=np.nan,
+            skewness=np.nan,
+            excess_kurtosis=np.nan,
+            exact=False,
+            method="",
+            constant="",
+            paper_bound=np.nan,
+        )
         validity = mechanism.validity(setting)
         if not validity.valid:
             record["reason"] = validity.reason
@@ -410,8 +471,18 @@ def _monte_carlo_dims(mechanism: Mechanism, rows: int) -> list[int]:
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def monte_carlo_points(
-    epsilon: float, delta: float, sensitivity: float, order: float, l1_model: str, rows: int, gamma_ratio: float,
-    seed: int, samples: int = MONTE_CARLO_SAMPLES, *, data_lower: float = 0.0, data_upper: float = 1.0
+    epsilon: float,
+    delta: float,
+    sensitivity: float,
+    order: float,
+    l1_model: str,
+    rows: int,
+    gamma_ratio: float,
+    seed: int,
+    samples: int = MONTE_CARLO_SAMPLES,
+    *,
+    data_lower: float = 0.0,
+    data_upper: float = 1.0,
 ) -> pd.DataFrame:
     """Simulated losses at a few M, drawn with each mechanism's own sampler, with 95% intervals.
 
@@ -420,10 +491,12 @@ def monte_carlo_points(
     ``n`` is ``samples``, or fewer where n × M would exceed 100,000 coordinates (at least 50).
     The scales are those of :func:`loss_curves` (the registry's calibration at that M).
     """
-    curves, _ = loss_curves(epsilon, delta, sensitivity, order, l1_model, rows, gamma_ratio, data_lower=data_lower,
-                            data_upper=data_upper)
-    base = make_setting(epsilon, delta, sensitivity, order, 1, l1_model, 1, gamma_ratio, data_lower=data_lower,
-                        data_upper=data_upper)
+    curves, _ = loss_curves(
+        epsilon, delta, sensitivity, order, l1_model, rows, gamma_ratio, data_lower=data_lower, data_upper=data_upper
+    )
+    base = make_setting(
+        epsilon, delta, sensitivity, order, 1, l1_model, 1, gamma_ratio, data_lower=data_lower, data_upper=data_upper
+    )
     records = []
     for mechanism_id in shown_ids():
         mechanism = MECHANISMS[mechanism_id]
@@ -439,25 +512,47 @@ def monte_carlo_points(
             result = loss.monte_carlo_loss(
                 lambda rng, size: mechanism.sample(rng, size, scale, setting),
                 size,
-                seed=mechanism_seed(int(seed), mechanism_id, dim),  # a stream per (mechanism id, M), reproducible per seed
+                seed=mechanism_seed(
+                    int(seed), mechanism_id, dim
+                ),  # a stream per (mechanism id, M), reproducible per seed
                 quantile_levels=QUANTILE_LEVELS,
             )
             record = dict(
-                mechanism=mechanism_id, dim=dim, n=size, mean=result.mean,
-                mean_low=result.mean_interval[0], mean_high=result.mean_interval[1],
+                mechanism=mechanism_id,
+                dim=dim,
+                n=size,
+                mean=result.mean,
+                mean_low=result.mean_interval[0],
+                mean_high=result.mean_interval[1],
             )
             for level, name in zip(QUANTILE_LEVELS, ("q05", "q50", "q95")):
                 record[name] = result.quantiles[level]
                 record[f"{name}_low"], record[f"{name}_high"] = result.quantile_intervals[level]
             records.append(record)
-    columns = ["mechanism", "dim", "n", "mean", "mean_low", "mean_high", "q05", "q05_low", "q05_high",
-               "q50", "q50_low", "q50_high", "q95", "q95_low", "q95_high"]
+    columns = [
+        "mechanism",
+        "dim",
+        "n",
+        "mean",
+        "mean_low",
+        "mean_high",
+        "q05",
+        "q05_low",
+        "q05_high",
+        "q50",
+        "q50_low",
+        "q50_high",
+        "q95",
+        "q95_low",
+        "q95_high",
+    ]
     return pd.DataFrame(records, columns=columns)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def r1smg_audit_point(epsilon: float, delta: float, sensitivity: float, dim: int, seed: int,
-                      samples: int = TRUE_DELTA_SAMPLES) -> dict:
+def r1smg_audit_point(
+    epsilon: float, delta: float, sensitivity: float, dim: int, seed: int, samples: int = TRUE_DELTA_SAMPLES
+) -> dict:
     """R1SMG at the current (ε, d): σ*, the claimed δ, the true δ(ε) by quadrature and by Monte Carlo.
 
     Returns a dict with ``valid, reason, sigma_star, claimed_delta, true_delta, quadrature_error,
@@ -466,9 +561,18 @@ def r1smg_audit_point(epsilon: float, delta: float, sensitivity: float, dim: int
     setting = Setting(epsilon=epsilon, delta=delta, sensitivity=sensitivity, dim=dim)
     mechanism = MECHANISMS["r1smg"]
     validity = mechanism.validity(setting)
-    result = dict(valid=validity.valid, reason=validity.reason, sigma_star=np.nan, claimed_delta=delta,
-                  true_delta=np.nan, quadrature_error=np.nan, monte_carlo=np.nan, monte_carlo_error=np.nan,
-                  samples=samples, seed=seed)
+    result = dict(
+        valid=validity.valid,
+        reason=validity.reason,
+        sigma_star=np.nan,
+        claimed_delta=delta,
+        true_delta=np.nan,
+        quadrature_error=np.nan,
+        monte_carlo=np.nan,
+        monte_carlo_error=np.nan,
+        samples=samples,
+        seed=seed,
+    )
     if not validity.valid:
         return result
     sigma_star = float(mechanism.scale(setting))
@@ -480,8 +584,12 @@ def r1smg_audit_point(epsilon: float, delta: float, sensitivity: float, dim: int
     estimate, standard_error = multivariate.r1smg_true_delta_monte_carlo(
         epsilon, sigma_star, sensitivity, dim, n_samples=samples, seed=seed
     )
-    result.update(true_delta=float(true_delta), quadrature_error=float(error), monte_carlo=float(estimate),
-                  monte_carlo_error=float(standard_error))
+    result.update(
+        true_delta=float(true_delta),
+        quadrature_error=float(error),
+        monte_carlo=float(estimate),
+        monte_carlo_error=float(standard_error),
+    )
     return result
 
 
@@ -499,13 +607,22 @@ def r1smg_true_delta_curve(epsilon: float, delta: float, sensitivity: float) -> 
             if not math.isfinite(sigma_star):
                 continue
             value, error = multivariate.r1smg_true_delta(epsilon, sigma_star, sensitivity, dim, full_output=True)
-            records.append(dict(dim=dim, sigma_star=sigma_star, claimed_delta=delta, true_delta=float(value),
-                                quadrature_error=float(error)))
+            records.append(
+                dict(
+                    dim=dim,
+                    sigma_star=sigma_star,
+                    claimed_delta=delta,
+                    true_delta=float(value),
+                    quadrature_error=float(error),
+                )
+            )
     return pd.DataFrame(records, columns=["dim", "sigma_star", "claimed_delta", "true_delta", "quadrature_error"])
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def closer_test(epsilon: float, delta: float, sensitivity: float, dim: int, trials: int, seed: int) -> tuple[pd.DataFrame, float]:
+def closer_test(
+    epsilon: float, delta: float, sensitivity: float, dim: int, trials: int, seed: int
+) -> tuple[pd.DataFrame, float]:
     """The closer-answer test against R1SMG, a Gaussian of the same expected error, and the analytic Gaussian.
 
     Returns ``(rows, ceiling)``. ``rows`` has one row per noise: ``label, noise, mechanism,
@@ -525,9 +642,22 @@ def closer_test(epsilon: float, delta: float, sensitivity: float, dim: int, tria
             else audit.r1smg_closer_test_success(scale, sensitivity, dim)
         )
         result = audit.simulate_closer_test(noise, scale, sensitivity, dim, trials, seed=int(seed) * 3 + stream)
-        records.append(dict(label=label, noise=noise, mechanism=mechanism_id, scale=scale, expected_loss=expected_loss,
-                            honest_epsilon=honest_epsilon, exact=float(exact), rate=result.rate, low=result.interval[0],
-                            high=result.interval[1], successes=result.successes, trials=result.trials))
+        records.append(
+            dict(
+                label=label,
+                noise=noise,
+                mechanism=mechanism_id,
+                scale=scale,
+                expected_loss=expected_loss,
+                honest_epsilon=honest_epsilon,
+                exact=float(exact),
+                rate=result.rate,
+                low=result.interval[0],
+                high=result.interval[1],
+                successes=result.successes,
+                trials=result.trials,
+            )
+        )
 
     r1smg = MECHANISMS["r1smg"]
     if r1smg.validity(setting).valid:
@@ -551,7 +681,9 @@ def closer_test_curve(epsilon: float, delta: float, sensitivity: float) -> pd.Da
     Gaussian with R1SMG's expected error, and the analytic Gaussian calibrated at (ε, δ).
     """
     ceiling = float(audit.max_distinguishing_success(epsilon, delta))
-    analytic_sigma = float(MECHANISMS["analytic_gaussian"].scale(Setting(epsilon=epsilon, delta=delta, sensitivity=sensitivity)))
+    analytic_sigma = float(
+        MECHANISMS["analytic_gaussian"].scale(Setting(epsilon=epsilon, delta=delta, sensitivity=sensitivity))
+    )
     analytic = float(audit.gaussian_closer_test_success(analytic_sigma, sensitivity))
     records = []
     if epsilon > 0:
@@ -560,28 +692,43 @@ def closer_test_curve(epsilon: float, delta: float, sensitivity: float) -> pd.Da
             if not math.isfinite(sigma_star):
                 continue
             matched = float(audit.matched_gaussian_sigma(sigma_star, int(dim)))
-            records.append(dict(
-                dim=int(dim),
-                r1smg=audit.r1smg_closer_test_success(sigma_star, sensitivity, int(dim)),
-                matched_gaussian=float(audit.gaussian_closer_test_success(matched, sensitivity)),
-                analytic_gaussian=analytic,
-                ceiling=ceiling,
-            ))
+            records.append(
+                dict(
+                    dim=int(dim),
+                    r1smg=audit.r1smg_closer_test_success(sigma_star, sensitivity, int(dim)),
+                    matched_gaussian=float(audit.gaussian_closer_test_success(matched, sensitivity)),
+                    analytic_gaussian=analytic,
+                    ceiling=ceiling,
+                )
+            )
     return pd.DataFrame(records, columns=["dim", "r1smg", "matched_gaussian", "analytic_gaussian", "ceiling"])
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def accuracy_first(
-    delta: float, sensitivity: float, order: float, dim: int, l1_model: str, rows: int, gamma_ratio: float,
-    target: float, kind: str, alpha: float, scope: str, *, data_lower: float = 0.0, data_upper: float = 1.0
+    delta: float,
+    sensitivity: float,
+    order: float,
+    dim: int,
+    l1_model: str,
+    rows: int,
+    gamma_ratio: float,
+    target: float,
+    kind: str,
+    alpha: float,
+    scope: str,
+    *,
+    data_lower: float = 0.0,
+    data_upper: float = 1.0,
 ) -> pd.DataFrame:
     """The ε each shown mechanism needs for the target error (:func:`gaussmech_core.inverse.epsilon_for_target_error`).
 
     Columns ``mechanism, epsilon, error, at_lower_end, method, reason, true_delta`` (``true_delta``:
     for R1SMG, the true δ(ε) of its noise at the ε found; its δ is only claimed).
     """
-    setting = make_setting(1.0, delta, sensitivity, order, dim, l1_model, rows, gamma_ratio, data_lower=data_lower,
-                           data_upper=data_upper)
+    setting = make_setting(
+        1.0, delta, sensitivity, order, dim, l1_model, rows, gamma_ratio, data_lower=data_lower, data_upper=data_upper
+    )
     records = []
     for mechanism_id in shown_ids():
         mechanism = MECHANISMS[mechanism_id]

@@ -42,5 +42,13 @@ def setting_arguments(setting: Setting, *, epsilon: bool = True, other_neighbour
 
 def make_setting(epsilon, delta, sensitivity, order, dim, l1_model, data_lower=0.0, data_upper=1.0) -> Setting:
     """The :class:`Setting` of :func:`setting_arguments`' keyword arguments."""
-    return Setting(epsilon=epsilon, delta=delta, sensitivity=sensitivity, order=order, dim=dim, l1_model=l1_model,
-                   data_lower=data_lower, data_upper=data_upper)
+    return Setting(
+        epsilon=epsilon,
+        delta=delta,
+        sensitivity=sensitivity,
+        order=order,
+        dim=dim,
+        l1_model=l1_model,
+        data_lower=data_lower,
+        data_upper=data_upper,
+    )

@@ -54,7 +54,17 @@ def _valid(table: pd.DataFrame, mechanism_id: str) -> bool:
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def density_curves(
-    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, every_variant: bool, reference: str, *, data_lower: float = 0.0, data_upper: float = 1.0
+    epsilon: float,
+    delta: float,
+    sensitivity: float,
+    order: float,
+    dim: int,
+    l1_model: str,
+    every_variant: bool,
+    reference: str,
+    *,
+    data_lower: float = 0.0,
+    data_upper: float = 1.0,
 ) -> tuple[pd.DataFrame, dict, dict]:
     """Per-coordinate densities of the shown mechanisms on a common window.
 
@@ -64,7 +74,9 @@ def density_curves(
     shown mechanism to its std, ``invalid`` maps the others to the reason.
     """
     setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model, data_lower, data_upper)
-    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper)
+    table = calibration_table(
+        epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper
+    )
     ids = shown_ids(every_variant)
     stds, invalid = {}, {}
     for mechanism_id in ids:
@@ -84,7 +96,9 @@ def density_curves(
         mechanism = MECHANISMS[mechanism_id]
         where = on_lattice if mechanism.support == "integer" else on_grid
         values = np.full(x.shape, np.nan)
-        values[where] = np.asarray(mechanism.pdf(x[where], float(table.loc[mechanism_id, "scale"]), setting), dtype=float)
+        values[where] = np.asarray(
+            mechanism.pdf(x[where], float(table.loc[mechanism_id, "scale"]), setting), dtype=float
+        )
         columns[mechanism_id] = values
     return pd.DataFrame(columns), stds, invalid
 
@@ -100,7 +114,16 @@ def _lattice(half_width: float) -> np.ndarray:
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def gg_family_curves(
-    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, mode: str, *, data_lower: float = 0.0, data_upper: float = 1.0
+    epsilon: float,
+    delta: float,
+    sensitivity: float,
+    order: float,
+    dim: int,
+    l1_model: str,
+    mode: str,
+    *,
+    data_lower: float = 0.0,
+    data_upper: float = 1.0,
 ) -> tuple[pd.DataFrame, dict, dict, dict]:
     """GG(p) beside Laplace (p = 1) and the Gaussian (p = 2), at equal variance or calibrated.
 
@@ -114,7 +137,9 @@ def gg_family_curves(
     Gaussian at the analytic σ.
     """
     setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model, data_lower, data_upper)
-    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper)
+    table = calibration_table(
+        epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper
+    )
     sigma = float(table.loc[DEFAULT_MECHANISM_ID, "coordinate_std"])
     p = float(order)
     colors = {
@@ -146,7 +171,9 @@ def gg_family_curves(
         "gaussian": dict(name="analytic Gaussian (p = 2), (ε, δ)-DP", color=colors["gaussian"]),
     }
     stds = {
-        key: float(table.loc[mechanism_id, "coordinate_std"]) for key, mechanism_id in sources.items() if _valid(table, mechanism_id)
+        key: float(table.loc[mechanism_id, "coordinate_std"])
+        for key, mechanism_id in sources.items()
+        if _valid(table, mechanism_id)
     }
     half_width = WINDOW_STDS * max(stds.values())
     x = np.linspace(-half_width, half_width, DENSITY_POINTS)
@@ -170,7 +197,10 @@ def sample_histogram(
     dim: int,
     l1_model: str,
     size: int,
-    seed: int, *, data_lower: float = 0.0, data_upper: float = 1.0
+    seed: int,
+    *,
+    data_lower: float = 0.0,
+    data_upper: float = 1.0,
 ) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
     """``size`` seeded draws of one noise coordinate, as a density histogram, and the exact density.
 
@@ -180,7 +210,9 @@ def sample_histogram(
     mechanism is not valid at this setting.
     """
     setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model, data_lower, data_upper)
-    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper)
+    table = calibration_table(
+        epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper
+    )
     if not _valid(table, mechanism_id):
         raise ValueError(table.loc[mechanism_id, "reason"] or f"{MECHANISMS[mechanism_id].name} is not available here")
     mechanism = MECHANISMS[mechanism_id]
@@ -217,7 +249,10 @@ def noise_vectors(
     vector_dim: int,
     size: int,
     seed: int,
-    fixed_direction: bool, *, data_lower: float = 0.0, data_upper: float = 1.0
+    fixed_direction: bool,
+    *,
+    data_lower: float = 0.0,
+    data_upper: float = 1.0,
 ) -> tuple[dict, dict, float]:
     """Noise vectors in 2-D or 3-D: the analytic Gaussian's isotropic noise and rank-1 (R1SMG-shaped)
     noise with the same expected squared error ``vector_dim × σ²``.
@@ -225,9 +260,13 @@ def noise_vectors(
     Returns ``(points, styles, expected_loss)`` with ``points["gaussian"]`` and ``points["r1smg"]``
     arrays of shape (size, vector_dim) (the true value is the origin).
     """
-    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper)
+    table = calibration_table(
+        epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper
+    )
     sigma = float(table.loc[DEFAULT_MECHANISM_ID, "scale"])
-    picture = dataclasses.replace(make_setting(epsilon, delta, sensitivity, order, dim, l1_model, data_lower, data_upper), dim=vector_dim)
+    picture = dataclasses.replace(
+        make_setting(epsilon, delta, sensitivity, order, dim, l1_model, data_lower, data_upper), dim=vector_dim
+    )
     gaussian = MECHANISMS[DEFAULT_MECHANISM_ID]
     expected_loss = float(gaussian.expected_loss(sigma, picture))
     rng = np.random.default_rng(seed)
@@ -239,7 +278,8 @@ def noise_vectors(
     styles = {
         "gaussian": dict(name=f"isotropic Gaussian, σ = {sigma:.4g} per coordinate", color=gaussian.color),
         "r1smg": dict(
-            name="R1SMG-shaped, claimed (Ji & Li 2024)" + (": one direction v" if fixed_direction else ": fresh v each"),
+            name="R1SMG-shaped, claimed (Ji & Li 2024)"
+            + (": one direction v" if fixed_direction else ": fresh v each"),
             color=r1smg.color,
         ),
     }

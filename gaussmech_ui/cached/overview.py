@@ -76,7 +76,15 @@ def _epsilon_grid(low_exponent: int, high_exponent: int) -> np.ndarray:
 
 @st.cache_data(max_entries=256, show_spinner=False)
 def calibration_table(
-    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, *, data_lower: float = 0.0, data_upper: float = 1.0
+    epsilon: float,
+    delta: float,
+    sensitivity: float,
+    order: float,
+    dim: int,
+    l1_model: str,
+    *,
+    data_lower: float = 0.0,
+    data_upper: float = 1.0,
 ) -> pd.DataFrame:
     """Every registered mechanism at one setting: exact scale, per-coordinate std, E‖noise‖₂², validity.
 
@@ -86,8 +94,16 @@ def calibration_table(
     against, docs/math.md section 6.2). ``error`` holds the message when the computation itself failed (the row
     then counts as not valid).
     """
-    setting = Setting(epsilon=epsilon, delta=delta, sensitivity=sensitivity, order=order, dim=dim, l1_model=l1_model,
-                      data_lower=data_lower, data_upper=data_upper)
+    setting = Setting(
+        epsilon=epsilon,
+        delta=delta,
+        sensitivity=sensitivity,
+        order=order,
+        dim=dim,
+        l1_model=l1_model,
+        data_lower=data_lower,
+        data_upper=data_upper,
+    )
     rows = []
     for mechanism_id, mechanism in MECHANISMS.items():
         row = dict(
@@ -135,7 +151,16 @@ def _coordinate_std_or_nan(mechanism, setting: Setting) -> float:
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def std_sweep(
-    delta: float, sensitivity: float, order: float, dim: int, l1_model: str, low_exponent: int, high_exponent: int, *, data_lower: float = 0.0, data_upper: float = 1.0
+    delta: float,
+    sensitivity: float,
+    order: float,
+    dim: int,
+    l1_model: str,
+    low_exponent: int,
+    high_exponent: int,
+    *,
+    data_lower: float = 0.0,
+    data_upper: float = 1.0,
 ) -> pd.DataFrame:
     """Per-coordinate noise std of every mechanism on a log grid of ε (NaN where not valid).
 
@@ -143,8 +168,16 @@ def std_sweep(
     """
     epsilons = _epsilon_grid(low_exponent, high_exponent)
     columns = {"epsilon": epsilons}
-    base = Setting(epsilon=float(epsilons[0]), delta=delta, sensitivity=sensitivity, order=order, dim=dim, l1_model=l1_model,
-                   data_lower=data_lower, data_upper=data_upper)
+    base = Setting(
+        epsilon=float(epsilons[0]),
+        delta=delta,
+        sensitivity=sensitivity,
+        order=order,
+        dim=dim,
+        l1_model=l1_model,
+        data_lower=data_lower,
+        data_upper=data_upper,
+    )
     for mechanism_id, mechanism in MECHANISMS.items():
         try:
             # One vectorized calibration over the whole grid (a root-find per point is ~30x slower).
@@ -171,7 +204,12 @@ def variance_ratio_curve(delta: float, low_exponent: int) -> pd.DataFrame:
     for epsilon in epsilons:
         setting = Setting(epsilon=float(epsilon), delta=float(delta))
         rows.append(
-            (float(delta), float(epsilon), _coordinate_std_or_nan(classical, setting), _coordinate_std_or_nan(analytic, setting))
+            (
+                float(delta),
+                float(epsilon),
+                _coordinate_std_or_nan(classical, setting),
+                _coordinate_std_or_nan(analytic, setting),
+            )
         )
     frame = pd.DataFrame(rows, columns=["delta", "epsilon", "classical_sigma", "analytic_sigma"])
     frame["variance_ratio"] = (frame["classical_sigma"] / frame["analytic_sigma"]) ** 2

@@ -66,7 +66,16 @@ def _shown_delta(values) -> np.ndarray:
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def profile_curves(
-    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, every_variant: bool, *, data_lower: float = 0.0, data_upper: float = 1.0
+    epsilon: float,
+    delta: float,
+    sensitivity: float,
+    order: float,
+    dim: int,
+    l1_model: str,
+    every_variant: bool,
+    *,
+    data_lower: float = 0.0,
+    data_upper: float = 1.0,
 ) -> tuple[pd.DataFrame, dict, dict, pd.DataFrame]:
     """The true δ(ε) of every shown valid mechanism, each at the scale calibrated to (ε, δ).
 
@@ -76,7 +85,9 @@ def profile_curves(
     the exact δ(ε/2) and δ(2ε) of each proven mechanism (columns ``half``, ``double``), 0 included.
     """
     setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model, data_lower, data_upper)
-    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper)
+    table = calibration_table(
+        epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper
+    )
     low, high = profile_epsilon_exponents(epsilon)
     epsilons = np.logspace(low, high, PROFILE_POINTS_PER_DECADE * (high - low) + 1)
     columns = {"epsilon": epsilons}
@@ -98,13 +109,25 @@ def profile_curves(
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def privacy_loss_frame(epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, *, data_lower: float = 0.0, data_upper: float = 1.0) -> tuple[pd.DataFrame, dict]:
+def privacy_loss_frame(
+    epsilon: float,
+    delta: float,
+    sensitivity: float,
+    order: float,
+    dim: int,
+    l1_model: str,
+    *,
+    data_lower: float = 0.0,
+    data_upper: float = 1.0,
+) -> tuple[pd.DataFrame, dict]:
     """The analytic Gaussian's privacy loss L ~ N(η, 2η) and the two masses of Theorem 5.
 
     Returns ``(frame, numbers)``: ``frame`` has ``loss`` and ``density`` over η ± 5 sd, widened to
     show ±ε, with ±ε on the grid; ``numbers`` has ``sigma, eta, upper, lower, delta``.
     """
-    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper)
+    table = calibration_table(
+        epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper
+    )
     sigma = float(table.loc[DEFAULT_MECHANISM_ID, "scale"])
     mean, variance = gaussian.gaussian_privacy_loss(sigma, sensitivity)
     sd = math.sqrt(variance)
@@ -148,7 +171,9 @@ def classical_map(low_delta_exponent: int) -> tuple[np.ndarray, np.ndarray, np.n
     regions = tails.classical_validity_map(epsilon_grid, delta_grid)
     true_deltas = np.asarray(tails.classical_true_delta(epsilon_grid, delta_grid), dtype=float)
     epsilons = 10.0**log_epsilons
-    delta_zero = pd.DataFrame({"epsilon": epsilons, "delta_zero": np.asarray(gaussian.delta_zero(epsilons), dtype=float)})
+    delta_zero = pd.DataFrame(
+        {"epsilon": epsilons, "delta_zero": np.asarray(gaussian.delta_zero(epsilons), dtype=float)}
+    )
     return log_epsilons, log_deltas, regions, true_deltas, delta_zero
 
 
@@ -192,14 +217,25 @@ def low_privacy_frame(delta: float, sensitivity: float, epsilon: float) -> pd.Da
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def tradeoff_frame(
-    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, type_one_error: float, *, data_lower: float = 0.0, data_upper: float = 1.0
+    epsilon: float,
+    delta: float,
+    sensitivity: float,
+    order: float,
+    dim: int,
+    l1_model: str,
+    type_one_error: float,
+    *,
+    data_lower: float = 0.0,
+    data_upper: float = 1.0,
 ) -> tuple[pd.DataFrame, dict]:
     """The analytic Gaussian's trade-off curve G_μ and the (ε, δ)-DP boundary on α in [0, 1].
 
     Returns ``(frame, numbers)``: ``frame`` has ``alpha, gaussian, region``; ``numbers`` has
     ``mu`` and, at ``type_one_error``, each curve's β and the attacker's power 1 − β.
     """
-    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper)
+    table = calibration_table(
+        epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper
+    )
     sigma = float(table.loc[DEFAULT_MECHANISM_ID, "scale"])
     mu = float(gaussian.gdp_mu(sigma, sensitivity))
     alphas = np.union1d(np.linspace(0.0, 1.0, 501), np.geomspace(1e-6, 1e-2, 60))
@@ -234,7 +270,10 @@ def _composed_totals(epsilon: float, delta: float, sigma: float, sensitivity: fl
     totals = {}
     if total_delta < 1.0:
         totals["exact"] = (float(accounting.composed_gaussian_epsilon(total_delta, sigma, sensitivity, k)), total_delta)
-        totals["zcdp_cks"] = (float(accounting.zcdp_composed_epsilon(total_delta, sigma, sensitivity, k, "cks")), total_delta)
+        totals["zcdp_cks"] = (
+            float(accounting.zcdp_composed_epsilon(total_delta, sigma, sensitivity, k, "cks")),
+            total_delta,
+        )
         totals["zcdp_bun_steinke"] = (
             float(accounting.zcdp_composed_epsilon(total_delta, sigma, sensitivity, k, "bun_steinke")),
             total_delta,
@@ -250,9 +289,21 @@ def _composed_totals(epsilon: float, delta: float, sigma: float, sensitivity: fl
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def composition_frame(epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, *, data_lower: float = 0.0, data_upper: float = 1.0) -> pd.DataFrame:
+def composition_frame(
+    epsilon: float,
+    delta: float,
+    sensitivity: float,
+    order: float,
+    dim: int,
+    l1_model: str,
+    *,
+    data_lower: float = 0.0,
+    data_upper: float = 1.0,
+) -> pd.DataFrame:
     """Total ε of k releases of the calibrated analytic Gaussian on :func:`release_grid`, one column per route."""
-    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper)
+    table = calibration_table(
+        epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper
+    )
     sigma = float(table.loc[DEFAULT_MECHANISM_ID, "scale"])
     rows = []
     for k in release_grid():
@@ -262,9 +313,22 @@ def composition_frame(epsilon: float, delta: float, sensitivity: float, order: f
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def composition_rows(epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, k: int, *, data_lower: float = 0.0, data_upper: float = 1.0) -> pd.DataFrame:
+def composition_rows(
+    epsilon: float,
+    delta: float,
+    sensitivity: float,
+    order: float,
+    dim: int,
+    l1_model: str,
+    k: int,
+    *,
+    data_lower: float = 0.0,
+    data_upper: float = 1.0,
+) -> pd.DataFrame:
     """The total (ε, δ) of each route at one k: columns ``route, total_epsilon, total_delta``."""
-    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper)
+    table = calibration_table(
+        epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper
+    )
     sigma = float(table.loc[DEFAULT_MECHANISM_ID, "scale"])
     totals = _composed_totals(epsilon, delta, sigma, sensitivity, int(k))
     return pd.DataFrame(
@@ -284,7 +348,9 @@ def per_release_frame(epsilon: float, delta: float, sensitivity: float) -> pd.Da
     """σ per release so that k releases meet the total (ε, δ), on :func:`release_grid`, one column per route."""
     rows = []
     for k in release_grid():
-        rows.append({"k": int(k), **{route: _per_release_sigma(epsilon, delta, sensitivity, int(k), route) for route in ROUTES}})
+        rows.append(
+            {"k": int(k), **{route: _per_release_sigma(epsilon, delta, sensitivity, int(k), route) for route in ROUTES}}
+        )
     return pd.DataFrame(rows)
 
 

@@ -75,7 +75,17 @@ def _probabilities(log_tail: np.ndarray, floor: float) -> np.ndarray:
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def coordinate_tail_curves(
-    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, every_variant: bool, floor: float, *, data_lower: float = 0.0, data_upper: float = 1.0
+    epsilon: float,
+    delta: float,
+    sensitivity: float,
+    order: float,
+    dim: int,
+    l1_model: str,
+    every_variant: bool,
+    floor: float,
+    *,
+    data_lower: float = 0.0,
+    data_upper: float = 1.0,
 ) -> tuple[pd.DataFrame, dict]:
     """``P(|N_i| > t)`` on a log grid of t for the shown mechanisms, NaN below ``floor``.
 
@@ -84,7 +94,9 @@ def coordinate_tail_curves(
     stretch the axis). Returns ``(curves, invalid)``.
     """
     setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model, data_lower, data_upper)
-    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper)
+    table = calibration_table(
+        epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper
+    )
     scales, invalid = _valid_scales(table, shown_ids(every_variant))
     stds = {key: float(table.loc[key, "coordinate_std"]) for key in scales}
     proven = [key for key in scales if MECHANISMS[key].guarantee != "claimed"] or list(scales)
@@ -99,7 +111,16 @@ def coordinate_tail_curves(
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def monte_carlo_norms(
-    mechanism_id: str, epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, *, data_lower: float = 0.0, data_upper: float = 1.0
+    mechanism_id: str,
+    epsilon: float,
+    delta: float,
+    sensitivity: float,
+    order: float,
+    dim: int,
+    l1_model: str,
+    *,
+    data_lower: float = 0.0,
+    data_upper: float = 1.0,
 ) -> np.ndarray | None:
     """Sorted ‖noise‖₂ of :func:`monte_carlo_vectors` (d) seeded draws of a mechanism's noise, or None.
 
@@ -108,7 +129,9 @@ def monte_carlo_norms(
     is the same on every rerun and for every viewer.
     """
     vectors = monte_carlo_vectors(dim)
-    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper)
+    table = calibration_table(
+        epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper
+    )
     if not vectors or not bool(table.loc[mechanism_id, "valid"]):
         return None
     setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model, data_lower, data_upper)
@@ -119,7 +142,7 @@ def monte_carlo_norms(
     for start in range(0, vectors, block):
         count = min(block, vectors - start)
         noise = np.asarray(mechanism.sample(rng, count, scale, setting), dtype=float)
-        norms[start:start + count] = np.linalg.norm(noise, axis=1)
+        norms[start : start + count] = np.linalg.norm(noise, axis=1)
     return np.sort(norms)
 
 
@@ -137,7 +160,17 @@ def monte_carlo_vectors(dim: int) -> int:
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def norm_tail_curves(
-    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, every_variant: bool, floor: float, *, data_lower: float = 0.0, data_upper: float = 1.0
+    epsilon: float,
+    delta: float,
+    sensitivity: float,
+    order: float,
+    dim: int,
+    l1_model: str,
+    every_variant: bool,
+    floor: float,
+    *,
+    data_lower: float = 0.0,
+    data_upper: float = 1.0,
 ) -> tuple[pd.DataFrame, pd.DataFrame | None, int, dict]:
     """``P(‖N‖₂ > t)`` at dimension d: exact where the registry has ``norm_tail``, else Monte Carlo.
 
@@ -146,15 +179,18 @@ def norm_tail_curves(
     None when there is none or d is too large to draw; ``vectors`` is the Monte Carlo size.
     """
     setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model, data_lower, data_upper)
-    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper)
+    table = calibration_table(
+        epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper
+    )
     scales, invalid = _valid_scales(table, shown_ids(every_variant))
     exact = {key: scale for key, scale in scales.items() if MECHANISMS[key].norm_tail is not None}
     sampled = {key: scale for key, scale in scales.items() if MECHANISMS[key].norm_tail is None}
     vectors = monte_carlo_vectors(dim)
     norms = {}
     for key in sampled:
-        values = monte_carlo_norms(key, epsilon, delta, sensitivity, order, dim, l1_model,
-                                       data_lower=data_lower, data_upper=data_upper)
+        values = monte_carlo_norms(
+            key, epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper
+        )
         if values is None:
             invalid[key] = f"no closed form for ‖noise‖₂, and d = {dim:,} is too large to draw it here"
         else:
@@ -183,7 +219,17 @@ def norm_tail_curves(
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def coordinate_bounds(
-    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, every_variant: bool, alpha: float, *, data_lower: float = 0.0, data_upper: float = 1.0
+    epsilon: float,
+    delta: float,
+    sensitivity: float,
+    order: float,
+    dim: int,
+    l1_model: str,
+    every_variant: bool,
+    alpha: float,
+    *,
+    data_lower: float = 0.0,
+    data_upper: float = 1.0,
 ) -> pd.DataFrame:
     """The per-coordinate error bound at confidence 1 − α of every shown valid mechanism.
 
@@ -191,7 +237,9 @@ def coordinate_bounds(
     P(|N_i| > t) = α, rounded up), ``method`` (``"exact"``).
     """
     setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model, data_lower, data_upper)
-    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper)
+    table = calibration_table(
+        epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper
+    )
     scales, _ = _valid_scales(table, shown_ids(every_variant))
     rows = [
         dict(
@@ -207,7 +255,17 @@ def coordinate_bounds(
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def norm_bounds(
-    epsilon: float, delta: float, sensitivity: float, order: float, dim: int, l1_model: str, every_variant: bool, alpha: float, *, data_lower: float = 0.0, data_upper: float = 1.0
+    epsilon: float,
+    delta: float,
+    sensitivity: float,
+    order: float,
+    dim: int,
+    l1_model: str,
+    every_variant: bool,
+    alpha: float,
+    *,
+    data_lower: float = 0.0,
+    data_upper: float = 1.0,
 ) -> pd.DataFrame:
     """The error bound in l2 norm at confidence 1 − α of every shown valid mechanism, at dimension d.
 
@@ -216,7 +274,9 @@ def norm_bounds(
     10 draws lie beyond it; else NaN) and ``method`` (``"exact"``, ``"Monte Carlo"`` or ``""``).
     """
     setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model, data_lower, data_upper)
-    table = calibration_table(epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper)
+    table = calibration_table(
+        epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper
+    )
     scales, _ = _valid_scales(table, shown_ids(every_variant))
     rows = []
     for key, scale in scales.items():
@@ -225,8 +285,9 @@ def norm_bounds(
         if mechanism.norm_tail is not None:
             bound, method = float(tails.norm_error_bound(mechanism, scale, setting, alpha)), "exact"
         else:
-            values = monte_carlo_norms(key, epsilon, delta, sensitivity, order, dim, l1_model,
-                                       data_lower=data_lower, data_upper=data_upper)
+            values = monte_carlo_norms(
+                key, epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper
+            )
             if values is not None and alpha * values.size >= 10:
                 bound, method = float(np.quantile(values, 1.0 - alpha, method="higher")), "Monte Carlo"
         rows.append(dict(id=key, std=math.sqrt(float(table.loc[key, "expected_loss"])), bound=bound, method=method))

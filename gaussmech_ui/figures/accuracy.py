@@ -64,7 +64,7 @@ MONTE_CARLO_NAME = "simulated with its own sampler (95% interval)"
 
 def _rgba(hex_color: str, alpha: float) -> str:
     """'#RRGGBB' as a CSS rgba() string with the given opacity (for shaded bands)."""
-    red, green, blue = (int(hex_color[i:i + 2], 16) for i in (1, 3, 5))
+    red, green, blue = (int(hex_color[i : i + 2], 16) for i in (1, 3, 5))
     return f"rgba({red},{green},{blue},{alpha})"
 
 
@@ -78,8 +78,11 @@ def setting_title(setting, rows: int) -> str:
     ]
     if setting.l1_model == "all_coordinates":
         parts.append("Δ₁ = √d·Δ")
-    parts.append(f"MVG: {rows} × d/{rows}, γ = {format_number(setting.matrix_gamma)}" if rows > 1 else
-                 f"MVG: 1 × d, γ = {format_number(setting.matrix_gamma)}")
+    parts.append(
+        f"MVG: {rows} × d/{rows}, γ = {format_number(setting.matrix_gamma)}"
+        if rows > 1
+        else f"MVG: 1 × d, γ = {format_number(setting.matrix_gamma)}"
+    )
     return ", ".join(parts)
 
 
@@ -97,7 +100,11 @@ def shape_note(rows: int, dim: int) -> str:
         else f"MVG treats the answer as a 1 × d matrix at every d (here 1 × {dim:,})"
     ) + (
         ". Its i.i.d. loss depends on the shape only through d and r = min(rows, cols)"
-        + (" = 1." if rows == 1 else f", so its curve starts at d = {rows} and has a point only where d/{rows} is whole.")
+        + (
+            " = 1."
+            if rows == 1
+            else f", so its curve starts at d = {rows} and has a point only where d/{rows} is whole."
+        )
     )
 
 
@@ -117,9 +124,10 @@ def _mark_dim(figure: go.Figure, dim: int) -> go.Figure:
 
 def _legend_below(figure: go.Figure) -> go.Figure:
     """Legend under the plot, so the plot keeps the full width on a projector."""
-    figure.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.2, x=0.0, xanchor="left",
-                                     font=dict(size=FONT_SIZE - 2)),
-                         margin=dict(b=40))
+    figure.update_layout(
+        legend=dict(orientation="h", yanchor="top", y=-0.2, x=0.0, xanchor="left", font=dict(size=FONT_SIZE - 2)),
+        margin=dict(b=40),
+    )
     return figure
 
 
@@ -142,8 +150,14 @@ def expected_loss_figure(
     x_label, y_label = "d", "E‖n‖₂²"
     groups = dict(tuple(curves.groupby("mechanism", sort=False)))
     # A curve lying on another (GG with p = 2 on the analytic Gaussian) is drawn first, as a wide pale band.
-    same = coinciding_curves({key: curve["expected_loss"].to_numpy(dtype=float) for key, curve in groups.items()
-                              if len(curve) == len(next(iter(groups.values())))}, mechanisms)
+    same = coinciding_curves(
+        {
+            key: curve["expected_loss"].to_numpy(dtype=float)
+            for key, curve in groups.items()
+            if len(curve) == len(next(iter(groups.values())))
+        },
+        mechanisms,
+    )
     for mechanism_id in sorted(groups, key=lambda key: key not in same):
         curve = groups[mechanism_id]
         mechanism = mechanisms[mechanism_id]
@@ -190,7 +204,9 @@ def expected_loss_figure(
                 legendgroup="monte_carlo",
                 showlegend=not shown_legend,
                 mode="markers",
-                marker=dict(color=mechanism.color, size=9, symbol="circle-open", line=dict(width=2.5, color=mechanism.color)),
+                marker=dict(
+                    color=mechanism.color, size=9, symbol="circle-open", line=dict(width=2.5, color=mechanism.color)
+                ),
                 error_y=dict(
                     type="data",
                     array=points["mean_high"].to_numpy(dtype=float) - mean,
@@ -240,13 +256,22 @@ def expected_loss_figure(
         height=760,
     )
     # The default view is the proven mechanisms' region; MVG's 1e24 is marked at the top edge instead.
-    losses = {key: curve["expected_loss"].to_numpy(dtype=float) for key, curve in curves.groupby("mechanism", sort=False)}
-    keep_in_view(figure, losses, {key: _curve_name(mechanisms[key]) for key in losses},
-                 core_ids(losses, mechanisms, spread=1e3), log_y=True)
+    losses = {
+        key: curve["expected_loss"].to_numpy(dtype=float) for key, curve in curves.groupby("mechanism", sort=False)
+    }
+    keep_in_view(
+        figure,
+        losses,
+        {key: _curve_name(mechanisms[key]) for key in losses},
+        core_ids(losses, mechanisms, spread=1e3),
+        log_y=True,
+    )
     return _legend_below(figure)
 
 
-def expected_loss_caption(current: pd.DataFrame, mechanisms: Mapping, setting, alternative: pd.DataFrame | None = None) -> str:
+def expected_loss_caption(
+    current: pd.DataFrame, mechanisms: Mapping, setting, alternative: pd.DataFrame | None = None
+) -> str:
     """The smallest proven expected error at d, and how it grows; R1SMG's number only with its caveat.
 
     The "smallest" is taken over mechanisms with a proven guarantee only: R1SMG is never named as
@@ -265,15 +290,20 @@ def expected_loss_caption(current: pd.DataFrame, mechanisms: Mapping, setting, a
             f"{format_number(best)} ({winner_phrase(ranking, mechanisms, setting)}), a root-mean-square error of "
             f"{format_number(math.sqrt(best))} on the whole vector. "
             "For every i.i.d. mechanism it grows in proportion to d (a straight line of slope 1 on these axes)"
-            + (", and faster for Laplace when every coordinate may change (Δ₁ = √d·Δ)." if setting.l1_model == "all_coordinates" else ".")
+            + (
+                ", and faster for Laplace when every coordinate may change (Δ₁ = √d·Δ)."
+                if setting.l1_model == "all_coordinates"
+                else "."
+            )
         )
         other = None
         if alternative is not None:
             shown = alternative[alternative["valid"] & alternative["mean"].notna()]
             shown = shown[np.array([ranked(mechanisms[m]) for m in shown["mechanism"]], dtype=bool)]
             other = rank(dict(zip(shown["mechanism"], shown["mean"])), mechanisms)
-        parts.append(assumption_sentence(setting, ranking, other, mechanisms, quantity="error",
-                                         verb="have the smallest error"))
+        parts.append(
+            assumption_sentence(setting, ranking, other, mechanisms, quantity="error", verb="have the smallest error")
+        )
     if setting.order == 2.0 and "generalized_gaussian" in set(valid["mechanism"]) and not ranking.best[1:]:
         parts.append("GG with p = 2 is the Gaussian, so its curve lies on the analytic Gaussian's.")
     r1smg = valid[valid["mechanism"] == "r1smg"]
@@ -290,9 +320,15 @@ def expected_loss_caption(current: pd.DataFrame, mechanisms: Mapping, setting, a
 
 _EXPLANATIONS = {
     "C_C": "Exact: C_C·Δ² is the classical Gaussian's E‖n‖² = d·σ², so the two curves coincide (drawn only for ε < 1, where the classical bound is a theorem).",
-    "C_A": "Not a lower bound for the exact analytic Gaussian: C_A/d is the σ² of the older sufficient condition P[L ≥ ε] ≤ δ, 1.2 to 1.9 times the exact σ² of Balle & Wang's calibration (" + math_reference_link('6.3') + "). The solid blue curve is the exact one.",
-    "C_M": "Far below the calibrated MVG loss: C_M drops the β term of the MVG condition and uses γ = Δ/2 (" + math_reference_link('6.4', '7.3') + "); the calibrated i.i.d. MVG loss is at least √(MN)·C_M·Δ², and the β term makes it much larger still.",
-    "C_R": "By construction the R1SMG curve itself (σ* = C_R·Δ²): the small number is real, the privacy claim behind it is not (" + math_reference_link('6.2') + "; the R1SMG audit tab).",
+    "C_A": "Not a lower bound for the exact analytic Gaussian: C_A/d is the σ² of the older sufficient condition P[L ≥ ε] ≤ δ, 1.2 to 1.9 times the exact σ² of Balle & Wang's calibration ("
+    + math_reference_link("6.3")
+    + "). The solid blue curve is the exact one.",
+    "C_M": "Far below the calibrated MVG loss: C_M drops the β term of the MVG condition and uses γ = Δ/2 ("
+    + math_reference_link("6.4", "7.3")
+    + "); the calibrated i.i.d. MVG loss is at least √(MN)·C_M·Δ², and the β term makes it much larger still.",
+    "C_R": "By construction the R1SMG curve itself (σ* = C_R·Δ²): the small number is real, the privacy claim behind it is not ("
+    + math_reference_link("6.2")
+    + "; the R1SMG audit tab).",
 }
 
 
@@ -320,8 +356,9 @@ def paper_table(current: pd.DataFrame, mechanisms: Mapping, setting) -> pd.DataF
     return pd.DataFrame(records)
 
 
-def loss_bands_figure(bands: pd.DataFrame, monte_carlo: pd.DataFrame, mechanisms: Mapping, setting, rows: int,
-                      *, relative: bool = False) -> go.Figure:
+def loss_bands_figure(
+    bands: pd.DataFrame, monte_carlo: pd.DataFrame, mechanisms: Mapping, setting, rows: int, *, relative: bool = False
+) -> go.Figure:
     """5-95% bands and the median of ‖n‖₂² against M, log-log, with simulated quantiles and their intervals.
 
     With ``relative`` every value is divided by the mechanism's E‖n‖² at that M, which shows the
@@ -337,16 +374,43 @@ def loss_bands_figure(bands: pd.DataFrame, monte_carlo: pd.DataFrame, mechanisms
         high = band["q95"].to_numpy(dtype=float) / divisor
         median = band["q50"].to_numpy(dtype=float) / divisor
         name = _curve_name(mechanism)
-        figure.add_trace(go.Scatter(x=x, y=high, name=f"{name}: 95%", legendgroup=mechanism_id, showlegend=False,
-                                    mode="lines", line=dict(color=mechanism.color, width=0.8),
-                                    hovertemplate=exact_hover("d", f"95% quantile of {y_label}")))
-        figure.add_trace(go.Scatter(x=x, y=low, name=f"{name}: 5%", legendgroup=mechanism_id, showlegend=False,
-                                    mode="lines", line=dict(color=mechanism.color, width=0.8), fill="tonexty",
-                                    fillcolor=_rgba(mechanism.color, 0.16),
-                                    hovertemplate=exact_hover("d", f"5% quantile of {y_label}")))
-        figure.add_trace(go.Scatter(x=x, y=median, name=f"{name} (median, 5-95% band)", legendgroup=mechanism_id,
-                                    mode="lines", line=mechanism_line(mechanism),
-                                    hovertemplate=exact_hover("d", f"median of {y_label}")))
+        figure.add_trace(
+            go.Scatter(
+                x=x,
+                y=high,
+                name=f"{name}: 95%",
+                legendgroup=mechanism_id,
+                showlegend=False,
+                mode="lines",
+                line=dict(color=mechanism.color, width=0.8),
+                hovertemplate=exact_hover("d", f"95% quantile of {y_label}"),
+            )
+        )
+        figure.add_trace(
+            go.Scatter(
+                x=x,
+                y=low,
+                name=f"{name}: 5%",
+                legendgroup=mechanism_id,
+                showlegend=False,
+                mode="lines",
+                line=dict(color=mechanism.color, width=0.8),
+                fill="tonexty",
+                fillcolor=_rgba(mechanism.color, 0.16),
+                hovertemplate=exact_hover("d", f"5% quantile of {y_label}"),
+            )
+        )
+        figure.add_trace(
+            go.Scatter(
+                x=x,
+                y=median,
+                name=f"{name} (median, 5-95% band)",
+                legendgroup=mechanism_id,
+                mode="lines",
+                line=mechanism_line(mechanism),
+                hovertemplate=exact_hover("d", f"median of {y_label}"),
+            )
+        )
     shown_legend = False
     for mechanism_id, points in monte_carlo.groupby("mechanism", sort=False):
         mechanism = mechanisms[mechanism_id]
@@ -369,8 +433,17 @@ def loss_bands_figure(bands: pd.DataFrame, monte_carlo: pd.DataFrame, mechanisms
                 legendgroup="monte_carlo",
                 showlegend=not shown_legend,
                 mode="markers",
-                marker=dict(color=mechanism.color, size=8, symbol="circle-open", line=dict(width=2, color=mechanism.color)),
-                error_y=dict(type="data", array=high - value, arrayminus=value - low, color=mechanism.color, thickness=1.5, width=4),
+                marker=dict(
+                    color=mechanism.color, size=8, symbol="circle-open", line=dict(width=2, color=mechanism.color)
+                ),
+                error_y=dict(
+                    type="data",
+                    array=high - value,
+                    arrayminus=value - low,
+                    color=mechanism.color,
+                    thickness=1.5,
+                    width=4,
+                ),
                 customdata=level,
                 hovertemplate=(
                     f"<b>{_curve_name(mechanism)}, simulated %{{customdata}} quantile</b><br>d = %{{x:.10g}}"
@@ -383,8 +456,11 @@ def loss_bands_figure(bands: pd.DataFrame, monte_carlo: pd.DataFrame, mechanisms
     apply_layout(
         figure,
         title=(
-            ("The loss relative to its mean: 5%, 50% and 95% quantiles" if relative else
-             "How the loss ‖n‖₂² is spread: 5%, 50% and 95% quantiles against d")
+            (
+                "The loss relative to its mean: 5%, 50% and 95% quantiles"
+                if relative
+                else "How the loss ‖n‖₂² is spread: 5%, 50% and 95% quantiles against d"
+            )
             + f"<br><sup>{setting_title(setting, rows)}; circles: simulated with each mechanism's sampler</sup>"
         ),
         x_title="dimension d (log scale)",
@@ -400,7 +476,11 @@ def bands_caption(current: pd.DataFrame, mechanisms: Mapping, setting) -> str:
     """What the quantiles say at the current d, from the numbers (R1SMG's spread versus a full-rank Gaussian's)."""
     parts = []
     rows = current.set_index("mechanism")
-    if "analytic_gaussian" in rows.index and rows.at["analytic_gaussian", "valid"] and math.isfinite(rows.at["analytic_gaussian", "mean"]):
+    if (
+        "analytic_gaussian" in rows.index
+        and rows.at["analytic_gaussian", "valid"]
+        and math.isfinite(rows.at["analytic_gaussian", "mean"])
+    ):
         row = rows.loc["analytic_gaussian"]
         parts.append(
             f"At d = {setting.dim:,}, the analytic Gaussian's loss lies between {format_number(row['q05'])} and "
@@ -411,7 +491,7 @@ def bands_caption(current: pd.DataFrame, mechanisms: Mapping, setting) -> str:
         row = rows.loc["r1smg"]
         parts.append(
             f"R1SMG's loss σ*·z² spans {format_number(row['q05'] / row['mean'])} to {format_number(row['q95'] / row['mean'])} "
-            "times its mean at every d: its larger skewness (2.83) and kurtosis (12), which Ji & Li read as \"more stable\", "
+            'times its mean at every d: its larger skewness (2.83) and kurtosis (12), which Ji & Li read as "more stable", '
             "mean a heavier tail relative to its own scale."
         )
     return " ".join(parts)
@@ -429,8 +509,11 @@ def _short_method(row) -> str:
 
 def loss_table_notes(current: pd.DataFrame, mechanisms: Mapping) -> list[str]:
     """Why a row of the loss table is empty, one sentence per mechanism."""
-    return [f"{_curve_name(mechanisms[row['mechanism']])}: {row['reason']}" for _, row in current.iterrows()
-            if (not row["valid"] or not math.isfinite(row["mean"])) and row["reason"]]
+    return [
+        f"{_curve_name(mechanisms[row['mechanism']])}: {row['reason']}"
+        for _, row in current.iterrows()
+        if (not row["valid"] or not math.isfinite(row["mean"])) and row["reason"]
+    ]
 
 
 def loss_table(current: pd.DataFrame, mechanisms: Mapping, setting) -> pd.DataFrame:
@@ -439,8 +522,18 @@ def loss_table(current: pd.DataFrame, mechanisms: Mapping, setting) -> pd.DataFr
     for _, row in current.iterrows():
         mechanism = mechanisms[row["mechanism"]]
         if not row["valid"] or not math.isfinite(row["mean"]):
-            records.append({"Mechanism": _curve_name(mechanism), "Mean": "—", "Median": "—", "5%": "—", "95%": "—",
-                            "Skewness": "—", "Excess kurtosis": "—", "How computed": "not valid here (see below)"})
+            records.append(
+                {
+                    "Mechanism": _curve_name(mechanism),
+                    "Mean": "—",
+                    "Median": "—",
+                    "5%": "—",
+                    "95%": "—",
+                    "Skewness": "—",
+                    "Excess kurtosis": "—",
+                    "How computed": "not valid here (see below)",
+                }
+            )
             continue
         records.append(
             {
@@ -473,23 +566,47 @@ def true_delta_figure(curve: pd.DataFrame, point: Mapping, mechanisms: Mapping, 
     figure = go.Figure()
     x = curve["dim"].to_numpy(dtype=float)
     shown = np.where(curve["true_delta"].to_numpy(dtype=float) > 0, curve["true_delta"].to_numpy(dtype=float), np.nan)
-    figure.add_trace(go.Scatter(x=x, y=shown, name=f"true δ({format_number(setting.epsilon)}) of its noise (quadrature)",
-                                mode="lines+markers", line=dict(color=mechanism.color, width=LINE_WIDTH),
-                                marker=dict(size=7), hovertemplate=exact_hover("d", "true δ")))
+    figure.add_trace(
+        go.Scatter(
+            x=x,
+            y=shown,
+            name=f"true δ({format_number(setting.epsilon)}) of its noise (quadrature)",
+            mode="lines+markers",
+            line=dict(color=mechanism.color, width=LINE_WIDTH),
+            marker=dict(size=7),
+            hovertemplate=exact_hover("d", "true δ"),
+        )
+    )
     if len(curve):
-        figure.add_trace(go.Scatter(x=[x.min(), x.max()], y=[setting.delta, setting.delta],
-                                    name=f"claimed δ = {format_number(setting.delta)} (Ji & Li 2024)", mode="lines",
-                                    line=dict(color=CURRENT_COLOR, width=2, dash="dash"),
-                                    hovertemplate=exact_hover("d", "claimed δ")))
+        figure.add_trace(
+            go.Scatter(
+                x=[x.min(), x.max()],
+                y=[setting.delta, setting.delta],
+                name=f"claimed δ = {format_number(setting.delta)} (Ji & Li 2024)",
+                mode="lines",
+                line=dict(color=CURRENT_COLOR, width=2, dash="dash"),
+                hovertemplate=exact_hover("d", "claimed δ"),
+            )
+        )
     if point.get("valid") and math.isfinite(point.get("monte_carlo", np.nan)):
         error = 1.96 * point["monte_carlo_error"]
-        figure.add_trace(go.Scatter(
-            x=[setting.dim], y=[point["monte_carlo"] if point["monte_carlo"] > 0 else np.nan],
-            name=f"Monte Carlo at d = {setting.dim:,} (n = {point['samples']:,}), 95% interval",
-            mode="markers", marker=dict(color=CURRENT_COLOR, size=12, symbol="diamond-open", line=dict(width=2.5)),
-            error_y=dict(type="data", array=[error], arrayminus=[min(error, point["monte_carlo"])], color=CURRENT_COLOR, thickness=2),
-            hovertemplate=exact_hover("d", "δ (Monte Carlo)"),
-        ))
+        figure.add_trace(
+            go.Scatter(
+                x=[setting.dim],
+                y=[point["monte_carlo"] if point["monte_carlo"] > 0 else np.nan],
+                name=f"Monte Carlo at d = {setting.dim:,} (n = {point['samples']:,}), 95% interval",
+                mode="markers",
+                marker=dict(color=CURRENT_COLOR, size=12, symbol="diamond-open", line=dict(width=2.5)),
+                error_y=dict(
+                    type="data",
+                    array=[error],
+                    arrayminus=[min(error, point["monte_carlo"])],
+                    color=CURRENT_COLOR,
+                    thickness=2,
+                ),
+                hovertemplate=exact_hover("d", "δ (Monte Carlo)"),
+            )
+        )
     _mark_dim(figure, setting.dim)
     apply_layout(
         figure,
@@ -540,24 +657,50 @@ def closer_test_figure(rows: pd.DataFrame, ceiling: float, mechanisms: Mapping, 
     labels = rows["label"].tolist()
     colors = _row_colors(rows, mechanisms)
     rate = rows["rate"].to_numpy(dtype=float)
-    figure.add_trace(go.Bar(
-        y=labels, x=rate, orientation="h", name="simulated success rate", marker=dict(color=colors),
-        error_x=dict(type="data", array=rows["high"].to_numpy(dtype=float) - rate,
-                     arrayminus=rate - rows["low"].to_numpy(dtype=float), color=CURRENT_COLOR, thickness=2, width=8),
-        customdata=np.stack([rows["low"], rows["high"], rows["successes"], rows["trials"]], axis=1),
-        hovertemplate=("<b>%{y}</b><br>success rate = %{x:.6f}<br>95% interval %{customdata[0]:.6f} to %{customdata[1]:.6f}"
-                       "<br>%{customdata[2]:,} right out of %{customdata[3]:,}<extra></extra>"),
-    ))
-    figure.add_trace(go.Scatter(
-        y=labels, x=rows["exact"].to_numpy(dtype=float), name="exact probability", mode="markers",
-        marker=dict(color="white", size=13, symbol="diamond", line=dict(width=2.5, color=CURRENT_COLOR)),
-        hovertemplate="<b>%{y}</b><br>exact success probability = %{x:.10g}<extra></extra>",
-    ))
-    figure.add_vline(x=ceiling, line=dict(color=CURRENT_COLOR, width=3, dash="dash"),
-                     annotation=dict(text=f"(ε, δ)-DP ceiling {format_number(ceiling)}", font=dict(size=FONT_SIZE - 1)),
-                     annotation_position="top")
-    figure.add_vline(x=0.5, line=dict(color="#777777", width=1.5, dash="dot"),
-                     annotation=dict(text="coin flip", font=dict(size=FONT_SIZE - 2)), annotation_position="top right")
+    figure.add_trace(
+        go.Bar(
+            y=labels,
+            x=rate,
+            orientation="h",
+            name="simulated success rate",
+            marker=dict(color=colors),
+            error_x=dict(
+                type="data",
+                array=rows["high"].to_numpy(dtype=float) - rate,
+                arrayminus=rate - rows["low"].to_numpy(dtype=float),
+                color=CURRENT_COLOR,
+                thickness=2,
+                width=8,
+            ),
+            customdata=np.stack([rows["low"], rows["high"], rows["successes"], rows["trials"]], axis=1),
+            hovertemplate=(
+                "<b>%{y}</b><br>success rate = %{x:.6f}<br>95% interval %{customdata[0]:.6f} to %{customdata[1]:.6f}"
+                "<br>%{customdata[2]:,} right out of %{customdata[3]:,}<extra></extra>"
+            ),
+        )
+    )
+    figure.add_trace(
+        go.Scatter(
+            y=labels,
+            x=rows["exact"].to_numpy(dtype=float),
+            name="exact probability",
+            mode="markers",
+            marker=dict(color="white", size=13, symbol="diamond", line=dict(width=2.5, color=CURRENT_COLOR)),
+            hovertemplate="<b>%{y}</b><br>exact success probability = %{x:.10g}<extra></extra>",
+        )
+    )
+    figure.add_vline(
+        x=ceiling,
+        line=dict(color=CURRENT_COLOR, width=3, dash="dash"),
+        annotation=dict(text=f"(ε, δ)-DP ceiling {format_number(ceiling)}", font=dict(size=FONT_SIZE - 1)),
+        annotation_position="top",
+    )
+    figure.add_vline(
+        x=0.5,
+        line=dict(color="#777777", width=1.5, dash="dot"),
+        annotation=dict(text="coin flip", font=dict(size=FONT_SIZE - 2)),
+        annotation_position="top right",
+    )
     apply_layout(
         figure,
         title=(
@@ -582,27 +725,66 @@ def closer_test_curve_figure(curve: pd.DataFrame, rows: pd.DataFrame, mechanisms
     x = curve["dim"].to_numpy(dtype=float)
     r1smg = mechanisms["r1smg"]
     analytic = mechanisms["analytic_gaussian"]
-    figure.add_trace(go.Scatter(x=x, y=curve["r1smg"], name=f"{trace_name(r1smg)}", mode="lines",
-                                line=mechanism_line(r1smg), hovertemplate=exact_hover("d", "P(right)")))
-    figure.add_trace(go.Scatter(x=x, y=curve["matched_gaussian"], name="Gaussian with R1SMG's E‖n‖²", mode="lines",
-                                line=dict(color=MATCHED_GAUSSIAN_COLOR, width=LINE_WIDTH, dash="dashdot"),
-                                hovertemplate=exact_hover("d", "P(right)")))
-    figure.add_trace(go.Scatter(x=x, y=curve["analytic_gaussian"], name=f"{analytic.name} at (ε, δ)", mode="lines",
-                                line=mechanism_line(analytic), hovertemplate=exact_hover("d", "P(right)")))
-    figure.add_trace(go.Scatter(x=x, y=curve["ceiling"], name="ceiling for any (ε, δ)-DP mechanism", mode="lines",
-                                line=dict(color=CURRENT_COLOR, width=2, dash="dash"),
-                                hovertemplate=exact_hover("d", "(e^ε + δ)/(1 + e^ε)")))
+    figure.add_trace(
+        go.Scatter(
+            x=x,
+            y=curve["r1smg"],
+            name=f"{trace_name(r1smg)}",
+            mode="lines",
+            line=mechanism_line(r1smg),
+            hovertemplate=exact_hover("d", "P(right)"),
+        )
+    )
+    figure.add_trace(
+        go.Scatter(
+            x=x,
+            y=curve["matched_gaussian"],
+            name="Gaussian with R1SMG's E‖n‖²",
+            mode="lines",
+            line=dict(color=MATCHED_GAUSSIAN_COLOR, width=LINE_WIDTH, dash="dashdot"),
+            hovertemplate=exact_hover("d", "P(right)"),
+        )
+    )
+    figure.add_trace(
+        go.Scatter(
+            x=x,
+            y=curve["analytic_gaussian"],
+            name=f"{analytic.name} at (ε, δ)",
+            mode="lines",
+            line=mechanism_line(analytic),
+            hovertemplate=exact_hover("d", "P(right)"),
+        )
+    )
+    figure.add_trace(
+        go.Scatter(
+            x=x,
+            y=curve["ceiling"],
+            name="ceiling for any (ε, δ)-DP mechanism",
+            mode="lines",
+            line=dict(color=CURRENT_COLOR, width=2, dash="dash"),
+            hovertemplate=exact_hover("d", "(e^ε + δ)/(1 + e^ε)"),
+        )
+    )
     if len(rows):
         rate = rows["rate"].to_numpy(dtype=float)
         colors = _row_colors(rows, mechanisms)
-        figure.add_trace(go.Scatter(
-            x=[setting.dim] * len(rows), y=rate, name=f"simulated at d = {setting.dim:,} (95% Wilson)", mode="markers",
-            marker=dict(color=colors, size=11, symbol="circle-open", line=dict(width=2.5, color=colors)),
-            error_y=dict(type="data", array=rows["high"].to_numpy(dtype=float) - rate,
-                         arrayminus=rate - rows["low"].to_numpy(dtype=float), thickness=2),
-            customdata=rows["label"].tolist(),
-            hovertemplate="<b>%{customdata}</b><br>d = %{x}<br>simulated P(right) = %{y:.6f}<extra></extra>",
-        ))
+        figure.add_trace(
+            go.Scatter(
+                x=[setting.dim] * len(rows),
+                y=rate,
+                name=f"simulated at d = {setting.dim:,} (95% Wilson)",
+                mode="markers",
+                marker=dict(color=colors, size=11, symbol="circle-open", line=dict(width=2.5, color=colors)),
+                error_y=dict(
+                    type="data",
+                    array=rows["high"].to_numpy(dtype=float) - rate,
+                    arrayminus=rate - rows["low"].to_numpy(dtype=float),
+                    thickness=2,
+                ),
+                customdata=rows["label"].tolist(),
+                hovertemplate="<b>%{customdata}</b><br>d = %{x}<br>simulated P(right) = %{y:.6f}<extra></extra>",
+            )
+        )
     _mark_dim(figure, setting.dim)
     apply_layout(
         figure,
@@ -638,7 +820,9 @@ def closer_test_caption(rows: pd.DataFrame, ceiling: float, curve: pd.DataFrame,
             text += " The whole interval lies above that ceiling: this simulation alone shows the claimed guarantee does not hold here."
         else:
             crossing = curve[curve["r1smg"] > curve["ceiling"]]
-            where = f" (from about d = {int(crossing['dim'].iloc[0]):,} on, see the chart below)" if len(crossing) else ""
+            where = (
+                f" (from about d = {int(crossing['dim'].iloc[0]):,} on, see the chart below)" if len(crossing) else ""
+            )
             text += (
                 " At this d one release is not enough for this test to cross the ceiling"
                 f"{where}; the claim is judged by the true δ above, which is exact."
@@ -674,8 +858,11 @@ def target_description(kind: str, scope: str, alpha: float, target: float) -> st
     """
     t = format_number(target)
     if kind == "rms":
-        return (f"a root-mean-square error ‖n‖₂ of at most {t} on the whole vector" if scope == "norm"
-                else f"a root-mean-square error of at most {t} per coordinate")
+        return (
+            f"a root-mean-square error ‖n‖₂ of at most {t} on the whole vector"
+            if scope == "norm"
+            else f"a root-mean-square error of at most {t} per coordinate"
+        )
     what = "the whole error ‖n‖₂" if scope == "norm" else "each coordinate's error |nᵢ|"
     return f"{what} ≤ {t} with probability {format_percent(1 - alpha, 6)}"
 
@@ -699,8 +886,15 @@ def accuracy_first_table(frame: pd.DataFrame, mechanisms: Mapping, setting) -> p
             if mechanism.guarantee == "claimed":
                 notes.append(f"true δ at that ε: {format_number(row['true_delta'])}")
             note = "; ".join(notes)
-        records.append({"Mechanism": _curve_name(mechanism), "Guarantee": mechanism.guarantee_label,
-                        "ε needed": needed, "Error at that ε": error, "Note": note})
+        records.append(
+            {
+                "Mechanism": _curve_name(mechanism),
+                "Guarantee": mechanism.guarantee_label,
+                "ε needed": needed,
+                "Error at that ε": error,
+                "Note": note,
+            }
+        )
     return pd.DataFrame(records)
 
 
@@ -720,14 +914,23 @@ def accuracy_first_notes(frame: pd.DataFrame, mechanisms: Mapping, setting) -> t
     return reasons, warnings
 
 
-def accuracy_first_caption(frame: pd.DataFrame, mechanisms: Mapping, setting, target: float, kind: str, scope: str,
-                           alpha: float, alternative: pd.DataFrame | None = None) -> str:
+def accuracy_first_caption(
+    frame: pd.DataFrame,
+    mechanisms: Mapping,
+    setting,
+    target: float,
+    kind: str,
+    scope: str,
+    alpha: float,
+    alternative: pd.DataFrame | None = None,
+) -> str:
     """The answer in one sentence: the smallest ε among mechanisms with a proven guarantee.
 
     Ties (a relative 1e-9) are named by the mechanism a reader knows (:mod:`gaussmech_ui.ranking`);
     the caption states δ and the neighbour model and, from ``alternative`` (the same table under
     the other neighbour model), what that model changes.
     """
+
     def proven_epsilons(table):
         is_proven = np.array([ranked(mechanisms[m]) for m in table["mechanism"]], dtype=bool)
         kept = table[is_proven & table["epsilon"].notna().to_numpy()]

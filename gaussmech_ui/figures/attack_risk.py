@@ -54,8 +54,10 @@ def attack_tpr_figure(
         height=height,
     )
     figure.update_layout(
-        title_subtitle=dict(text=f"ε = {format_number(setting.epsilon)}, δ = {format_number(setting.delta)}, d = {setting.dim}",
-                            font=dict(size=14)),
+        title_subtitle=dict(
+            text=f"ε = {format_number(setting.epsilon)}, δ = {format_number(setting.delta)}, d = {setting.dim}",
+            font=dict(size=14),
+        ),
         margin=dict(t=110, l=75, r=50),
         showlegend=False,
     )
@@ -63,9 +65,25 @@ def attack_tpr_figure(
     figure.update_yaxes(type="category")  # apply_layout sets a linear axis, on which names are not drawn
     figure.update_xaxes(range=[0.0, min(1.05, 1.3 * top)], tickformat=".0%" if top > 0.2 else ".1%")
     figure.add_vline(x=bound, line=dict(color="#111111", width=2, dash="dash"))
-    figure.add_annotation(x=bound, y=1.0, yref="paper", yanchor="bottom", xanchor="left", showarrow=False,
-                          text=f"(ε, δ) promise {format_percent(bound, 3)}")
+    figure.add_annotation(
+        x=bound,
+        y=1.0,
+        yref="paper",
+        yanchor="bottom",
+        xanchor="left",
+        showarrow=False,
+        text=f"(ε, δ) promise {format_percent(bound, 3)}",
+    )
     figure.add_vline(x=fpr, line=dict(color="#777777", width=1.5, dash="dot"))
-    figure.add_annotation(x=fpr, y=0.0, yref="paper", yanchor="top", xanchor="right", yshift=-28, showarrow=False,
-                          text="guessing", font=dict(color="#555555", size=13))
+    figure.add_annotation(
+        x=fpr,
+        y=0.0,
+        yref="paper",
+        yanchor="top",
+        xanchor="right",
+        yshift=-28,
+        showarrow=False,
+        text="guessing",
+        font=dict(color="#555555", size=13),
+    )
     return figure

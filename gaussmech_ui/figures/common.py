@@ -80,7 +80,7 @@ def contrast_ratio(color: str, background: str = "#FFFFFF") -> float:
 
     def luminance(text: str) -> float:
         text = text.lstrip("#")
-        channels = [int(text[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+        channels = [int(text[i : i + 2], 16) / 255 for i in (0, 2, 4)]
         linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
         return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
 
@@ -175,8 +175,22 @@ def mechanism_line(mechanism, width: float = LINE_WIDTH) -> dict:
 
 # One marker symbol per mechanism (by registry position), so two solid lines differ by more than colour.
 MARKER_SYMBOLS = (
-    "circle", "square", "diamond", "triangle-up", "x", "cross", "star", "triangle-down", "pentagon",
-    "hexagon", "hourglass", "bowtie", "star-triangle-up", "asterisk-open", "circle-open", "square-open",
+    "circle",
+    "square",
+    "diamond",
+    "triangle-up",
+    "x",
+    "cross",
+    "star",
+    "triangle-down",
+    "pentagon",
+    "hexagon",
+    "hourglass",
+    "bowtie",
+    "star-triangle-up",
+    "asterisk-open",
+    "circle-open",
+    "square-open",
 )
 
 
@@ -191,8 +205,11 @@ def mechanism_marker(mechanism, *, size: float = 8, maxdisplayed: int = 10) -> d
     ids = list(MECHANISMS)
     position = ids.index(mechanism.id) if getattr(mechanism, "id", None) in ids else len(ids)
     return dict(
-        color=mechanism.color, symbol=MARKER_SYMBOLS[position % len(MARKER_SYMBOLS)], size=size,
-        maxdisplayed=maxdisplayed, line=dict(color=mechanism.color, width=1),
+        color=mechanism.color,
+        symbol=MARKER_SYMBOLS[position % len(MARKER_SYMBOLS)],
+        size=size,
+        maxdisplayed=maxdisplayed,
+        line=dict(color=mechanism.color, width=1),
     )
 
 
@@ -219,8 +236,14 @@ def vertical_marker(
     """
     figure.add_vline(x=x, line=dict(color=color, width=width, dash=dash))
     figure.add_annotation(
-        x=math.log10(x) if log_x else x, xref="x", y=1.0, yref="paper", yanchor="bottom", showarrow=False,
-        text=label, font=dict(size=FONT_SIZE - 1),
+        x=math.log10(x) if log_x else x,
+        xref="x",
+        y=1.0,
+        yref="paper",
+        yanchor="bottom",
+        showarrow=False,
+        text=label,
+        font=dict(size=FONT_SIZE - 1),
     )
     return figure
 
@@ -239,8 +262,15 @@ def horizontal_marker(
     figure.add_hline(y=y, line=dict(color=color, width=width, dash=dash))
     if label:
         figure.add_annotation(
-            y=math.log10(y) if log_y else y, yref="y", x=1.0, xref="paper", xanchor="right", yanchor="bottom",
-            showarrow=False, text=label, font=dict(size=FONT_SIZE - 1),
+            y=math.log10(y) if log_y else y,
+            yref="y",
+            x=1.0,
+            xref="paper",
+            xanchor="right",
+            yanchor="bottom",
+            showarrow=False,
+            text=label,
+            font=dict(size=FONT_SIZE - 1),
         )
     return figure
 
@@ -345,13 +375,24 @@ def keep_in_view(
     if marked:
         from ..format import format_number
 
-        text = "Off the top: " + "<br>".join(
-            f"{names[key]} (up to {format_number(float(np.nanmax(values[key])))})" for key in marked
-        ) + "<br><i>double-click the chart to see all</i>"
+        text = (
+            "Off the top: "
+            + "<br>".join(f"{names[key]} (up to {format_number(float(np.nanmax(values[key])))})" for key in marked)
+            + "<br><i>double-click the chart to see all</i>"
+        )
         figure.add_annotation(
-            text=text, xref="paper", yref="paper", x=0.01, y=0.99, xanchor="left", yanchor="top", showarrow=False,
-            font=dict(size=FONT_SIZE - 2, color=TEXT_COLOR), bgcolor="rgba(255,255,255,0.9)",
-            bordercolor=TEXT_COLOR, borderwidth=1,
+            text=text,
+            xref="paper",
+            yref="paper",
+            x=0.01,
+            y=0.99,
+            xanchor="left",
+            yanchor="top",
+            showarrow=False,
+            font=dict(size=FONT_SIZE - 2, color=TEXT_COLOR),
+            bgcolor="rgba(255,255,255,0.9)",
+            bordercolor=TEXT_COLOR,
+            borderwidth=1,
         )
     return marked
 
@@ -379,8 +420,15 @@ def grouped_legend_below(figure: go.Figure, *, height: int | None = None) -> go.
     """
     figure.update_layout(
         legend=dict(
-            orientation="h", yanchor="top", y=-0.17, x=0.0, xanchor="left", traceorder="grouped",
-            groupclick="toggleitem", title_text="", font=dict(size=FONT_SIZE - 2),
+            orientation="h",
+            yanchor="top",
+            y=-0.17,
+            x=0.0,
+            xanchor="left",
+            traceorder="grouped",
+            groupclick="toggleitem",
+            title_text="",
+            font=dict(size=FONT_SIZE - 2),
             grouptitlefont=dict(size=FONT_SIZE - 2, color=TEXT_COLOR),
         ),
         margin=dict(b=40),
@@ -406,7 +454,7 @@ def coinciding_curves(curves: Mapping[str, np.ndarray], mechanisms: Mapping, rel
         if key in result:
             continue
         base = np.asarray(curves[key], dtype=float)
-        for other in order[index + 1:]:
+        for other in order[index + 1 :]:
             if other in result:
                 continue
             values = np.asarray(curves[other], dtype=float)

@@ -294,8 +294,16 @@ def _style_subplot_titles(figure: go.Figure) -> None:
 
 
 def _grid_hover(row_labels, column_labels, shape, factor: int) -> np.ndarray:
-    rows = [html_escape(label) for label in row_labels] if row_labels is not None else [str(i + 1) for i in range(shape[0])]
-    cols = [html_escape(label) for label in column_labels] if column_labels is not None else [str(j + 1) for j in range(shape[1])]
+    rows = (
+        [html_escape(label) for label in row_labels]
+        if row_labels is not None
+        else [str(i + 1) for i in range(shape[0])]
+    )
+    cols = (
+        [html_escape(label) for label in column_labels]
+        if column_labels is not None
+        else [str(j + 1) for j in range(shape[1])]
+    )
     if factor > 1:
         rows = [f"{rows[i]}–{rows[min(i + factor, shape[0]) - 1]}" for i in range(0, shape[0], factor)]
         cols = [f"{cols[j]}–{cols[min(j + factor, shape[1]) - 1]}" for j in range(0, shape[1], factor)]
@@ -336,8 +344,12 @@ def _comparison_heatmaps(truth, released, denoised, names, title, row_labels, co
     high = float(max(np.nanmax(values) for values in shown))
     apply_layout(figure, title=title, x_title="column", y_title="row", height=520)
     figure.update_layout(
-        coloraxis=dict(colorscale="Viridis", cmin=low, cmax=high if high > low else low + 1.0,
-                       colorbar=dict(title=dict(text=value_name), thickness=18)),
+        coloraxis=dict(
+            colorscale="Viridis",
+            cmin=low,
+            cmax=high if high > low else low + 1.0,
+            colorbar=dict(title=dict(text=value_name), thickness=18),
+        ),
         showlegend=False,
     )
     figure.update_xaxes(showgrid=False, scaleanchor=None, constrain="domain")
@@ -377,8 +389,13 @@ def error_figure(
         largest = float(max(np.nanmax(np.abs(values)) for values in shown)) or 1.0
         apply_layout(figure, title=title, x_title="column", y_title="row", height=500)
         figure.update_layout(
-            coloraxis=dict(colorscale="RdBu", reversescale=True, cmin=-largest, cmax=largest,
-                           colorbar=dict(title=dict(text="error"), thickness=18)),
+            coloraxis=dict(
+                colorscale="RdBu",
+                reversescale=True,
+                cmin=-largest,
+                cmax=largest,
+                colorbar=dict(title=dict(text="error"), thickness=18),
+            ),
             showlegend=False,
         )
         figure.update_xaxes(showgrid=False)
@@ -403,8 +420,9 @@ def error_figure(
             )
         )
     figure.add_hline(y=0.0, line=dict(color=TEXT_COLOR, width=1))
-    apply_layout(figure, title=title, x_title=_bin_axis_title(window, truth.size), y_title="error (estimate − true)",
-                 height=460)
+    apply_layout(
+        figure, title=title, x_title=_bin_axis_title(window, truth.size), y_title="error (estimate − true)", height=460
+    )
     figure.update_xaxes(**_axis_ticks(labels, x.size))
     figure.update_layout(legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="left", x=0.0))
     return figure
@@ -594,15 +612,28 @@ def sweep_figure(
                 relative = relative_error(metric, mean, truth)
                 figure.add_trace(
                     go.Scatter(
-                        x=result.epsilons, y=_positive(upper), mode="lines", line=dict(width=0),
-                        legendgroup=group, showlegend=False, hoverinfo="skip", name=f"{name} (band top)",
+                        x=result.epsilons,
+                        y=_positive(upper),
+                        mode="lines",
+                        line=dict(width=0),
+                        legendgroup=group,
+                        showlegend=False,
+                        hoverinfo="skip",
+                        name=f"{name} (band top)",
                     )
                 )
                 figure.add_trace(
                     go.Scatter(
-                        x=result.epsilons, y=_positive(lower), mode="lines", line=dict(width=0),
-                        fill="tonexty", fillcolor=_rgba(mechanism.color, _BAND_OPACITY),
-                        legendgroup=group, showlegend=False, hoverinfo="skip", name=f"{name} (band bottom)",
+                        x=result.epsilons,
+                        y=_positive(lower),
+                        mode="lines",
+                        line=dict(width=0),
+                        fill="tonexty",
+                        fillcolor=_rgba(mechanism.color, _BAND_OPACITY),
+                        legendgroup=group,
+                        showlegend=False,
+                        hoverinfo="skip",
+                        name=f"{name} (band bottom)",
                     )
                 )
                 relative_hover = f"<br>{relative_name} = %{{customdata[2]:.3%}}" if relative_name else ""
@@ -634,10 +665,18 @@ def sweep_figure(
                     continue
                 figure.add_trace(
                     go.Scatter(
-                        x=[float(result.epsilons[0])], y=[value], mode="markers", showlegend=False,
-                        legendgroup=f"{mechanism_id}-{p}", name=f"{mechanism.name}, {pipeline_label(steps)}, current ε",
-                        marker=dict(color=mechanism.color, size=13, symbol="circle" if steps else "circle-open",
-                                    line=dict(color=mechanism.color, width=2)),
+                        x=[float(result.epsilons[0])],
+                        y=[value],
+                        mode="markers",
+                        showlegend=False,
+                        legendgroup=f"{mechanism_id}-{p}",
+                        name=f"{mechanism.name}, {pipeline_label(steps)}, current ε",
+                        marker=dict(
+                            color=mechanism.color,
+                            size=13,
+                            symbol="circle" if steps else "circle-open",
+                            line=dict(color=mechanism.color, width=2),
+                        ),
                         hovertemplate=(
                             f"<b>{mechanism.name}, {pipeline_label(steps)}</b><br>current ε = %{{x:.10g}}"
                             f"<br>{metric_name(metric)} = %{{y:.10g}}<extra></extra>"
@@ -679,19 +718,21 @@ def sweep_frame(sweeps: Sequence, mechanisms: Mapping) -> pd.DataFrame:
             for p, steps in enumerate(result.pipelines):
                 for k, metric in enumerate(result.metrics):
                     for e, epsilon in enumerate(result.epsilons):
-                        rows.append({
-                            "mechanism": label,
-                            "pipeline": pipeline_label(steps),
-                            "epsilon": float(epsilon),
-                            "metric": METRICS[metric].name,
-                            "mean": float(result.mean[k, m, p, e]),
-                            "std across releases": float(result.std[k, m, p, e]),
-                            f"quantile {format_number(low)}": float(result.lower[k, m, p, e]),
-                            f"quantile {format_number(high)}": float(result.upper[k, m, p, e]),
-                            "noise std": float(result.noise_std[m, e]),
-                            "valid": bool(result.valid[m, e]),
-                            "repetitions": int(result.repetitions),
-                        })
+                        rows.append(
+                            {
+                                "mechanism": label,
+                                "pipeline": pipeline_label(steps),
+                                "epsilon": float(epsilon),
+                                "metric": METRICS[metric].name,
+                                "mean": float(result.mean[k, m, p, e]),
+                                "std across releases": float(result.std[k, m, p, e]),
+                                f"quantile {format_number(low)}": float(result.lower[k, m, p, e]),
+                                f"quantile {format_number(high)}": float(result.upper[k, m, p, e]),
+                                "noise std": float(result.noise_std[m, e]),
+                                "valid": bool(result.valid[m, e]),
+                                "repetitions": int(result.repetitions),
+                            }
+                        )
     return pd.DataFrame(rows)
 
 
@@ -726,14 +767,20 @@ def sweep_caption(
         steps = pipeline_label(result.pipelines[1])
         factors = improvement_at(result, metric)
         for m, mechanism_id in enumerate(result.mechanisms):
-            label = mechanism_label(mechanisms[mechanism_id], result.orders[m] if mechanisms[mechanism_id].uses_order else None)
+            label = mechanism_label(
+                mechanisms[mechanism_id], result.orders[m] if mechanisms[mechanism_id].uses_order else None
+            )
             finite = factors[m][np.isfinite(factors[m])]
             if finite.size == 0:
                 reason = result.reasons[m] or "no valid point on this axis"
                 sentences.append(f"**{label}**: no curve ({reason}).")
                 continue
             low, high = float(finite.min()), float(finite.max())
-            spread = format_ratio(low) if math.isclose(low, high, rel_tol=5e-3) else f"{format_ratio(low)} to {format_ratio(high)}"
+            spread = (
+                format_ratio(low)
+                if math.isclose(low, high, rel_tol=5e-3)
+                else f"{format_ratio(low)} to {format_ratio(high)}"
+            )
             valid = result.valid[m]
             epsilons = result.epsilons[valid]
             sentence = (
@@ -759,8 +806,16 @@ def sweep_caption(
 
 # Step-1 estimators in the order the page lists them ("none" first); the rest of a pipeline is
 # made of the projections and the rounding.
-ESTIMATOR_STEPS = ("none", "posterior_mean", "james_stein", "james_stein_plus", "james_stein_plus_mean",
-                   "empirical_bayes", "soft_threshold", "wavelet_soft_threshold")
+ESTIMATOR_STEPS = (
+    "none",
+    "posterior_mean",
+    "james_stein",
+    "james_stein_plus",
+    "james_stein_plus_mean",
+    "empirical_bayes",
+    "soft_threshold",
+    "wavelet_soft_threshold",
+)
 
 
 def applicable_metrics(data) -> tuple[str, ...]:
@@ -860,8 +915,11 @@ def title_setting(setting, model, mechanism=None, draw: int | None = None) -> st
     ``mechanism`` is a registry entry (or None when several mechanisms may be shown); the order p
     is given when its noise has one (``uses_order``) or for several mechanisms.
     """
-    parts = [f"ε = {format_number(setting.epsilon)}", f"δ = {format_number(setting.delta)}",
-             sensitivity_text(model.l2_sensitivity, model.l1_sensitivity)]
+    parts = [
+        f"ε = {format_number(setting.epsilon)}",
+        f"δ = {format_number(setting.delta)}",
+        sensitivity_text(model.l2_sensitivity, model.l1_sensitivity),
+    ]
     if mechanism is None or mechanism.uses_order:
         parts.append(f"p = {format_number(setting.order)}")
     if draw is not None:
@@ -874,7 +932,9 @@ def preview_frame(data, rows: int = 10, columns: int = 10) -> pd.DataFrame:
     counts = np.asarray(data.counts, dtype=float)
     if counts.ndim == 2:
         shown = counts[:rows, :columns]
-        names = list(data.column_labels)[:columns] if data.column_labels is not None else list(range(1, shown.shape[1] + 1))
+        names = (
+            list(data.column_labels)[:columns] if data.column_labels is not None else list(range(1, shown.shape[1] + 1))
+        )
         frame = pd.DataFrame(shown, columns=[str(name) for name in names])
         labels = list(data.row_labels)[:rows] if data.row_labels is not None else list(range(1, shown.shape[0] + 1))
         frame.insert(0, "row", [str(label) for label in labels])

@@ -131,8 +131,13 @@ def density_figure(curves: pd.DataFrame, mechanisms: Mapping, setting, *, log_de
     )
     if not log_density:  # the centre view is scaled to the proven noises; R1SMG's spike is marked at the top edge
         densities = {key: curves[key].to_numpy(dtype=float) for key in ids}
-        keep_in_view(figure, densities, {key: trace_name(mechanisms[key]) for key in ids},
-                     core_ids(densities, mechanisms), log_y=False)
+        keep_in_view(
+            figure,
+            densities,
+            {key: trace_name(mechanisms[key]) for key in ids},
+            core_ids(densities, mechanisms),
+            log_y=False,
+        )
     return legend_below(figure)
 
 
@@ -161,13 +166,20 @@ def density_caption(
             f"the widest (std {format_number(proven[wide])}, {format_ratio(proven[wide] / proven[narrow])})."
         )
         if setting is not None:
-            other = None if alternative is None else rank(
-                {key: value for key, value in alternative.items() if ranked(mechanisms[key])}, mechanisms
+            other = (
+                None
+                if alternative is None
+                else rank({key: value for key, value in alternative.items() if ranked(mechanisms[key])}, mechanisms)
             )
-            sentences.append(assumption_sentence(setting, ranking, other, mechanisms, quantity="noise std",
-                                                 verb="have the narrowest noise"))
+            sentences.append(
+                assumption_sentence(
+                    setting, ranking, other, mechanisms, quantity="noise std", verb="have the narrowest noise"
+                )
+            )
     elif len(ranking.places) == 1 and len(ranking.best) > 1:
-        sentences.append(f"The proven mechanisms shown have the same noise width: {winner_phrase(ranking, mechanisms, setting)}.")
+        sentences.append(
+            f"The proven mechanisms shown have the same noise width: {winner_phrase(ranking, mechanisms, setting)}."
+        )
     if bounded_note(mechanisms[key] for key in finite):
         sentences.append(bounded_note(mechanisms[key] for key in finite))
     for key in finite:
@@ -208,7 +220,9 @@ def gg_family_figure(curves: pd.DataFrame, styles: Mapping[str, Mapping], settin
                 y=curves[column].to_numpy(dtype=float),
                 name=style["name"],
                 mode="lines",
-                line=dict(color=style["color"], width=LINE_WIDTH + (1 if column == "gg" else 0), dash=_FAMILY_STYLE[column]),
+                line=dict(
+                    color=style["color"], width=LINE_WIDTH + (1 if column == "gg" else 0), dash=_FAMILY_STYLE[column]
+                ),
                 hovertemplate=exact_hover("x", "f(x)"),
             )
         )
@@ -241,7 +255,11 @@ def gg_family_caption(mode: str, order: float, at_mean: Mapping[str, float], std
             f"{format_ratio(at_mean['laplace'] / at_mean['gaussian'])} as much mass at the mean as the Gaussian "
             "(Liu's remark), and pays for it with heavier tails. Larger p gives a flatter top and lighter tails."
         )
-    parts = [f"{name} std {format_number(value)}" for name, value in stds.items() if value is not None and math.isfinite(value)]
+    parts = [
+        f"{name} std {format_number(value)}"
+        for name, value in stds.items()
+        if value is not None and math.isfinite(value)
+    ]
     return (
         "At their calibrated scales the curves differ in width, not only in shape: "
         + ", ".join(parts)
@@ -249,7 +267,9 @@ def gg_family_caption(mode: str, order: float, at_mean: Mapping[str, float], std
     )
 
 
-def sample_histogram_figure(histogram: pd.DataFrame, curve: pd.DataFrame, mechanism, setting, *, size: int, seed: int) -> go.Figure:
+def sample_histogram_figure(
+    histogram: pd.DataFrame, curve: pd.DataFrame, mechanism, setting, *, size: int, seed: int
+) -> go.Figure:
     """A Monte Carlo histogram of one noise coordinate (as a density) over the exact density.
 
     ``histogram`` has ``left``, ``right`` and ``density`` per bin; ``curve`` has ``x`` and ``density``.
@@ -332,7 +352,9 @@ def _scatter_layout_3d(figure: go.Figure, title: str, limit: float) -> None:
     )
 
 
-def vector_scatter_figure(points: Mapping[str, np.ndarray], styles: Mapping[str, Mapping], *, expected_loss: float, setting, subtitle: str) -> go.Figure:
+def vector_scatter_figure(
+    points: Mapping[str, np.ndarray], styles: Mapping[str, Mapping], *, expected_loss: float, setting, subtitle: str
+) -> go.Figure:
     """2-D or 3-D scatter of noise vectors around the true value, one colour per mechanism.
 
     ``points[key]`` is an (n, 2) or (n, 3) array of released values f(x) + noise with f(x) = 0;
@@ -353,18 +375,31 @@ def vector_scatter_figure(points: Mapping[str, np.ndarray], styles: Mapping[str,
         if dimension == 2:
             figure.add_trace(
                 go.Scattergl(
-                    x=array[:, 0], y=array[:, 1], mode="markers", name=style["name"], marker=marker,
+                    x=array[:, 0],
+                    y=array[:, 1],
+                    mode="markers",
+                    name=style["name"],
+                    marker=marker,
                     hovertemplate="<b>%{fullData.name}</b><br>x₁ = %{x:.10g}<br>x₂ = %{y:.10g}<extra></extra>",
                 )
             )
         else:
             figure.add_trace(
                 go.Scatter3d(
-                    x=array[:, 0], y=array[:, 1], z=array[:, 2], mode="markers", name=style["name"], marker=marker,
+                    x=array[:, 0],
+                    y=array[:, 1],
+                    z=array[:, 2],
+                    mode="markers",
+                    name=style["name"],
+                    marker=marker,
                     hovertemplate="<b>%{fullData.name}</b><br>x₁ = %{x:.10g}<br>x₂ = %{y:.10g}<br>x₃ = %{z:.10g}<extra></extra>",
                 )
             )
-    truth = dict(name="true value f(x)", mode="markers", marker=dict(color=CURRENT_COLOR, size=14 if dimension == 2 else 7, symbol="x"))
+    truth = dict(
+        name="true value f(x)",
+        mode="markers",
+        marker=dict(color=CURRENT_COLOR, size=14 if dimension == 2 else 7, symbol="x"),
+    )
     if dimension == 2:
         figure.add_trace(go.Scatter(x=[0.0], y=[0.0], hovertemplate="true value f(x) = (0, 0)<extra></extra>", **truth))
         apply_layout(figure, title=title, x_title="x₁", y_title="x₂", height=640)
@@ -376,7 +411,9 @@ def vector_scatter_figure(points: Mapping[str, np.ndarray], styles: Mapping[str,
             legend=dict(orientation="h", yanchor="top", y=-0.14, x=0.0),
         )
     else:
-        figure.add_trace(go.Scatter3d(x=[0.0], y=[0.0], z=[0.0], hovertemplate="true value f(x) = (0, 0, 0)<extra></extra>", **truth))
+        figure.add_trace(
+            go.Scatter3d(x=[0.0], y=[0.0], z=[0.0], hovertemplate="true value f(x) = (0, 0, 0)<extra></extra>", **truth)
+        )
         _scatter_layout_3d(figure, title, limit)
     return figure
 
@@ -388,7 +425,8 @@ def vector_caption(points: Mapping[str, np.ndarray], fixed_direction: bool, expe
     """
     labels = {"gaussian": "Gaussian", "r1smg": "R1SMG-shaped"}
     errors = ", ".join(
-        f"{labels.get(key, key)} {format_number(float(np.mean(np.sum(array**2, axis=1))))}" for key, array in points.items()
+        f"{labels.get(key, key)} {format_number(float(np.mean(np.sum(array**2, axis=1))))}"
+        for key, array in points.items()
     )
     if fixed_direction:
         shape = (
@@ -410,7 +448,11 @@ def scatter_frame(figure: go.Figure) -> pd.DataFrame:
     """The points of a 2-D or 3-D scatter as one long table: series, x1, x2 (and x3)."""
     pieces = []
     for trace in figure.data:
-        columns = {"series": trace.name or "", "x1": np.asarray(trace.x, dtype=float), "x2": np.asarray(trace.y, dtype=float)}
+        columns = {
+            "series": trace.name or "",
+            "x1": np.asarray(trace.x, dtype=float),
+            "x2": np.asarray(trace.y, dtype=float),
+        }
         if getattr(trace, "z", None) is not None:
             columns["x3"] = np.asarray(trace.z, dtype=float)
         pieces.append(pd.DataFrame(columns))

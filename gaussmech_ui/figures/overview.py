@@ -57,7 +57,6 @@ __all__ = [
 PROVEN_GUARANTEES = ("pure", "approximate", "probabilistic")
 
 
-
 def setting_summary(setting, *, with_epsilon: bool = True) -> str:
     """The parameters in a short line for chart titles: ``ε = 1, δ = 1e-5, Δ = 1, d = 10, p = 2``."""
     parts = [f"ε = {format_number(setting.epsilon)}"] if with_epsilon else []
@@ -99,7 +98,9 @@ def std_vs_epsilon_figure(
     # mechanism that coincides with it (GG with p = 2) cannot hide it; the legend keeps registry order.
     ranks = {mechanism_id: rank for rank, mechanism_id in enumerate(mechanisms)}
     group_ranks = {group: index for index, group in enumerate(LEGEND_GROUPS)}
-    drawing_order = sorted(shown, key=lambda i: (i not in same, bool(getattr(mechanisms[i], "is_default", False)), ranks[i]))
+    drawing_order = sorted(
+        shown, key=lambda i: (i not in same, bool(getattr(mechanisms[i], "is_default", False)), ranks[i])
+    )
     for mechanism_id in drawing_order:
         mechanism = mechanisms[mechanism_id]
         is_default = bool(getattr(mechanism, "is_default", False))
@@ -130,8 +131,12 @@ def std_vs_epsilon_figure(
                 mode="lines+markers",
                 line=line,
                 opacity=opacity,
-                marker=dict(color=mechanism.color, size=sizes, symbol=mechanism_marker(mechanism)["symbol"],
-                            line=dict(color="white", width=1)),
+                marker=dict(
+                    color=mechanism.color,
+                    size=sizes,
+                    symbol=mechanism_marker(mechanism)["symbol"],
+                    line=dict(color="white", width=1),
+                ),
                 hovertemplate=exact_hover(x_label, y_label),
                 connectgaps=False,
             )
@@ -460,7 +465,9 @@ def overview_caption(frame: pd.DataFrame, mechanisms: Mapping, setting, alternat
         sentence = f"{where}, the analytic Gaussian needs σ = {format_number(analytic['scale'])}"
         if classical is not None and classical["valid"]:
             saving = 1.0 - analytic["scale"] / classical["scale"]
-            sentence += f", {format_percent(saving)} less than the classical formula's {format_number(classical['scale'])}."
+            sentence += (
+                f", {format_percent(saving)} less than the classical formula's {format_number(classical['scale'])}."
+            )
         elif setting.epsilon >= 1:
             sentence += "; the classical formula has no σ to compare, because it is not a theorem at ε ≥ 1."
         else:
@@ -498,14 +505,14 @@ def claim_warnings(frame: pd.DataFrame, mechanisms: Mapping, setting) -> list[st
             f"true δ = {format_number(row['true_delta'])} at ε = {format_number(setting.epsilon)}, "
             f"{format_ratio(row['true_delta'] / setting.delta)} the claimed δ. "
             f"The true δ comes from the exact privacy loss of its noise ({math_reference_link('6.2')}; formula in "
-            "\"The math\" below). "
+            '"The math" below). '
             "Do not use it to protect data."
         )
     return messages
 
 
 def not_valid_here(frame: pd.DataFrame, mechanisms: Mapping) -> list[str]:
-    """"Name: reason" for each mechanism whose guarantee does not hold (or could not be computed) here."""
+    """ "Name: reason" for each mechanism whose guarantee does not hold (or could not be computed) here."""
     return [f"{trace_name(mechanisms[i])}: {row['reason']}" for i, row in frame.iterrows() if not row["valid"]]
 
 

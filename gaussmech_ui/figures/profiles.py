@@ -57,7 +57,9 @@ _LOWER_COLOR = "#D55E00"  # the mass P[L ≤ −ε], weighted by e^ε
 REGION_COLORS = {0: "#009E73", 1: "#F0E442", 2: "#D55E00"}
 
 
-def profile_figure(curves: pd.DataFrame, mechanisms: Mapping, setting, *, claimed: Mapping[str, tuple] | None = None) -> go.Figure:
+def profile_figure(
+    curves: pd.DataFrame, mechanisms: Mapping, setting, *, claimed: Mapping[str, tuple] | None = None
+) -> go.Figure:
     """δ(ε) of every calibrated mechanism on log-log axes, with the chosen (ε, δ) marked.
 
     ``curves`` has ``epsilon`` and one column per mechanism id holding its true δ(ε) (NaN where
@@ -96,7 +98,10 @@ def profile_figure(curves: pd.DataFrame, mechanisms: Mapping, setting, *, claime
         )
     for mechanism_id, (claimed_delta, true_delta) in (claimed or {}).items():
         mechanism = mechanisms[mechanism_id]
-        ys = [claimed_delta, true_delta if true_delta is not None and math.isfinite(true_delta) and true_delta > 0 else None]
+        ys = [
+            claimed_delta,
+            true_delta if true_delta is not None and math.isfinite(true_delta) and true_delta > 0 else None,
+        ]
         figure.add_trace(
             go.Scatter(
                 x=[setting.epsilon, setting.epsilon],
@@ -105,7 +110,12 @@ def profile_figure(curves: pd.DataFrame, mechanisms: Mapping, setting, *, claime
                 legendgroup=mechanism_id,
                 mode="lines+markers",
                 line=dict(color=mechanism.color, width=2, dash="dash"),
-                marker=dict(color=mechanism.color, size=15, symbol=["circle-open", "circle"], line=dict(width=3, color=mechanism.color)),
+                marker=dict(
+                    color=mechanism.color,
+                    size=15,
+                    symbol=["circle-open", "circle"],
+                    line=dict(width=3, color=mechanism.color),
+                ),
                 customdata=["claimed δ", "true δ"],
                 hovertemplate="<b>%{customdata}</b><br>ε = %{x:.10g}<br>δ = %{y:.10g}<extra></extra>",
             )
@@ -146,13 +156,20 @@ def profile_caption(comparison: pd.DataFrame, mechanisms: Mapping, setting, clai
     """
     sentences = []
     if len(comparison):
+
         def listing(column: str) -> str:
             # Largest δ first; equal values (a relative 1e-9) share one entry, named by the mechanism a reader knows.
             values = comparison[column].to_dict()
             ranking = rank(values, mechanisms, smaller_is_better=False)
-            parts = [f"{place_phrase(place, mechanisms, setting)} {format_number(values[place[0]])}" for place in ranking.places]
-            parts += [f"{reader_name(mechanisms[key])} {format_number(value)}" for key, value in values.items()
-                      if ranking.place_of(key) is None]
+            parts = [
+                f"{place_phrase(place, mechanisms, setting)} {format_number(values[place[0]])}"
+                for place in ranking.places
+            ]
+            parts += [
+                f"{reader_name(mechanisms[key])} {format_number(value)}"
+                for key, value in values.items()
+                if ranking.place_of(key) is None
+            ]
             return "; ".join(parts)
 
         sentences.append(
@@ -177,7 +194,15 @@ def profile_caption(comparison: pd.DataFrame, mechanisms: Mapping, setting, clai
 
 
 def privacy_loss_figure(
-    frame: pd.DataFrame, setting, *, sigma: float, eta: float, upper: float, lower: float, delta: float, log_density: bool = False
+    frame: pd.DataFrame,
+    setting,
+    *,
+    sigma: float,
+    eta: float,
+    upper: float,
+    lower: float,
+    delta: float,
+    log_density: bool = False,
 ) -> go.Figure:
     """The Gaussian's privacy-loss density N(η, 2η) with the masses of Balle & Wang's Theorem 5 shaded.
 
@@ -259,7 +284,9 @@ def privacy_loss_caption(setting, *, eta: float, upper: float, lower: float, del
 
 def _decade_ticks(low: float, high: float, step: int = 1) -> tuple[list[float], list[str]]:
     values = list(range(math.ceil(low), math.floor(high) + 1, step))
-    return [float(v) for v in values], [f"10<sup>{v}</sup>" if v not in (0, 1) else ("1" if v == 0 else "10") for v in values]
+    return [float(v) for v in values], [
+        f"10<sup>{v}</sup>" if v not in (0, 1) else ("1" if v == 0 else "10") for v in values
+    ]
 
 
 def classical_map_figure(
@@ -308,7 +335,10 @@ def classical_map_figure(
     for code in codes:  # legend entries for the three colours
         figure.add_trace(
             go.Scatter(
-                x=[None], y=[None], mode="markers", name=labels[code],
+                x=[None],
+                y=[None],
+                mode="markers",
+                name=labels[code],
                 marker=dict(color=REGION_COLORS[code], size=14, symbol="square"),
             )
         )
@@ -321,7 +351,13 @@ def classical_map_figure(
                 name="δ₀(ε): below it every private σ ≥ Δ/√(2ε)",
                 mode="lines",
                 line=dict(color=CURRENT_COLOR, width=2, dash="dot"),
-                customdata=np.stack([delta_zero["epsilon"].to_numpy(dtype=float)[positive], delta_zero["delta_zero"].to_numpy(dtype=float)[positive]], axis=-1),
+                customdata=np.stack(
+                    [
+                        delta_zero["epsilon"].to_numpy(dtype=float)[positive],
+                        delta_zero["delta_zero"].to_numpy(dtype=float)[positive],
+                    ],
+                    axis=-1,
+                ),
                 hovertemplate="ε = %{customdata[0]:.10g}<br>δ₀(ε) = %{customdata[1]:.10g}<extra></extra>",
             )
         )
@@ -389,13 +425,25 @@ def low_privacy_figure(frame: pd.DataFrame, setting) -> go.Figure:
     styles = (
         ("analytic", "analytic Gaussian σ (exact)", dict(color="#0072B2", width=LINE_WIDTH + 1)),
         ("classical", "classical σ (a theorem, ε < 1)", dict(color="#D55E00", width=LINE_WIDTH)),
-        ("classical_extrapolated", "classical σ extrapolated (not a theorem)", dict(color="#D55E00", width=LINE_WIDTH, dash="dash")),
-        ("bound", "lower bound Δ/√(2ε), valid where δ < δ₀(ε)", dict(color=CURRENT_COLOR, width=LINE_WIDTH, dash="dot")),
+        (
+            "classical_extrapolated",
+            "classical σ extrapolated (not a theorem)",
+            dict(color="#D55E00", width=LINE_WIDTH, dash="dash"),
+        ),
+        (
+            "bound",
+            "lower bound Δ/√(2ε), valid where δ < δ₀(ε)",
+            dict(color=CURRENT_COLOR, width=LINE_WIDTH, dash="dot"),
+        ),
     )
     for column, name, line in styles:
         figure.add_trace(
             go.Scatter(
-                x=epsilons, y=frame[column].to_numpy(dtype=float), name=name, mode="lines", line=line,
+                x=epsilons,
+                y=frame[column].to_numpy(dtype=float),
+                name=name,
+                mode="lines",
+                line=line,
                 hovertemplate=exact_hover("ε", "σ"),
             )
         )
@@ -411,7 +459,9 @@ def low_privacy_figure(frame: pd.DataFrame, setting) -> go.Figure:
         log_x=True,
         log_y=True,
     )
-    return legend_below(vertical_marker(figure, setting.epsilon, f"current ε = {format_number(setting.epsilon)}", log_x=True))
+    return legend_below(
+        vertical_marker(figure, setting.epsilon, f"current ε = {format_number(setting.epsilon)}", log_x=True)
+    )
 
 
 def low_privacy_caption(frame: pd.DataFrame, setting) -> str:
@@ -425,12 +475,15 @@ def low_privacy_caption(frame: pd.DataFrame, setting) -> str:
     if crossing.empty:
         return text + " and stays above the bound over the range shown."
     return (
-        text + f" and crosses below the bound from ε ≈ {format_number(crossing['epsilon'].iloc[0])}: there it cannot be "
+        text
+        + f" and crosses below the bound from ε ≈ {format_number(crossing['epsilon'].iloc[0])}: there it cannot be "
         f"(ε, δ)-DP for δ = {format_number(setting.delta)}, whatever one hopes."
     )
 
 
-def tradeoff_figure(frame: pd.DataFrame, setting, *, mu: float, alpha: float, gaussian_beta: float, region_beta: float) -> go.Figure:
+def tradeoff_figure(
+    frame: pd.DataFrame, setting, *, mu: float, alpha: float, gaussian_beta: float, region_beta: float
+) -> go.Figure:
     """Hypothesis-testing view: the Gaussian's trade-off curve G_μ against the (ε, δ)-DP region.
 
     ``frame`` has ``alpha`` (type I error), ``gaussian`` (G_μ(α)) and ``region`` (the (ε, δ)
@@ -441,33 +494,45 @@ def tradeoff_figure(frame: pd.DataFrame, setting, *, mu: float, alpha: float, ga
     figure = go.Figure()
     figure.add_trace(
         go.Scatter(
-            x=alphas, y=frame["region"].to_numpy(dtype=float),
+            x=alphas,
+            y=frame["region"].to_numpy(dtype=float),
             name=f"(ε, δ)-DP boundary, ε = {format_number(setting.epsilon)}, δ = {format_number(setting.delta)}",
-            mode="lines", line=dict(color="#B36B00", width=LINE_WIDTH, dash="dash"),
-            fill="tozeroy", fillcolor="rgba(230,159,0,0.15)",
+            mode="lines",
+            line=dict(color="#B36B00", width=LINE_WIDTH, dash="dash"),
+            fill="tozeroy",
+            fillcolor="rgba(230,159,0,0.15)",
             hovertemplate=exact_hover("α", "β"),
         )
     )
     figure.add_trace(
         go.Scatter(
-            x=alphas, y=frame["gaussian"].to_numpy(dtype=float),
+            x=alphas,
+            y=frame["gaussian"].to_numpy(dtype=float),
             name=f"analytic Gaussian: G_μ, μ = Δ/σ = {format_number(mu)}",
-            mode="lines", line=dict(color="#0072B2", width=LINE_WIDTH + 1),
+            mode="lines",
+            line=dict(color="#0072B2", width=LINE_WIDTH + 1),
             hovertemplate=exact_hover("α", "β"),
         )
     )
     figure.add_trace(
         go.Scatter(
-            x=[0.0, 1.0], y=[1.0, 0.0], name="perfect privacy: β = 1 − α (a coin flip)",
-            mode="lines", line=dict(color="#6B6B6B", width=1.5, dash="dot"),
+            x=[0.0, 1.0],
+            y=[1.0, 0.0],
+            name="perfect privacy: β = 1 − α (a coin flip)",
+            mode="lines",
+            line=dict(color="#6B6B6B", width=1.5, dash="dot"),
             hovertemplate=exact_hover("α", "β"),
         )
     )
     figure.add_trace(
         go.Scatter(
-            x=[alpha, alpha], y=[gaussian_beta, region_beta],
+            x=[alpha, alpha],
+            y=[gaussian_beta, region_beta],
             name=f"at α = {format_percent(alpha)}: best attacker's misses β",
-            mode="markers", marker=dict(color=[("#0072B2"), ("#B36B00")], size=14, symbol="diamond", line=dict(color=CURRENT_COLOR, width=1.5)),
+            mode="markers",
+            marker=dict(
+                color=[("#0072B2"), ("#B36B00")], size=14, symbol="diamond", line=dict(color=CURRENT_COLOR, width=1.5)
+            ),
             hovertemplate=exact_hover("α", "β"),
         )
     )
@@ -514,7 +579,10 @@ def _route_curves(frame: pd.DataFrame, y_symbol: str) -> go.Figure:
             continue
         figure.add_trace(
             go.Scatter(
-                x=ks, y=frame[route].to_numpy(dtype=float), name=style["name"], mode="lines",
+                x=ks,
+                y=frame[route].to_numpy(dtype=float),
+                name=style["name"],
+                mode="lines",
                 line=dict(color=style["color"], width=LINE_WIDTH + (1 if route == "exact" else 0), dash=style["dash"]),
                 hovertemplate=exact_hover("k", y_symbol),
             )
@@ -613,7 +681,13 @@ def per_release_caption(sigmas: Mapping[str, float], k: int) -> str:
     return text + ". Variance, and so squared error, grows with the square of these ratios."
 
 
-def map_frame(log_epsilons: np.ndarray, log_deltas: np.ndarray, regions: np.ndarray, true_deltas: np.ndarray, labels: Mapping[int, str]) -> pd.DataFrame:
+def map_frame(
+    log_epsilons: np.ndarray,
+    log_deltas: np.ndarray,
+    regions: np.ndarray,
+    true_deltas: np.ndarray,
+    labels: Mapping[int, str],
+) -> pd.DataFrame:
     """The map's cells as a long table for CSV: ε, target δ, true δ, region."""
     epsilon_grid, delta_grid = np.meshgrid(10.0**log_epsilons, 10.0**log_deltas)
     return pd.DataFrame(

@@ -185,12 +185,17 @@ def tail_caption(
             f"{format_ratio(proven[worst] / proven[best])} the smallest ({winner_phrase(ranking, mechanisms, setting)})."
         )
         if setting is not None:
-            other = None if alternative is None else rank(
-                {key: value for key, value in alternative.items() if key in bounds and ranked(mechanisms[key])},
-                mechanisms,
+            other = (
+                None
+                if alternative is None
+                else rank(
+                    {key: value for key, value in alternative.items() if key in bounds and ranked(mechanisms[key])},
+                    mechanisms,
+                )
             )
-            text += " " + assumption_sentence(setting, ranking, other, mechanisms, quantity="bound",
-                                              verb="have the smallest bound")
+            text += " " + assumption_sentence(
+                setting, ranking, other, mechanisms, quantity="bound", verb="have the smallest bound"
+            )
     note = bounded_note(mechanisms[key] for key in finite)
     return text + (" " + note if note else "")
 
@@ -200,7 +205,9 @@ def _shared_bounds(bounds: Mapping[str, float], frame: pd.DataFrame, mechanisms:
     return share_exact_values(bounds, frame["std"].to_dict(), exact, mechanisms, setting)
 
 
-def error_bound_table(frame: pd.DataFrame, mechanisms: Mapping, alpha: float, dim: int, *, vector: bool) -> pd.DataFrame:
+def error_bound_table(
+    frame: pd.DataFrame, mechanisms: Mapping, alpha: float, dim: int, *, vector: bool
+) -> pd.DataFrame:
     """The error bounds people read: one row per mechanism, 3 significant digits, a dash where none.
 
     ``frame`` is indexed by mechanism id with ``std``, ``bound`` and ``method`` (``"exact"``,
@@ -276,8 +283,16 @@ def tail_ratio_figure(frame: pd.DataFrame, setting, *, threshold: float, gaussia
     tails are below 1e-4 (Liu omits those points).
     """
     figure = _curve_per_value(
-        go.Figure(), frame, group="delta", symbol="δ", current_value=setting.delta,
-        x="epsilon", y="ratio", hover="ε", y_symbol="p₁/p₂", mode="lines+markers",
+        go.Figure(),
+        frame,
+        group="delta",
+        symbol="δ",
+        current_value=setting.delta,
+        x="epsilon",
+        y="ratio",
+        hover="ε",
+        y_symbol="p₁/p₂",
+        mode="lines+markers",
     )
     apply_layout(
         figure,
@@ -323,8 +338,15 @@ def privacy_cost_figure(frame: pd.DataFrame, setting, *, threshold: float) -> go
     ``frame`` is long: ``delta, tail_probability, ratio``.
     """
     figure = _curve_per_value(
-        go.Figure(), frame, group="delta", symbol="δ", current_value=setting.delta,
-        x="tail_probability", y="ratio", hover="τ", y_symbol="ε₂/ε₁",
+        go.Figure(),
+        frame,
+        group="delta",
+        symbol="δ",
+        current_value=setting.delta,
+        x="tail_probability",
+        y="ratio",
+        hover="τ",
+        y_symbol="ε₂/ε₁",
     )
     apply_layout(
         figure,
@@ -362,8 +384,15 @@ def lemma11_figure(frame: pd.DataFrame, setting, *, threshold: float) -> go.Figu
     ``frame`` is long: ``epsilon, delta, ratio``; the δ threshold ``2Φ(−√2) ≈ 0.1573`` is marked.
     """
     figure = _curve_per_value(
-        go.Figure(), frame, group="epsilon", symbol="ε", current_value=setting.epsilon,
-        x="delta", y="ratio", hover="δ", y_symbol="Var_G / Var_L",
+        go.Figure(),
+        frame,
+        group="epsilon",
+        symbol="ε",
+        current_value=setting.epsilon,
+        x="delta",
+        y="ratio",
+        hover="δ",
+        y_symbol="Var_G / Var_L",
     )
     vertical_marker(figure, threshold, f"δ = 2Φ(−√2) ≈ {threshold:.4f}", log_x=True, width=2)
     apply_layout(

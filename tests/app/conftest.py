@@ -12,13 +12,13 @@ import pytest
 
 from gaussmech_ui.menu import MENU
 
-PROBE_PAGE = '''
+PROBE_PAGE = """
 import streamlit as st
 from gaussmech_ui.sidebar import render_sidebar
 
 setting = render_sidebar()
 st.text("probe " + repr({path!r}) + ": " + repr(setting))
-'''
+"""
 
 
 @pytest.fixture

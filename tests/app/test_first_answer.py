@@ -49,13 +49,19 @@ def test_overview_never_crowns_a_mechanism_that_assumes_more():
 def test_overview_states_the_neighbour_model_and_what_the_other_one_changes():
     caption = _overview(dim="50", delta="1e-6").info[0].value
     assert "Assumes δ = 1e-6 and the neighbour model “one coordinate changes” (Δ₁ = Δ)." in caption
-    assert "Under “every coordinate may change” (Δ₁ = √d·Δ), the Laplace mechanism's error would be 50× its value here" in caption
+    assert (
+        "Under “every coordinate may change” (Δ₁ = √d·Δ), the Laplace mechanism's error would be 50× its value here"
+        in caption
+    )
     assert f"and {TIE} would add the least noise." in caption
 
 
 def test_overview_says_why_from_the_numbers():
     caption = _overview().info[0].value
-    assert "Why: Laplace's noise follows the l1 sensitivity, here Δ₁ = Δ = 1, which gives it 0.144× the analytic Gaussian's error" in caption
+    assert (
+        "Why: Laplace's noise follows the l1 sensitivity, here Δ₁ = Δ = 1, which gives it 0.144× the analytic Gaussian's error"
+        in caption
+    )
     assert "the other Gaussian calibrations are sufficient bounds that add 18%–73% more error (MVG 2,130×)" in caption
     assert "R1SMG's 0.353× is not ranked: its claim fails here" in caption
 
@@ -82,7 +88,10 @@ def test_every_ranking_caption_names_the_analytic_gaussian_in_the_tie_and_states
         assert ranking_words in text, (page, view, text)
         assert TIE in text, (page, view, text)
         assert "GG(p) has the narrowest" not in text and "(Generalized Gaussian GG(p))" not in text
-        assert "Assumes δ = 1e-5 and the neighbour model “every coordinate may change” (Δ₁ = √d·Δ)." in text, (page, view)
+        assert "Assumes δ = 1e-5 and the neighbour model “every coordinate may change” (Δ₁ = √d·Δ)." in text, (
+            page,
+            view,
+        )
         assert "Under “one coordinate changes” (Δ₁ = Δ), the Laplace mechanism's" in text, (page, view)
 
 
@@ -105,7 +114,9 @@ def test_the_csv_says_the_r1smg_claim_fails_at_d_10():
     from gaussmech_ui.params import DEFAULTS, make_setting
 
     setting = make_setting(DEFAULTS)
-    frame = calibration_table(setting.epsilon, setting.delta, setting.sensitivity, setting.order, setting.dim, setting.l1_model)
+    frame = calibration_table(
+        setting.epsilon, setting.delta, setting.sensitivity, setting.order, setting.dim, setting.l1_model
+    )
     csv = overview_csv_frame(frame, MECHANISMS, setting).set_index("mechanism_id")
     assert "valid" not in csv.columns, "a 'valid' column read True for R1SMG"
     assert not csv.at["r1smg", "guarantee_holds"]
@@ -135,8 +146,12 @@ def test_bad_text_in_exact_d_keeps_d_and_says_so_beside_the_box():
         assert at.session_state["dim"] == 10, raw
         beside = [w.value for w in at.sidebar.warning]
         assert any(f"for d: that is {problem}" in text and "Keeping d = 10." in text for text in beside), (raw, beside)
-        assert not [w for w in at.main.warning if "for d:" in w.value], "the message is beside the box, not atop the page"
-        assert any("Keeping d = 10." in t.proto.body for t in at.toast), "and in a toast, in case the box is out of view"
+        assert not [w for w in at.main.warning if "for d:" in w.value], (
+            "the message is beside the box, not atop the page"
+        )
+        assert any("Keeping d = 10." in t.proto.body for t in at.toast), (
+            "and in a toast, in case the box is out of view"
+        )
         assert at.text_input(key=exact_key("dim")).value == "10"
     at.text_input(key=exact_key("dim")).input("1e3").run()
     assert at.session_state["dim"] == 1000, "the box reads 1e3 as the link does"
@@ -180,7 +195,11 @@ def test_the_default_tail_floor_keeps_the_error_bounds_off_the_line_y_1():
     from tests.app.page_helpers import open_page
 
     spec = _charts(open_page("pages/2_Tail_probabilities.py"))[0]
-    lowest = min(float(np.nanmin(np.asarray(t["y"], dtype=float))) for t in spec["data"] if str(t.get("mode", "")).startswith("lines"))
+    lowest = min(
+        float(np.nanmin(np.asarray(t["y"], dtype=float)))
+        for t in spec["data"]
+        if str(t.get("mode", "")).startswith("lines")
+    )
     # α = 0.05 sits at least a fifth of the way down the axis, not on its top line.
     assert math.log10(0.05) / math.log10(lowest) > 0.2, lowest
 
@@ -193,9 +212,15 @@ def test_mvg_does_not_stretch_the_mean_error_axis_and_is_marked_at_the_edge():
 
     spec = _charts(open_page("pages/4_Accuracy_vs_dimension.py"))[0]
     top = 10 ** spec["layout"]["yaxis"]["range"][1]
-    mvg = next(t for t in spec["data"] if t["name"].startswith(MECHANISMS["mvg_iid"].short_name) or t["name"].startswith(MECHANISMS["mvg_iid"].name))
+    mvg = next(
+        t
+        for t in spec["data"]
+        if t["name"].startswith(MECHANISMS["mvg_iid"].short_name) or t["name"].startswith(MECHANISMS["mvg_iid"].name)
+    )
     assert float(np.nanmax(np.asarray(mvg["y"], dtype=float))) > 1e20 > top
-    assert any(a["text"].startswith("Off the top: ") and mvg["name"] in a["text"] for a in spec["layout"]["annotations"])
+    assert any(
+        a["text"].startswith("Off the top: ") and mvg["name"] in a["text"] for a in spec["layout"]["annotations"]
+    )
 
 
 def test_the_overview_legend_is_grouped_under_the_plot_and_marks_gg_on_the_gaussian():
@@ -227,8 +252,13 @@ def test_every_trace_colour_on_every_page_has_3_to_1_contrast():
     from gaussmech_ui.figures.common import contrast_ratio
     from tests.app.page_helpers import open_page
 
-    pages = [None, "pages/1_Noise_distributions.py", "pages/2_Tail_probabilities.py", "pages/3_Privacy_profiles.py",
-             "pages/4_Accuracy_vs_dimension.py"]
+    pages = [
+        None,
+        "pages/1_Noise_distributions.py",
+        "pages/2_Tail_probabilities.py",
+        "pages/3_Privacy_profiles.py",
+        "pages/4_Accuracy_vs_dimension.py",
+    ]
     seen = set()
     for page in pages:
         at = _overview() if page is None else open_page(page)
@@ -258,8 +288,10 @@ def test_every_page_warns_about_a_bad_value_of_its_own_in_a_link():
         at.run()
         assert not at.exception, (page, [e.value for e in at.exception])
         warnings = [w.value for w in at.main.warning]
-        assert any(text.startswith(f"The link sets `{key}={raw}`, but this page cannot use that value. Using ")
-                   for text in warnings), (page, warnings)
+        assert any(
+            text.startswith(f"The link sets `{key}={raw}`, but this page cannot use that value. Using ")
+            for text in warnings
+        ), (page, warnings)
         at.run()
         assert not [w for w in at.main.warning if w.value.startswith("The link sets")], "warned once"
 
@@ -296,7 +328,11 @@ def test_no_page_cites_a_file_the_user_cannot_open_and_citations_link_to_the_mat
     for page, view_key, view in views:
         at = _overview() if page is None else open_page(page, view_key=view_key, view=view)
         text = _all_text(at)
-        assert "docs/math.md" not in text, (page, view, text[text.find("docs/math.md") - 80:text.find("docs/math.md") + 20])
+        assert "docs/math.md" not in text, (
+            page,
+            view,
+            text[text.find("docs/math.md") - 80 : text.find("docs/math.md") + 20],
+        )
         assert f"]({MATH_REFERENCE_PAGE}#section-" in text, (page, view)
     table = _overview().dataframe[0].value
     assert not table["Source"].str.contains("docs/math.md").any()

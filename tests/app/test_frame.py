@@ -57,7 +57,9 @@ def test_sidebar_has_every_control_with_help(probe_app):
     for name, parameter in PARAMETERS.items():
         key = exact_key(name) if parameter.control == "entry" else widget_key(name)
         widget = at.sidebar.get(
-            {"log_slider": "select_slider", "slider": "slider", "entry": "text_input", "choice": "radio"}[parameter.control]
+            {"log_slider": "select_slider", "slider": "slider", "entry": "text_input", "choice": "radio"}[
+                parameter.control
+            ]
         )
         (match,) = [w for w in widget if w.key == key]
         assert match.help and len(match.help) > 40, name
@@ -99,7 +101,9 @@ def test_values_survive_switching_to_every_menu_page_and_back(probe_app, page):
     _assert_widgets_show(at, CHANGED)
 
 
-@pytest.mark.parametrize("page", REAL_PAGES or [pytest.param(None, marks=pytest.mark.skip(reason="no page in pages/ yet"))])
+@pytest.mark.parametrize(
+    "page", REAL_PAGES or [pytest.param(None, marks=pytest.mark.skip(reason="no page in pages/ yet"))]
+)
 def test_values_survive_switching_to_every_real_page(page):
     # Set on the Overview by a link (one run, the widget path is tested on the probe app above),
     # changed on the page by a widget, then back to the Overview.
@@ -115,7 +119,11 @@ def test_values_survive_switching_to_every_real_page(page):
 
 def test_every_page_file_has_a_menu_entry():
     listed = {entry.path for entry in MENU}
-    unlisted = [str(p.relative_to(ROOT)) for p in sorted((ROOT / "pages").glob("*.py")) if str(p.relative_to(ROOT)) not in listed]
+    unlisted = [
+        str(p.relative_to(ROOT))
+        for p in sorted((ROOT / "pages").glob("*.py"))
+        if str(p.relative_to(ROOT)) not in listed
+    ]
     assert unlisted == [], "add a MenuEntry(label, icon, path) to gaussmech_ui/menu.py for each page"
 
 
@@ -134,11 +142,27 @@ def test_url_parameters_are_applied(probe_app):
 
 def test_values_are_mirrored_in_the_url_with_the_agreed_keys(probe_app):
     at = _run(probe_app)
-    assert at.query_params == {"epsilon": "1", "delta": "1e-5", "sensitivity": "1", "order": "2", "dim": "10", "l1": "one_coordinate",
-                               "lower": "0", "upper": "1"}
+    assert at.query_params == {
+        "epsilon": "1",
+        "delta": "1e-5",
+        "sensitivity": "1",
+        "order": "2",
+        "dim": "10",
+        "l1": "one_coordinate",
+        "lower": "0",
+        "upper": "1",
+    }
     at = _change_every_control(at)
-    assert at.query_params == {"epsilon": "2", "delta": "1e-8", "sensitivity": "3", "order": "3.5", "dim": "50", "l1": "all_coordinates",
-                               "lower": "0", "upper": "1"}
+    assert at.query_params == {
+        "epsilon": "2",
+        "delta": "1e-8",
+        "sensitivity": "3",
+        "order": "3.5",
+        "dim": "50",
+        "l1": "all_coordinates",
+        "lower": "0",
+        "upper": "1",
+    }
 
 
 def test_a_url_changed_during_the_session_is_applied_and_our_own_writes_are_not_undone(probe_app):

@@ -25,11 +25,36 @@ from gaussmech_ui.params import DEFAULTS, PARAMETERS, parse_value
 from tests.app.page_helpers import APP_ROOT
 
 PAGES = ["app.py"] + [entry.path for entry in MENU if entry.path != "app.py"]
-WIDGET_TYPES = ("slider", "select_slider", "selectbox", "radio", "number_input", "text_input", "checkbox", "toggle",
-                "button_group", "multiselect")
+WIDGET_TYPES = (
+    "slider",
+    "select_slider",
+    "selectbox",
+    "radio",
+    "number_input",
+    "text_input",
+    "checkbox",
+    "toggle",
+    "button_group",
+    "multiselect",
+)
 # Values no key of any page accepts.
-ALWAYS_BAD = ["nan", "NaN", "inf", "-inf", "1e309", "-1e309", "abc", "<script>alert(1)</script>", "[click](http://evil.example)",
-              "**bold**", "1,5", "\uff19", "x" * 10_000, "0x10", "1e5000"]
+ALWAYS_BAD = [
+    "nan",
+    "NaN",
+    "inf",
+    "-inf",
+    "1e309",
+    "-1e309",
+    "abc",
+    "<script>alert(1)</script>",
+    "[click](http://evil.example)",
+    "**bold**",
+    "1,5",
+    "\uff19",
+    "x" * 10_000,
+    "0x10",
+    "1e5000",
+]
 # Values bad for some keys only (e.g. 0 is a fine seed): tried on the shared parameters, judged by parse_value.
 SOMETIMES_BAD = ["-1", "0", "-0.5", "1e300", "1e-400"]
 # What fails today, page by page (found by this test; pages are being changed by others). The
@@ -89,8 +114,12 @@ def check_page(page: str, query: dict) -> list[str]:
     at = _run(page, query)
     problems = [f"exception: {exception.value[:200]}" for exception in at.exception]
     warnings = [warning.value for warning in at.warning]
-    link_markup = {str(v) for values in query.values() for v in (values if isinstance(values, list) else [values])
-                   if _markup_outside_code(str(v))}
+    link_markup = {
+        str(v)
+        for values in query.values()
+        for v in (values if isinstance(values, list) else [values])
+        if _markup_outside_code(str(v))
+    }
     for text in warnings + [error.value for error in at.error] + [markdown.value for markdown in at.markdown]:
         plain = re.sub(r"`[^`]*`", "", text)
         # The app's own links (e.g. to the math reference) are fine; the link's markup outside code is not.
@@ -128,10 +157,15 @@ def hostile_query(page_specific: list[str]):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("page", [
-    pytest.param(page, marks=pytest.mark.xfail(strict=True, reason=FAILING_TODAY[page])) if page in FAILING_TODAY else page
-    for page in PAGES
-])
+@pytest.mark.parametrize(
+    "page",
+    [
+        pytest.param(page, marks=pytest.mark.xfail(strict=True, reason=FAILING_TODAY[page]))
+        if page in FAILING_TODAY
+        else page
+        for page in PAGES
+    ],
+)
 def test_page_survives_hostile_links(page):
     found: list[str] = []
 

@@ -64,10 +64,17 @@ def test_defaults_show_the_mean_error_chart_with_the_papers_constants(chart_spec
     (spec,) = chart_specs(at)
     assert spec["layout"]["xaxis"]["type"] == "log" and spec["layout"]["yaxis"]["type"] == "log"
     names = [trace["name"] for trace in spec["data"]]
-    for expected in ("Analytic Gaussian", "Laplace", "Generalized Gaussian GG(p) (on the analytic Gaussian's curve)",
-                     "Matrix-variate Gaussian (i.i.d. form)",
-                     R1SMG, "Ji & Li's C_A·Δ² (the paper's bound)", "Ji & Li's C_M·Δ² (the paper's bound)",
-                     "Ji & Li's C_R·Δ² (the paper's bound)", "at d = 10"):
+    for expected in (
+        "Analytic Gaussian",
+        "Laplace",
+        "Generalized Gaussian GG(p) (on the analytic Gaussian's curve)",
+        "Matrix-variate Gaussian (i.i.d. form)",
+        R1SMG,
+        "Ji & Li's C_A·Δ² (the paper's bound)",
+        "Ji & Li's C_M·Δ² (the paper's bound)",
+        "Ji & Li's C_R·Δ² (the paper's bound)",
+        "at d = 10",
+    ):
         assert expected in names
     assert "Classical Gaussian" not in names  # ε = 1: not a theorem, not drawn
     analytic = _trace(spec, "Analytic Gaussian")
@@ -77,7 +84,9 @@ def test_defaults_show_the_mean_error_chart_with_the_papers_constants(chart_spec
     r1smg = _trace(spec, R1SMG)
     r1smg_dims = np.asarray(r1smg["x"], dtype=float)
     assert r1smg_dims[0] == 3
-    np.testing.assert_allclose(r1smg["y"], multivariate.r1smg_sigma_star(1.0, 1e-5, 1.0, r1smg_dims.astype(int)), rtol=1e-12)
+    np.testing.assert_allclose(
+        r1smg["y"], multivariate.r1smg_sigma_star(1.0, 1e-5, 1.0, r1smg_dims.astype(int)), rtol=1e-12
+    )
     text = _text(at)
     assert "smallest expected squared error with a proven guarantee is 20 (the Laplace mechanism" in text
     assert "Left out where the mechanism is not valid" in text and "Classical Gaussian" in text
@@ -186,10 +195,14 @@ def test_a_bad_page_value_in_the_link_becomes_a_warning_and_the_default():
     assert any("accuracy_mvg_rows=abc" in w and "default" in w for w in warnings)
     assert any("accuracy_view=No such tab" in w for w in warnings)
     assert any("accuracy_mvg_gamma=0.1" in w for w in warnings)
-    assert at.number_input(key="accuracy_mvg_rows").value == 1 and at.number_input(key="accuracy_mvg_gamma").value == 0.5
+    assert (
+        at.number_input(key="accuracy_mvg_rows").value == 1 and at.number_input(key="accuracy_mvg_gamma").value == 0.5
+    )
     first = _open("Accuracy first", accuracy_target="-3", accuracy_kind="Root-mean-square error")
-    assert any("Could not use `-3` for t: that is outside the allowed range" in w.value and "Keeping t = 10." in w.value
-               for w in first.warning)
+    assert any(
+        "Could not use `-3` for t: that is outside the allowed range" in w.value and "Keeping t = 10." in w.value
+        for w in first.warning
+    )
     assert first.radio(key="accuracy_kind").value == "rms"  # a valid value (its label) is taken silently
     assert not any("accuracy_kind" in w.value for w in first.warning)
 
@@ -262,7 +275,9 @@ def test_accuracy_first_answers_from_the_target():
     _assert_clean(at)
     table = _table(at)
     # √E‖n‖² = √d σ = 100 at d = 10: σ = √1000, whose exact ε at δ = 1e-5 is the answer.
-    assert table.at["Analytic Gaussian", "ε needed"] == format_number(gaussian.gaussian_epsilon(1e-5, math.sqrt(1000.0)))
+    assert table.at["Analytic Gaussian", "ε needed"] == format_number(
+        gaussian.gaussian_epsilon(1e-5, math.sqrt(1000.0))
+    )
     assert "root-mean-square" in at.info[0].value
 
 

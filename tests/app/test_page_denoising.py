@@ -94,8 +94,12 @@ def test_the_lab_opens_on_the_sparse_histogram_with_every_part(lab, chart_specs)
     table = _table(at, "Metric")
     assert table["Metric"].tolist()[:4] == ["MSE", "l1 distance", "KL divergence", "max error"]
     keys = {button.key for button in at.get("download_button")}
-    assert {"denoising_download_published", "denoising_download_values", "denoising_download_metrics",
-            "denoising_download_sweep"} <= keys
+    assert {
+        "denoising_download_published",
+        "denoising_download_values",
+        "denoising_download_metrics",
+        "denoising_download_sweep",
+    } <= keys
     sweep = specs[2]
     assert sweep["layout"]["xaxis"]["type"] == "log" and sweep["layout"]["yaxis"]["type"] == "log"
     names = [trace["name"] for trace in _lines(sweep)]
@@ -103,8 +107,10 @@ def test_the_lab_opens_on_the_sparse_histogram_with_every_part(lab, chart_specs)
     assert "Laplace, Soft thresholding → Project onto counts with total n" in names
     assert [metric.label for metric in at.metric] == ["Analytic Gaussian", "Classical Gaussian", "Laplace"]
     assert at.metric[1].value == "not valid here", "the classical Gaussian at ε = 1"
-    assert any("No curve for ε from 1 to 100: the guarantee does not hold there." in caption
-               for caption in _texts(at, "caption"))
+    assert any(
+        "No curve for ε from 1 to 100: the guarantee does not hold there." in caption
+        for caption in _texts(at, "caption")
+    )
 
 
 def test_the_same_setting_gives_the_same_release_and_draw_again_a_new_one(lab, chart_specs):
@@ -335,8 +341,14 @@ def test_the_upload_box_explains_the_formats_before_a_file_arrives(lab):
 
 
 def test_a_link_opens_the_heat_map_at_its_settings(chart_specs):
-    at = _open(**{"denoising_data": "Car-sharing heat map", "denoising_grid_rows": "8",
-                  "denoising_mechanism": "Laplace", "denoising_draw": "3"})
+    at = _open(
+        **{
+            "denoising_data": "Car-sharing heat map",
+            "denoising_grid_rows": "8",
+            "denoising_mechanism": "Laplace",
+            "denoising_draw": "3",
+        }
+    )
     assert not at.error and not at.warning
     comparison = chart_specs(at)[0]
     assert np.asarray(comparison["data"][0]["z"]).shape == (8, 16)

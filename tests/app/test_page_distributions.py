@@ -17,10 +17,16 @@ from tests.app.page_helpers import legend_order, open_page, trace_named
 
 PAGE = "pages/1_Noise_distributions.py"
 TABS = ["Densities", "Generalized Gaussian family", "Draw samples", "Noise as vectors"]
-FEATURED_VALID_AT_DEFAULTS = ["Analytic Gaussian", "Laplace", "Generalized Gaussian GG(p)",
-                              "Matrix-variate Gaussian (i.i.d. form)", "R1SMG, claimed (Ji & Li 2024)",
-                              "Truncated GG(p), bounded data", "Boundary-inflated truncated GG(p), bounded data",
-                              "Discrete Gaussian"]
+FEATURED_VALID_AT_DEFAULTS = [
+    "Analytic Gaussian",
+    "Laplace",
+    "Generalized Gaussian GG(p)",
+    "Matrix-variate Gaussian (i.i.d. form)",
+    "R1SMG, claimed (Ji & Li 2024)",
+    "Truncated GG(p), bounded data",
+    "Boundary-inflated truncated GG(p), bounded data",
+    "Discrete Gaussian",
+]
 
 
 def _open(tab: str | None = None, **query) -> AppTest:
@@ -40,11 +46,20 @@ def test_the_page_opens_on_the_densities_with_every_featured_mechanism(chart_spe
     (spec,) = chart_specs(at)
     assert _legend(spec) == FEATURED_VALID_AT_DEFAULTS
     # A curve has a line colour, a pmf on the integers (the discrete Gaussian) a marker colour.
-    assert [(_trace(spec, name).get("line") or _trace(spec, name)["marker"])["color"]
-            for name in FEATURED_VALID_AT_DEFAULTS] == [
+    assert [
+        (_trace(spec, name).get("line") or _trace(spec, name)["marker"])["color"] for name in FEATURED_VALID_AT_DEFAULTS
+    ] == [
         MECHANISMS[key].color
-        for key in ("analytic_gaussian", "laplace", "generalized_gaussian", "mvg_iid", "r1smg", "truncated_gg", "bit_gg",
-                    "discrete_gaussian")
+        for key in (
+            "analytic_gaussian",
+            "laplace",
+            "generalized_gaussian",
+            "mvg_iid",
+            "r1smg",
+            "truncated_gg",
+            "bit_gg",
+            "discrete_gaussian",
+        )
     ]
     assert spec["layout"]["yaxis"]["type"] == "linear"
     assert "ε = 1, δ = 1e-5" in spec["layout"]["title"]["text"]
@@ -106,7 +121,9 @@ def test_generalized_gaussian_family_at_equal_variance_and_calibrated(chart_spec
     at.segmented_control(key="distributions_family_mode").set_value("calibrated").run()
     (spec,) = chart_specs(at)
     assert [trace["name"] for trace in spec["data"]] == [
-        "GG(p = 5), exact (ε, δ)-DP", "Laplace (p = 1), pure ε-DP", "analytic Gaussian (p = 2), (ε, δ)-DP"
+        "GG(p = 5), exact (ε, δ)-DP",
+        "Laplace (p = 1), pure ε-DP",
+        "analytic Gaussian (p = 2), (ε, δ)-DP",
     ]
     assert "calibrated scales" in at.info[0].value
 
@@ -120,7 +137,7 @@ def test_draw_samples_matches_the_density_and_draw_again_changes_the_bars(chart_
     heights = np.asarray(bars["y"], dtype=float)
     centres = np.asarray(bars["x"], dtype=float)
     sigma = MECHANISMS["analytic_gaussian"].scale(Setting(1.0, 1e-5))
-    exact = np.exp(-centres**2 / (2 * sigma**2)) / (sigma * np.sqrt(2 * np.pi))
+    exact = np.exp(-(centres**2) / (2 * sigma**2)) / (sigma * np.sqrt(2 * np.pi))
     width = centres[1] - centres[0]
     # Each bar is a binomial share / width: within 5 sd of the density (CLT, n = 10,000).
     tolerance = 5 * np.sqrt(exact * width * (1 - exact * width) / 10_000) / width + 1e-3 * exact.max()
@@ -181,7 +198,14 @@ def test_a_bad_tab_in_the_link_falls_back_to_the_first(chart_specs):
     "query",
     [
         {"epsilon": "1e-6", "delta": "1e-300", "sensitivity": "1e-6", "order": "1", "dim": "1"},
-        {"epsilon": "1000", "delta": "0.999999", "sensitivity": "1e6", "order": "10", "dim": "1000000", "l1": "all_coordinates"},
+        {
+            "epsilon": "1000",
+            "delta": "0.999999",
+            "sensitivity": "1e6",
+            "order": "10",
+            "dim": "1000000",
+            "l1": "all_coordinates",
+        },
     ],
     ids=["all-smallest", "all-largest"],
 )

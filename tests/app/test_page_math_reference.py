@@ -42,8 +42,12 @@ def test_search_keeps_only_matching_sections():
     headings = [text for text, _ in _headers(at)]
     assert "9.5 The discrete Gaussian (Canonne, Kamath & Steinke 2020)" in headings
     assert "2.3 Stable evaluation and calibration" not in headings
-    assert all("discrete" in (text + section.body).lower() for text in headings
-               for section in sections()[2] if section.heading == text)
+    assert all(
+        "discrete" in (text + section.body).lower()
+        for text in headings
+        for section in sections()[2]
+        if section.heading == text
+    )
 
 
 def test_a_link_with_a_search_opens_filtered():

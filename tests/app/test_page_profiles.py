@@ -33,11 +33,15 @@ def test_profiles_pass_through_the_chosen_point_and_r1smg_is_flagged(chart_specs
     (spec,) = chart_specs(at)
     names = [trace["name"] for trace in sorted(spec["data"], key=lambda trace: trace.get("legendrank", 1000))]
     assert names == [
-        "Analytic Gaussian", "Laplace", "Generalized Gaussian GG(p) (on the analytic Gaussian's curve)", "Matrix-variate Gaussian (i.i.d. form)",
+        "Analytic Gaussian",
+        "Laplace",
+        "Generalized Gaussian GG(p) (on the analytic Gaussian's curve)",
+        "Matrix-variate Gaussian (i.i.d. form)",
         "R1SMG, claimed (Ji & Li 2024): true δ(ε) of its noise",
         "Truncated GG(p), bounded data",
         # Both bounded-data profiles are the pure-ε-DP bound δ(ε') at the same ε: one curve.
-        "Boundary-inflated truncated GG(p), bounded data (on the truncated GG(p), bounded data's curve)", "Discrete Gaussian",
+        "Boundary-inflated truncated GG(p), bounded data (on the truncated GG(p), bounded data's curve)",
+        "Discrete Gaussian",
         "R1SMG, claimed (Ji & Li 2024): claimed δ (open) vs true δ (filled) at ε",
         "chosen (ε, δ) = (1, 1e-5)",
     ]
@@ -138,7 +142,14 @@ def test_composition_routes_side_by_side(chart_specs):
     "query",
     [
         {"epsilon": "1e-6", "delta": "1e-300", "sensitivity": "1e-6", "order": "1", "dim": "1"},
-        {"epsilon": "1000", "delta": "0.999999", "sensitivity": "1e6", "order": "10", "dim": "1000000", "l1": "all_coordinates"},
+        {
+            "epsilon": "1000",
+            "delta": "0.999999",
+            "sensitivity": "1e6",
+            "order": "10",
+            "dim": "1000000",
+            "l1": "all_coordinates",
+        },
     ],
     ids=["all-smallest", "all-largest"],
 )

@@ -20,7 +20,13 @@ from gaussmech_ui.params import widget_key
 from tests.app.page_helpers import legend_order, open_page, trace_named
 
 PAGE = "pages/2_Tail_probabilities.py"
-TABS = ["Per coordinate", "Whole vector", "Laplace vs Gaussian: tails", "Laplace vs Gaussian: privacy cost", "Laplace vs Gaussian: variance"]
+TABS = [
+    "Per coordinate",
+    "Whole vector",
+    "Laplace vs Gaussian: tails",
+    "Laplace vs Gaussian: privacy cost",
+    "Laplace vs Gaussian: variance",
+]
 BOUND_TRACE = "error bound at confidence 1 − α = 95%"
 
 
@@ -40,8 +46,17 @@ def test_per_coordinate_tails_reach_1e_minus_300_and_mark_the_bounds(chart_specs
     assert [tab.label for tab in at.tabs] == TABS
     (spec,) = chart_specs(at)
     names = _legend(spec)
-    assert names == ["Analytic Gaussian", "Laplace", "Generalized Gaussian GG(p)", "Matrix-variate Gaussian (i.i.d. form)",
-                     "R1SMG, claimed (Ji & Li 2024)", "Truncated GG(p), bounded data", "Boundary-inflated truncated GG(p), bounded data", "Discrete Gaussian", BOUND_TRACE]
+    assert names == [
+        "Analytic Gaussian",
+        "Laplace",
+        "Generalized Gaussian GG(p)",
+        "Matrix-variate Gaussian (i.i.d. form)",
+        "R1SMG, claimed (Ji & Li 2024)",
+        "Truncated GG(p), bounded data",
+        "Boundary-inflated truncated GG(p), bounded data",
+        "Discrete Gaussian",
+        BOUND_TRACE,
+    ]
     assert spec["layout"]["yaxis"]["type"] == "log" and spec["layout"]["xaxis"]["type"] == "log"
     gaussian = _trace(spec, "Analytic Gaussian")
     t, p = np.asarray(gaussian["x"], dtype=float), np.asarray(gaussian["y"], dtype=float)
@@ -118,7 +133,12 @@ def test_liu_tail_ratio_omits_points_where_both_tails_are_tiny(chart_specs):
     at = _open("Laplace vs Gaussian: tails")
     (spec,) = chart_specs(at)
     assert [trace["name"] for trace in spec["data"]] == [
-        "δ = 0.1", "δ = 0.01", "δ = 1e-4", "δ = 1e-5 (current)", "δ = 1e-6", "δ = 1e-10"
+        "δ = 0.1",
+        "δ = 0.01",
+        "δ = 1e-4",
+        "δ = 1e-5 (current)",
+        "δ = 1e-6",
+        "δ = 1e-10",
     ]
     current = _trace(spec, "δ = 1e-5 (current)")
     epsilons, ratios = np.asarray(current["x"], dtype=float), np.asarray(current["y"], dtype=float)
@@ -160,7 +180,14 @@ def test_liu_privacy_cost_and_lemma_11(chart_specs):
     "query",
     [
         {"epsilon": "1e-6", "delta": "1e-300", "sensitivity": "1e-6", "order": "1", "dim": "1"},
-        {"epsilon": "1000", "delta": "0.999999", "sensitivity": "1e6", "order": "10", "dim": "1000000", "l1": "all_coordinates"},
+        {
+            "epsilon": "1000",
+            "delta": "0.999999",
+            "sensitivity": "1e6",
+            "order": "10",
+            "dim": "1000000",
+            "l1": "all_coordinates",
+        },
     ],
     ids=["all-smallest", "all-largest"],
 )

@@ -47,7 +47,11 @@ def _tool(at, name: str):
 
 @pytest.mark.parametrize(
     "query",
-    [{}, {"epsilon": "0.5", "delta": "1e-8", "dim": "50", "l1": "all_coordinates"}, {"epsilon": "3", "sensitivity": "2", "order": "1.5", "dim": "4"}],
+    [
+        {},
+        {"epsilon": "0.5", "delta": "1e-8", "dim": "50", "l1": "all_coordinates"},
+        {"epsilon": "3", "sensitivity": "2", "order": "1.5", "dim": "4"},
+    ],
 )
 def test_the_overview_table_shows_what_its_snippet_prints(query):
     at = open_page("app.py", **query)

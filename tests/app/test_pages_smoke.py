@@ -29,8 +29,14 @@ SCENARIOS = {
     "dim-max": {"dim": "1000000"},
     "l1-all-coordinates": {"l1": "all_coordinates", "dim": "1000"},
     "all-smallest": {"epsilon": "1e-6", "delta": "1e-300", "sensitivity": "1e-6", "order": "1", "dim": "1"},
-    "all-largest": {"epsilon": "1000", "delta": "0.999999", "sensitivity": "1e6", "order": "10", "dim": "1000000",
-                    "l1": "all_coordinates"},
+    "all-largest": {
+        "epsilon": "1000",
+        "delta": "0.999999",
+        "sensitivity": "1e6",
+        "order": "10",
+        "dim": "1000000",
+        "l1": "all_coordinates",
+    },
 }
 
 

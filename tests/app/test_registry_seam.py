@@ -62,9 +62,13 @@ def toy_mechanism() -> Mechanism:
         log_tail=lambda t, sigma, s: gaussian.gaussian_log_coordinate_tail(t, sigma),
         norm_tail=lambda t, sigma, s: gaussian.gaussian_norm_tail(t, sigma, s.dim),
         log_norm_tail=lambda t, sigma, s: np.log(gaussian.gaussian_norm_tail(t, sigma, s.dim)),
-        loss_summary=lambda sigma, s, levels=loss.DEFAULT_LEVELS, n_samples=0: loss.gaussian_loss_summary(sigma, s.dim, levels),
+        loss_summary=lambda sigma, s, levels=loss.DEFAULT_LEVELS, n_samples=0: loss.gaussian_loss_summary(
+            sigma, s.dim, levels
+        ),
         privacy_profile=lambda eps, sigma, s: gaussian.gaussian_delta(eps, sigma, s.sensitivity),
-        histogram=HistogramRelease(_toy_histogram_calibration, lambda rng, shape, sigma, order: sigma * rng.standard_normal(shape)),
+        histogram=HistogramRelease(
+            _toy_histogram_calibration, lambda rng, shape, sigma, order: sigma * rng.standard_normal(shape)
+        ),
         featured=True,
     )
 
@@ -124,8 +128,17 @@ def test_adding_a_mechanism_changes_no_other_mechanisms_draws(monkeypatch):
     counts = np.array([7.0, 0.0, 3.0, 1.0, 0.0, 12.0])
     arguments = ([(), ("nonnegative",)], [0.5, 2.0], 1e-5, "add_remove")
     before_sweep = error_sweep(counts, ["laplace", "analytic_gaussian"], *arguments, repetitions=6, seed=4)
-    sweep_setting = dict(epsilon=1.0, delta=1e-5, sensitivity=1.0, order=2.0, l1_model="one_coordinate", rows=1,
-                         gamma_ratio=0.5, seed=3, samples=60)
+    sweep_setting = dict(
+        epsilon=1.0,
+        delta=1e-5,
+        sensitivity=1.0,
+        order=2.0,
+        l1_model="one_coordinate",
+        rows=1,
+        gamma_ratio=0.5,
+        seed=3,
+        samples=60,
+    )
     before_points = accuracy.monte_carlo_points(**sweep_setting)
     toy = toy_mechanism()
     monkeypatch.setitem(mechanisms.MECHANISMS, toy.id, toy)
@@ -178,7 +191,9 @@ def integer_toy() -> Mechanism:
     def histogram_calibration(epsilon, delta, model, order):
         b = np.asarray(model.l1_sensitivity / np.asarray(epsilon, dtype=float), dtype=float)
         q = _q(b)
-        return HistogramCalibration(b, np.sqrt(2 * q) / (1 - q), model.l1_sensitivity, "Δ₁", 1.0, "b = Δ₁/ε on the integers")
+        return HistogramCalibration(
+            b, np.sqrt(2 * q) / (1 - q), model.l1_sensitivity, "Δ₁", 1.0, "b = Δ₁/ε on the integers"
+        )
 
     std = lambda b, s: float(np.sqrt(2 * _q(b)) / (1 - _q(b)))  # noqa: E731
     return Mechanism(
@@ -202,13 +217,17 @@ def integer_toy() -> Mechanism:
         norm_tail=None,
         log_norm_tail=None,
         loss_summary=lambda b, s, levels=loss.DEFAULT_LEVELS, n_samples=0: loss.iid_loss_summary_from_moments(
-            _discrete_laplace_moments(b), s.dim, levels),
+            _discrete_laplace_moments(b), s.dim, levels
+        ),
         privacy_profile=lambda eps, b, s: bounded.pure_dp_delta_bound(eps, s.sensitivity / b),
         sensitivity_norm="l1",
         uses_delta=False,
         support="integer",
-        histogram=HistogramRelease(histogram_calibration, lambda rng, shape, b, order: _discrete_laplace_sample(rng, shape, b),
-                                   scale_family=False),
+        histogram=HistogramRelease(
+            histogram_calibration,
+            lambda rng, shape, b, order: _discrete_laplace_sample(rng, shape, b),
+            scale_family=False,
+        ),
         featured=True,
     )
 

@@ -61,16 +61,28 @@ class StreamlitServer:
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = log_path
-        environment = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+        environment = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+        }
         self.log = open(log_path, "w", encoding="utf-8")
         self.process = subprocess.Popen(
             [
-                sys.executable, "-m", "streamlit", "run", str(script.name),
-                "--server.headless", "true",
-                "--server.port", str(self.port),
-                "--server.address", "127.0.0.1",
-                "--browser.gatherUsageStats", "false",
-                "--server.fileWatcherType", "none",
+                sys.executable,
+                "-m",
+                "streamlit",
+                "run",
+                str(script.name),
+                "--server.headless",
+                "true",
+                "--server.port",
+                str(self.port),
+                "--server.address",
+                "127.0.0.1",
+                "--browser.gatherUsageStats",
+                "false",
+                "--server.fileWatcherType",
+                "none",
             ],
             cwd=script.parent,
             env=environment,

@@ -65,7 +65,9 @@ def test_the_audit_tab_draws_again_on_request(page, app_url):
 def test_a_shared_link_opens_accuracy_first_with_its_target(page, app_url):
     _open(page, app_url + PATH + "?accuracy_view=Accuracy+first&accuracy_target=5&dim=1000")
     expect(_element(page, "accuracy_target").locator("input")).to_have_value("5")
-    expect(page.locator('[data-testid="stAlertContentInfo"]').first).to_contain_text("≤ 5 with probability 95% at d = 1,000")
+    expect(page.locator('[data-testid="stAlertContentInfo"]').first).to_contain_text(
+        "≤ 5 with probability 95% at d = 1,000"
+    )
     # A display-only dataframe gets no .st-key class in Streamlit 1.67: find it by its test id.
     expect(page.locator('[data-testid="stDataFrame"]')).to_have_count(1)
     expect(page.locator('[data-testid="stDataFrame"]')).to_contain_text("ε needed")

@@ -57,7 +57,9 @@ def test_the_overview_loads_with_its_table_charts_and_controls(page, app_url, ar
     expect(page.locator('[data-testid="stException"]')).to_have_count(0)
     # No Streamlit page list: the custom menu replaces it.
     expect(page.locator('[data-testid="stSidebarNav"]')).to_have_count(0)
-    expect(page.locator('[data-testid="stSidebar"] [data-testid="stPageLink"]').filter(has_text="Overview")).to_have_count(1)
+    expect(
+        page.locator('[data-testid="stSidebar"] [data-testid="stPageLink"]').filter(has_text="Overview")
+    ).to_have_count(1)
     # A tall window, so the picture shows the table and the first chart (the README's screenshot).
     page.set_viewport_size({"width": 1400, "height": 1750})
     page.locator(IDLE).wait_for(state="attached")
@@ -86,15 +88,21 @@ def test_moving_epsilon_with_the_keyboard_updates_table_and_chart(page, app_url)
     summary = page.locator('[data-testid="stAlert"]').first
     expect(chart).to_contain_text("current ε = 1")
     expect(summary).to_contain_text("At ε = 1 and δ = 1e-5")
-    expect(_scale_cell(page, "analytic_gaussian")).to_have_text(f"σ = {format_number(analytic_gaussian_sigma(1.0, 1e-5))}")
+    expect(_scale_cell(page, "analytic_gaussian")).to_have_text(
+        f"σ = {format_number(analytic_gaussian_sigma(1.0, 1e-5))}"
+    )
     expect(_scale_cell(page, "classical_gaussian")).to_have_text("—")
     _press_on_slider(page, "epsilon", "ArrowLeft")
     expect(_exact_box(page, "epsilon")).to_have_value("0.7")
     expect(chart).to_contain_text("current ε = 0.7")
     expect(summary).to_contain_text("At ε = 0.7 and δ = 1e-5")
-    expect(_scale_cell(page, "analytic_gaussian")).to_have_text(f"σ = {format_number(analytic_gaussian_sigma(0.7, 1e-5))}")
+    expect(_scale_cell(page, "analytic_gaussian")).to_have_text(
+        f"σ = {format_number(analytic_gaussian_sigma(0.7, 1e-5))}"
+    )
     # At ε < 1 the classical Gaussian is a theorem, so its row gets a number.
-    expect(_scale_cell(page, "classical_gaussian")).to_have_text(f"σ = {format_number(classical_gaussian_sigma(0.7, 1e-5))}")
+    expect(_scale_cell(page, "classical_gaussian")).to_have_text(
+        f"σ = {format_number(classical_gaussian_sigma(0.7, 1e-5))}"
+    )
     assert "epsilon=0.7" in page.url, "the URL mirrors the new value"
 
 
@@ -137,7 +145,8 @@ def _real_pages():
 
 
 @pytest.mark.parametrize(
-    "entry", _real_pages() or [pytest.param(None, marks=pytest.mark.skip(reason="no page in pages/ yet"))],
+    "entry",
+    _real_pages() or [pytest.param(None, marks=pytest.mark.skip(reason="no page in pages/ yet"))],
     ids=lambda entry: getattr(entry, "path", "none"),
 )
 def test_every_real_page_opens_from_the_menu_with_the_values_kept(page, app_url, entry):

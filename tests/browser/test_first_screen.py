@@ -34,7 +34,9 @@ def test_typing_abc_into_exact_d_keeps_d_and_says_so_beside_the_box(page, app_ur
     box.press("Enter")
     page.locator(IDLE).wait_for(state="attached")
     sidebar = page.locator('[data-testid="stSidebar"]')
-    message = sidebar.locator('[data-testid="stAlert"]').filter(has_text="Could not use abc for d: that is not a number. Keeping d = 10.")
+    message = sidebar.locator('[data-testid="stAlert"]').filter(
+        has_text="Could not use abc for d: that is not a number. Keeping d = 10."
+    )
     expect(message).to_be_visible()
     expect(box).to_have_value("10")
     # The message sits right under the box it is about.

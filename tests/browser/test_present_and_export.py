@@ -108,7 +108,7 @@ def test_svg_and_png_downloads_hold_the_legend(page, app_url, tmp_path):
     with page.expect_download(timeout=90_000) as svg_download:
         page.locator(".st-key-page_tools_svg").get_by_role("button").click()
     assert svg_download.value.suggested_filename == "gaussmech-noise-vs-epsilon-eps1-delta1e-5-d10.svg"
-    svg = (tmp_path / "chart.svg")
+    svg = tmp_path / "chart.svg"
     svg_download.value.save_as(svg)
     text = svg.read_text(encoding="utf-8")
     assert text.startswith("<svg")
@@ -117,7 +117,7 @@ def test_svg_and_png_downloads_hold_the_legend(page, app_url, tmp_path):
     with page.expect_download(timeout=90_000) as png_download:
         page.locator(".st-key-page_tools_png").get_by_role("button").click()
     assert png_download.value.suggested_filename == "gaussmech-noise-vs-epsilon-eps1-delta1e-5-d10.png"
-    png = (tmp_path / "chart.png")
+    png = tmp_path / "chart.png"
     png_download.value.save_as(png)
     data = png.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"

@@ -43,7 +43,9 @@ def _reduced(png: bytes) -> np.ndarray:
     from PIL import Image
 
     image = Image.open(io.BytesIO(png)).convert("L")
-    return np.asarray(image.resize((image.width // REDUCTION, image.height // REDUCTION), Image.Resampling.BOX), dtype=float)
+    return np.asarray(
+        image.resize((image.width // REDUCTION, image.height // REDUCTION), Image.Resampling.BOX), dtype=float
+    )
 
 
 def _first_screen(browser, url: str, width: int, height: int) -> bytes:

@@ -61,10 +61,14 @@ def test_doctests_pass():
 
 
 @pytest.mark.parametrize("k", [1, 2, 7, 100, 10_000])
-@pytest.mark.parametrize("epsilon, sigma, sensitivity", [(0.5, 3.0, 1.0), (1.0, 30.0, 2.0), (5.0, 2.0, 0.1), (0.0, 10.0, 1.0)])
+@pytest.mark.parametrize(
+    "epsilon, sigma, sensitivity", [(0.5, 3.0, 1.0), (1.0, 30.0, 2.0), (5.0, 2.0, 0.1), (0.0, 10.0, 1.0)]
+)
 def test_composed_delta_matches_the_summed_privacy_loss(epsilon, sigma, sensitivity, k):
     expected = mp_composed_delta(epsilon, sigma, sensitivity, k)
-    assert composed_gaussian_delta(epsilon, sigma, sensitivity, k) == pytest.approx(float(expected), rel=1e-12, abs=1e-300)
+    assert composed_gaussian_delta(epsilon, sigma, sensitivity, k) == pytest.approx(
+        float(expected), rel=1e-12, abs=1e-300
+    )
 
 
 @pytest.mark.parametrize("epsilon, delta", [(0.1, 1e-5), (1.0, 1e-10), (3.0, 1e-300), (0.0, 1e-3)])
@@ -134,7 +138,10 @@ def test_routes_broadcast():
 # --- Advanced, naive and optimal composition ---------------------------------------------------
 
 
-@pytest.mark.parametrize("epsilon, delta, k, slack", [(0.1, 1e-6, 100, 1e-6), (1.0, 0.0, 10, 1e-5), (0.01, 1e-9, 10_000, 1e-3), (0.0, 0.0, 5, 0.5)])
+@pytest.mark.parametrize(
+    "epsilon, delta, k, slack",
+    [(0.1, 1e-6, 100, 1e-6), (1.0, 0.0, 10, 1e-5), (0.01, 1e-9, 10_000, 1e-3), (0.0, 0.0, 5, 0.5)],
+)
 def test_advanced_composition_formula(epsilon, delta, k, slack):
     total_epsilon, total_delta = advanced_composition_epsilon(epsilon, delta, k, slack)
     with mp.workdps(40):
@@ -165,11 +172,15 @@ def mp_randomized_response_delta(epsilon, k, total_epsilon):
         e, g = mp.mpf(epsilon), mp.mpf(total_epsilon)
         p = mp.exp(e) / (1 + mp.exp(e))
         return sum(
-            mp.binomial(k, j) * p**j * (1 - p) ** (k - j) * max(0, 1 - mp.exp(g - (2 * j - k) * e)) for j in range(k + 1)
+            mp.binomial(k, j) * p**j * (1 - p) ** (k - j) * max(0, 1 - mp.exp(g - (2 * j - k) * e))
+            for j in range(k + 1)
         )
 
 
-@pytest.mark.parametrize("epsilon, k, total_epsilon", [(0.1, 100, 3.0), (1.0, 1, 0.5), (1.0, 1, 1.5), (0.5, 20, 2.0), (2.0, 5, 0.0), (0.3, 40, 12.0)])
+@pytest.mark.parametrize(
+    "epsilon, k, total_epsilon",
+    [(0.1, 100, 3.0), (1.0, 1, 0.5), (1.0, 1, 1.5), (0.5, 20, 2.0), (2.0, 5, 0.0), (0.3, 40, 12.0)],
+)
 def test_optimal_composition_pure_part_is_the_randomized_response_profile(epsilon, k, total_epsilon):
     expected = mp_randomized_response_delta(epsilon, k, total_epsilon)
     value = optimal_composition_delta(epsilon, 0.0, k, total_epsilon)

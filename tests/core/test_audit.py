@@ -82,7 +82,9 @@ def test_ceiling_is_attained_at_epsilon_zero_by_the_gaussian(sigma):
     # exactly Φ(Δ/2σ): the bound is tight, so the derivation has no slack in the wrong direction.
     mp.mp.dps = 50
     delta_zero = float(_gaussian_delta_mp(0.0, sigma, 1.0))
-    assert max_distinguishing_success(0.0, delta_zero) == pytest.approx(gaussian_closer_test_success(sigma, 1.0), rel=1e-12)
+    assert max_distinguishing_success(0.0, delta_zero) == pytest.approx(
+        gaussian_closer_test_success(sigma, 1.0), rel=1e-12
+    )
 
 
 def test_randomized_response_attains_the_pure_dp_ceiling():
@@ -240,7 +242,9 @@ def test_projection_sampler_needs_no_big_arrays_at_dimension_one_million():
 def test_simulation_agrees_with_the_exact_success(noise, scale, dim):
     trials = 200_000
     result = simulate_closer_test(noise, scale, 1.0, dim, trials, seed=2024)
-    exact = gaussian_closer_test_success(scale, 1.0) if noise == "gaussian" else r1smg_closer_test_success(scale, 1.0, dim)
+    exact = (
+        gaussian_closer_test_success(scale, 1.0) if noise == "gaussian" else r1smg_closer_test_success(scale, 1.0, dim)
+    )
     standard_error = math.sqrt(max(exact * (1 - exact), 1 / trials) / trials)
     assert abs(result.rate - exact) < 5 * standard_error
     assert result.successes == round(result.rate * trials)

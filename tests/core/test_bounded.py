@@ -17,7 +17,7 @@ CASES = [(0.7, 2.0, 0.5), (0.2, 1.0, 1.5), (3.0, 3.5, 0.25), (0.05, 10.0, 2.0)]
 
 
 def _gg_density(x, b, p):
-    return p / (2 * b * mpmath.gamma(1 / p)) * mpmath.exp(-(abs(x) / b) ** p)
+    return p / (2 * b * mpmath.gamma(1 / p)) * mpmath.exp(-((abs(x) / b) ** p))
 
 
 @pytest.mark.parametrize("b, p, h", CASES)
@@ -29,13 +29,17 @@ def test_moments_and_tails_match_quadrature(b, p, h):
     for q in (2.0, 4.0, 8.0):
         inside = mpmath.quad(lambda x: abs(x) ** q * _gg_density(x, b, p), points)
         assert float(bounded.truncated_noise_moment(q, b, p, h)) == pytest.approx(float(inside / mass), rel=1e-10)
-        assert float(bounded.clamped_noise_moment(q, b, p, h)) == pytest.approx(float(inside + h**q * (1 - mass)), rel=1e-10)
+        assert float(bounded.clamped_noise_moment(q, b, p, h)) == pytest.approx(
+            float(inside + h**q * (1 - mass)), rel=1e-10
+        )
     t = 0.4 * h
     # P(|X| <= x) = P(1/p, (x/b)^p), the regularized lower incomplete gamma function, in mpmath.
     below_t = mpmath.gammainc(1 / p, 0, (t / b) ** p, regularized=True)
     below_h = mpmath.gammainc(1 / p, 0, (h / b) ** p, regularized=True)
     above_t = mpmath.gammainc(1 / p, (t / b) ** p, mpmath.inf, regularized=True)
-    assert float(bounded.truncated_noise_tail(t, b, p, h)) == pytest.approx(float((below_h - below_t) / below_h), rel=1e-9)
+    assert float(bounded.truncated_noise_tail(t, b, p, h)) == pytest.approx(
+        float((below_h - below_t) / below_h), rel=1e-9
+    )
     assert float(bounded.clamped_noise_tail(t, b, p, h)) == pytest.approx(float(above_t), rel=1e-9)
 
 
@@ -98,6 +102,8 @@ def test_the_rejection_sampler_matches_the_truncated_law(b, p, h):
     assert np.abs(draws).max() <= h
     for t in (0.2 * h, 0.6 * h):
         expected = float(bounded.truncated_noise_tail(t, b, p, h))
-        assert abs(np.mean(np.abs(draws) > t) - expected) < 5 * math.sqrt(expected * (1 - expected) / draws.size) + 1e-12
+        assert (
+            abs(np.mean(np.abs(draws) > t) - expected) < 5 * math.sqrt(expected * (1 - expected) / draws.size) + 1e-12
+        )
     reference = generalized.truncated_gg_sample(np.random.default_rng(8), 60_000, 0.0, b, p, -h, h)
     assert abs(draws.var() - reference.var()) < 0.05 * reference.var()

@@ -24,13 +24,30 @@ def run(*arguments: str) -> subprocess.CompletedProcess:
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run(
         [sys.executable, "-m", "gaussmech_core", *arguments],
-        capture_output=True, text=True, cwd=ROOT, env=environment, timeout=120,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=environment,
+        timeout=120,
     )
 
 
 def test_calibrate_json_lists_every_mechanism_with_the_registry_numbers():
-    result = run("calibrate", "--epsilon", "0.5", "--delta", "1e-8", "--dim", "10", "--sensitivity", "2",
-                 "--neighbours", "all_coordinates", "--format", "json")
+    result = run(
+        "calibrate",
+        "--epsilon",
+        "0.5",
+        "--delta",
+        "1e-8",
+        "--dim",
+        "10",
+        "--sensitivity",
+        "2",
+        "--neighbours",
+        "all_coordinates",
+        "--format",
+        "json",
+    )
     assert result.returncode == 0, result.stderr
     rows = json.loads(result.stdout)
     assert [row["mechanism"] for row in rows] == list(MECHANISMS)

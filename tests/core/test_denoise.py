@@ -321,8 +321,12 @@ def test_michelot_falls_back_to_sorting(monkeypatch):
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.integers(1, 30).flatmap(lambda d: st.tuples(
-    hnp.arrays(np.float64, d, elements=FLOATS), hnp.arrays(np.float64, d, elements=FLOATS))), st.floats(0, 1e3))
+@given(
+    st.integers(1, 30).flatmap(
+        lambda d: st.tuples(hnp.arrays(np.float64, d, elements=FLOATS), hnp.arrays(np.float64, d, elements=FLOATS))
+    ),
+    st.floats(0, 1e3),
+)
 def test_projections_are_non_expansive(pair, total):
     a, b = pair
     distance = np.linalg.norm(a - b)
@@ -363,9 +367,7 @@ def test_round_keeping_total_is_the_nearest_integer_vector():
             continue
         z = round_keeping_total(x, total)
         base = np.floor(x).astype(int)
-        candidates = [
-            np.array(c) for c in itertools.product(*[range(b - 6, b + 10) for b in base]) if sum(c) == total
-        ]
+        candidates = [np.array(c) for c in itertools.product(*[range(b - 6, b + 10) for b in base]) if sum(c) == total]
         best = min(float(np.sum((c - x) ** 2)) for c in candidates)
         assert float(np.sum((z - x) ** 2)) == pytest.approx(best, abs=1e-12)
 
@@ -413,7 +415,8 @@ def test_wavelet_risk_obeys_the_oracle_inequality_in_the_wavelet_basis():
     details = np.concatenate([band.ravel() for detail in coefficients[1:] for band in detail])
     approximation_count = coefficients[0].size
     bound = approximation_count * sigma**2 + (2 * math.log(theta.size) + 1) * (
-        sigma**2 + np.sum(np.minimum(details**2, sigma**2)))
+        sigma**2 + np.sum(np.minimum(details**2, sigma**2))
+    )
     assert mean + 4 * error < bound
     assert mean + 4 * error < 0.25 * theta.size * sigma**2  # the raw error is 1024
 
@@ -428,8 +431,19 @@ def test_missing_pywavelets_gives_a_clear_import_error(monkeypatch):
 
 
 def test_registry_entries_are_complete():
-    assert {"none", "posterior_mean", "james_stein", "james_stein_plus", "empirical_bayes", "soft_threshold",
-            "wavelet_soft_threshold", "nonnegative", "simplex", "clip_rescale", "round"} <= set(DENOISERS)
+    assert {
+        "none",
+        "posterior_mean",
+        "james_stein",
+        "james_stein_plus",
+        "empirical_bayes",
+        "soft_threshold",
+        "wavelet_soft_threshold",
+        "nonnegative",
+        "simplex",
+        "clip_rescale",
+        "round",
+    } <= set(DENOISERS)
     for key, denoiser in DENOISERS.items():
         assert denoiser.id == key
         assert denoiser.name and denoiser.description and denoiser.theory
@@ -444,7 +458,9 @@ def test_batch_kernels_agree_with_the_public_pipeline(step):
     rows = truth.reshape(1, -1) + sigma * rng.standard_normal((5, truth.size))
     total = float(truth.sum())
     prior = oracle_prior(truth)
-    batch = denoise_module._apply_rows(rows, (step,) if step != "none" else (), np.full((5, 1), sigma), total, prior, truth.shape)
+    batch = denoise_module._apply_rows(
+        rows, (step,) if step != "none" else (), np.full((5, 1), sigma), total, prior, truth.shape
+    )
     for index in range(5):
         single = apply_pipeline(rows[index].reshape(truth.shape), [step], sigma, total=total, prior=prior)
         assert np.allclose(single.reshape(-1), batch[index], atol=1e-9)

@@ -203,10 +203,7 @@ NON_NUMERIC = {
     "guarantee": lambda f: "approximate",
     "kind": lambda f: "rms",
     "log_tail": lambda f: _gaussian_log_tail,
-    "mechanism": lambda f: (
-        MECHANISMS["analytic_gaussian"] if f.startswith("tails.") else
-        "analytic_gaussian"
-    ),
+    "mechanism": lambda f: MECHANISMS["analytic_gaussian"] if f.startswith("tails.") else "analytic_gaussian",
     "mechanism_id": lambda f: "laplace",
     "mechanism_ids": lambda f: ("analytic_gaussian", "laplace"),
     "mechanisms": lambda f: ("analytic_gaussian",),
@@ -222,7 +219,7 @@ NON_NUMERIC = {
     "relation": lambda f: "add_remove",
     "rng": lambda f: np.random.default_rng(0),
     "route": lambda f: "exact",
-    "sampler": lambda f: (lambda rng, size: rng.standard_normal((size, 2))),
+    "sampler": lambda f: lambda rng, size: rng.standard_normal((size, 2)),
     "scope": lambda f: "norm",
     "setting": lambda f: _setting(),
     "shape": lambda f: (4,),
@@ -313,7 +310,8 @@ FUNCTIONS = public_functions()
 def _parameters(function):
     """The parameters a call names: ``*args``/``**kwargs`` (streams' ``*extra``) are left empty."""
     return {
-        name: parameter for name, parameter in inspect.signature(function).parameters.items()
+        name: parameter
+        for name, parameter in inspect.signature(function).parameters.items()
         if parameter.kind not in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
     }
 
@@ -543,8 +541,12 @@ def run_function(qualname):
             continue
         counts[outcome] += 1
         special = arguments[name] if name in arguments else None
-        if outcome in ("finite", "inf") and label in ("np.float64(base)", "0-d array(base)", "np.int64(base)",
-                                                     "0-d int array(base)"):
+        if outcome in ("finite", "inf") and label in (
+            "np.float64(base)",
+            "0-d array(base)",
+            "np.int64(base)",
+            "0-d int array(base)",
+        ):
             if not _same(result, base_result):
                 violations.append(f"{name}={label}: gives {result!r}, the Python number gives {base_result!r}")
         if label == "mixed array" and isinstance(special, np.ndarray):
@@ -565,116 +567,118 @@ def run_function(qualname):
 # fixed). Each is an expected failure, strictly: when a function is fixed, its test passes and
 # pytest reports XPASS as a failure until it is removed from this list. Run the module as a
 # script for the list of violations.
-KNOWN_VIOLATIONS = frozenset({
-    "accounting.advanced_composition_epsilon",
-    "accounting.composed_gaussian_delta",
-    "accounting.composed_gaussian_epsilon",
-    "accounting.composed_gaussian_sigma",
-    "accounting.naive_composition",
-    "accounting.per_release_sigma",
-    "accounting.zcdp_composed_epsilon",
-    "accounting.zcdp_composed_sigma",
-    "attack_risk.attack_risk_all",  # RuntimeWarning at ε = tiny/subnormal; undocumented inf at δ = tiny
-    "attack_risk.gaussian_sigma_for_attack",  # RuntimeWarning at Δ = largest double and at a tiny advantage
-    "attack_risk.mechanism_attack_risk",  # undocumented inf at huge Δ or dim; an empty FPR list raises numpy's unnamed ValueError
-    "attack_risk.posterior_belief",  # RuntimeWarning (overflow in a divide) at a subnormal prior or TPR
-    "attack_risk.scale_for_attack_limit",  # at a tiny advantage the ValueError names no parameter
-    "audit.gaussian_closer_test_success",
-    "audit.matched_gaussian_sigma",
-    "audit.r1smg_closer_test_success",
-    "audit.simulate_closer_test",
-    "audit.wilson_interval",
-    "bounded.clamped_noise_moment",  # RuntimeWarning (inf × 0) at a huge q
-    "bounded.clamped_noise_sample",  # a float size raises numpy's TypeError, which names no parameter
-    "bounded.half_width",  # OverflowError at 2**1024, NaN passes through, undocumented inf
-    "bounded.truncated_noise_pdf",  # RuntimeWarning (divide by zero) at a huge scale or a tiny h
-    "bounded.truncated_noise_sample",  # a float size raises numpy's TypeError, which names no parameter
-    "bounded.truncated_noise_tail",  # RuntimeWarning (0/0) at a huge scale or a tiny h
-    "cli.calibration_rows",  # the registry's warnings and undocumented infs at the Setting's edges (as mechanisms.evaluate)
-    "cli.risk_rows",  # the registry's warnings and undocumented infs at the Setting's edges (as attack_risk_all)
-    "denoise.apply_pipeline",
-    "denoise.clip_and_rescale",
-    "denoise.empirical_bayes",
-    "denoise.james_stein",
-    "denoise.james_stein_bayes_risk",
-    "denoise.oracle_prior",
-    "denoise.posterior_mean",
-    "denoise.posterior_mean_bayes_risk",
-    "denoise.project_to_simplex",
-    "denoise.round_keeping_total",
-    "denoise.soft_threshold",
-    "denoise.universal_threshold",
-    "denoise.wavelet_soft_threshold",
-    "discrete_gaussian.discrete_gaussian_delta_zcdp_bound",  # at a tiny σ the ValueError names rho, which is not a parameter
-    "discrete_gaussian.discrete_gaussian_exact_sample",  # OverflowError at a huge σ²; a float size raises an unnamed TypeError
-    "discrete_gaussian.discrete_gaussian_loss_summary",  # OverflowError and RuntimeWarning at σ or dim = largest double, undocumented inf
-    "discrete_gaussian.discrete_gaussian_norm_tail",  # OverflowError at σ = largest double
-    "discrete_gaussian.discrete_gaussian_norm_tail_is_exact",  # OverflowError at σ = largest double
-    "discrete_gaussian.discrete_gaussian_sample",  # a float size raises an unnamed TypeError
-    "discrete_gaussian.discrete_gaussian_sigma_zcdp_bound",  # RuntimeError at ε = largest double; undocumented inf at huge Δ
-    "gaussian.classical_gaussian_sigma",
-    "gaussian.low_privacy_sigma_bound",
-    "gaussian.vinterbo_gaussian_sigma",
-    "gaussian.zcdp_cks_sigma",
-    "gaussian.zcdp_to_epsilon_bun_steinke",
-    "gaussian.zcdp_to_epsilon_cks",
-    "generalized.bit_gg_epsilon",
-    "generalized.bit_gg_sample",
-    "generalized.bit_gg_scale",
-    "generalized.generalized_gaussian_delta",
-    "generalized.generalized_gaussian_epsilon",
-    "generalized.generalized_gaussian_log_delta",
-    "generalized.generalized_gaussian_scale",
-    "generalized.gg_absolute_moment",
-    "generalized.gg_density_at_mean_equal_variance",
-    "generalized.gg_sample",
-    "generalized.gg_scale_from_std",
-    "generalized.gg_variance",
-    "generalized.laplace_gaussian_tail_ratio",
-    "generalized.lemma11_variance_ratio",
-    "generalized.privacy_cost_ratio",
-    "generalized.truncated_gg_sample",
-    "generalized.truncated_gg_scale",
-    "histogram.error_metrics",
-    "histogram.error_sweep",
-    "histogram.evaluate_pipelines",
-    "histogram.improvement_factor",
-    "histogram.mse",
-    "inverse.epsilon_for_target_error",
-    "inverse.epsilons_for_target_error",
-    "inverse.error_at_epsilon",
-    "laplace.laplace_sample",
-    "laplace.laplace_scale",
-    "laplace.laplace_variance",
-    "loss.gaussian_loss_summary",
-    "loss.iid_coordinate_loss_summary",
-    "loss.iid_loss_summary_from_moments",  # OverflowError (math range error) at huge moments
-    "loss.loss_quantiles_against_dim",
-    "loss.monte_carlo_loss",
-    "loss.mvg_iid_loss_summary",
-    "loss.r1smg_loss_summary",
-    "mechanisms.calibrate_all",
-    "mechanisms.coordinate_std_over_epsilon",
-    "mechanisms.evaluate",
-    "multivariate.ji_li_constant_analytic",
-    "multivariate.ji_li_constant_classical",
-    "multivariate.ji_li_constant_mvg",
-    "multivariate.mvg_iid_expected_loss",
-    "multivariate.mvg_iid_std",
-    "multivariate.r1smg_coordinate_pdf",
-    "multivariate.r1smg_coordinate_tail",
-    "multivariate.r1smg_norm_tail",
-    "multivariate.r1smg_privacy_loss",
-    "multivariate.r1smg_true_delta",
-    "multivariate.r1smg_true_delta_monte_carlo",
-    "tails.classical_breakdown_epsilon",
-    "tails.classical_formula_sigma",
-    "tails.classical_true_delta",
-    "tails.classical_validity_map",
-    "tails.coordinate_error_bound",
-    "tails.coordinate_sample",
-    "tails.norm_error_bound",
-})
+KNOWN_VIOLATIONS = frozenset(
+    {
+        "accounting.advanced_composition_epsilon",
+        "accounting.composed_gaussian_delta",
+        "accounting.composed_gaussian_epsilon",
+        "accounting.composed_gaussian_sigma",
+        "accounting.naive_composition",
+        "accounting.per_release_sigma",
+        "accounting.zcdp_composed_epsilon",
+        "accounting.zcdp_composed_sigma",
+        "attack_risk.attack_risk_all",  # RuntimeWarning at ε = tiny/subnormal; undocumented inf at δ = tiny
+        "attack_risk.gaussian_sigma_for_attack",  # RuntimeWarning at Δ = largest double and at a tiny advantage
+        "attack_risk.mechanism_attack_risk",  # undocumented inf at huge Δ or dim; an empty FPR list raises numpy's unnamed ValueError
+        "attack_risk.posterior_belief",  # RuntimeWarning (overflow in a divide) at a subnormal prior or TPR
+        "attack_risk.scale_for_attack_limit",  # at a tiny advantage the ValueError names no parameter
+        "audit.gaussian_closer_test_success",
+        "audit.matched_gaussian_sigma",
+        "audit.r1smg_closer_test_success",
+        "audit.simulate_closer_test",
+        "audit.wilson_interval",
+        "bounded.clamped_noise_moment",  # RuntimeWarning (inf × 0) at a huge q
+        "bounded.clamped_noise_sample",  # a float size raises numpy's TypeError, which names no parameter
+        "bounded.half_width",  # OverflowError at 2**1024, NaN passes through, undocumented inf
+        "bounded.truncated_noise_pdf",  # RuntimeWarning (divide by zero) at a huge scale or a tiny h
+        "bounded.truncated_noise_sample",  # a float size raises numpy's TypeError, which names no parameter
+        "bounded.truncated_noise_tail",  # RuntimeWarning (0/0) at a huge scale or a tiny h
+        "cli.calibration_rows",  # the registry's warnings and undocumented infs at the Setting's edges (as mechanisms.evaluate)
+        "cli.risk_rows",  # the registry's warnings and undocumented infs at the Setting's edges (as attack_risk_all)
+        "denoise.apply_pipeline",
+        "denoise.clip_and_rescale",
+        "denoise.empirical_bayes",
+        "denoise.james_stein",
+        "denoise.james_stein_bayes_risk",
+        "denoise.oracle_prior",
+        "denoise.posterior_mean",
+        "denoise.posterior_mean_bayes_risk",
+        "denoise.project_to_simplex",
+        "denoise.round_keeping_total",
+        "denoise.soft_threshold",
+        "denoise.universal_threshold",
+        "denoise.wavelet_soft_threshold",
+        "discrete_gaussian.discrete_gaussian_delta_zcdp_bound",  # at a tiny σ the ValueError names rho, which is not a parameter
+        "discrete_gaussian.discrete_gaussian_exact_sample",  # OverflowError at a huge σ²; a float size raises an unnamed TypeError
+        "discrete_gaussian.discrete_gaussian_loss_summary",  # OverflowError and RuntimeWarning at σ or dim = largest double, undocumented inf
+        "discrete_gaussian.discrete_gaussian_norm_tail",  # OverflowError at σ = largest double
+        "discrete_gaussian.discrete_gaussian_norm_tail_is_exact",  # OverflowError at σ = largest double
+        "discrete_gaussian.discrete_gaussian_sample",  # a float size raises an unnamed TypeError
+        "discrete_gaussian.discrete_gaussian_sigma_zcdp_bound",  # RuntimeError at ε = largest double; undocumented inf at huge Δ
+        "gaussian.classical_gaussian_sigma",
+        "gaussian.low_privacy_sigma_bound",
+        "gaussian.vinterbo_gaussian_sigma",
+        "gaussian.zcdp_cks_sigma",
+        "gaussian.zcdp_to_epsilon_bun_steinke",
+        "gaussian.zcdp_to_epsilon_cks",
+        "generalized.bit_gg_epsilon",
+        "generalized.bit_gg_sample",
+        "generalized.bit_gg_scale",
+        "generalized.generalized_gaussian_delta",
+        "generalized.generalized_gaussian_epsilon",
+        "generalized.generalized_gaussian_log_delta",
+        "generalized.generalized_gaussian_scale",
+        "generalized.gg_absolute_moment",
+        "generalized.gg_density_at_mean_equal_variance",
+        "generalized.gg_sample",
+        "generalized.gg_scale_from_std",
+        "generalized.gg_variance",
+        "generalized.laplace_gaussian_tail_ratio",
+        "generalized.lemma11_variance_ratio",
+        "generalized.privacy_cost_ratio",
+        "generalized.truncated_gg_sample",
+        "generalized.truncated_gg_scale",
+        "histogram.error_metrics",
+        "histogram.error_sweep",
+        "histogram.evaluate_pipelines",
+        "histogram.improvement_factor",
+        "histogram.mse",
+        "inverse.epsilon_for_target_error",
+        "inverse.epsilons_for_target_error",
+        "inverse.error_at_epsilon",
+        "laplace.laplace_sample",
+        "laplace.laplace_scale",
+        "laplace.laplace_variance",
+        "loss.gaussian_loss_summary",
+        "loss.iid_coordinate_loss_summary",
+        "loss.iid_loss_summary_from_moments",  # OverflowError (math range error) at huge moments
+        "loss.loss_quantiles_against_dim",
+        "loss.monte_carlo_loss",
+        "loss.mvg_iid_loss_summary",
+        "loss.r1smg_loss_summary",
+        "mechanisms.calibrate_all",
+        "mechanisms.coordinate_std_over_epsilon",
+        "mechanisms.evaluate",
+        "multivariate.ji_li_constant_analytic",
+        "multivariate.ji_li_constant_classical",
+        "multivariate.ji_li_constant_mvg",
+        "multivariate.mvg_iid_expected_loss",
+        "multivariate.mvg_iid_std",
+        "multivariate.r1smg_coordinate_pdf",
+        "multivariate.r1smg_coordinate_tail",
+        "multivariate.r1smg_norm_tail",
+        "multivariate.r1smg_privacy_loss",
+        "multivariate.r1smg_true_delta",
+        "multivariate.r1smg_true_delta_monte_carlo",
+        "tails.classical_breakdown_epsilon",
+        "tails.classical_formula_sigma",
+        "tails.classical_true_delta",
+        "tails.classical_validity_map",
+        "tails.coordinate_error_bound",
+        "tails.coordinate_sample",
+        "tails.norm_error_bound",
+    }
+)
 
 
 def _marks(qualname, strict=True):
@@ -770,7 +774,8 @@ def _fuzzable(qualname):
         return []
     base = base_arguments(qualname, function)
     return [
-        name for name, value in base.items()
+        name
+        for name, value in base.items()
         if name in DOMAINS and name not in NON_NUMERIC and not (isinstance(value, np.ndarray) and value.ndim)
     ]
 

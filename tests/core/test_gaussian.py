@@ -222,7 +222,14 @@ def test_math_2_5_sigma_table(epsilon, delta, sigma, classical):
 
 @pytest.mark.parametrize(
     "epsilon, delta",
-    [(0, 0.382924922548), (0.5, 0.2384217081349), (1, 0.1269367375066), (2, 0.02092363582111), (5, 5.793721691919e-7), (10, 9.812705826847e-23)],
+    [
+        (0, 0.382924922548),
+        (0.5, 0.2384217081349),
+        (1, 0.1269367375066),
+        (2, 0.02092363582111),
+        (5, 5.793721691919e-7),
+        (10, 9.812705826847e-23),
+    ],
 )
 def test_math_2_5_profile_table(epsilon, delta):
     assert gaussian_delta(epsilon, 1.0) == pytest.approx(delta, rel=1e-11)
@@ -230,7 +237,8 @@ def test_math_2_5_profile_table(epsilon, delta):
 
 
 @pytest.mark.parametrize(
-    "epsilon, value", [(0.01, 0.0517715100154), (0.1, 0.138210780761), (1, 0.286208211922), (5, 0.383836852812), (20, 0.438393029956)]
+    "epsilon, value",
+    [(0.01, 0.0517715100154), (0.1, 0.138210780761), (1, 0.286208211922), (5, 0.383836852812), (20, 0.438393029956)],
 )
 def test_math_2_5_delta_zero_table(epsilon, value):
     assert delta_zero(epsilon) == pytest.approx(value, rel=1e-11)
@@ -251,10 +259,14 @@ def test_math_3_zero_epsilon_table(delta, exact, theorem2):
     assert zero_epsilon_gaussian_sigma(delta) == pytest.approx(exact, rel=2e-4)
     assert theorem2_gaussian_sigma(delta) == theorem2
     # Asymptotically the exact (0, δ) σ is Δ/(δ√(2π)) = 0.798 × Theorem 2's.
-    assert zero_epsilon_gaussian_sigma(1e-12) / theorem2_gaussian_sigma(1e-12) == pytest.approx(2 / math.sqrt(2 * math.pi), rel=1e-9)
+    assert zero_epsilon_gaussian_sigma(1e-12) / theorem2_gaussian_sigma(1e-12) == pytest.approx(
+        2 / math.sqrt(2 * math.pi), rel=1e-9
+    )
 
 
-@pytest.mark.parametrize("epsilon, delta_zero_value, mills", [(1, 0.2862, 0.2179), (5, 0.3838, 0.3738), (20, 0.4384, 0.4369)])
+@pytest.mark.parametrize(
+    "epsilon, delta_zero_value, mills", [(1, 0.2862, 0.2179), (5, 0.3838, 0.3738), (20, 0.4384, 0.4369)]
+)
 def test_math_3_low_privacy_table(epsilon, delta_zero_value, mills):
     assert delta_zero(epsilon) == pytest.approx(delta_zero_value, abs=5e-5)
     assert 0.5 - 1 / math.sqrt(4 * math.pi * epsilon) == pytest.approx(mills, abs=5e-5)
@@ -506,7 +518,10 @@ def test_extremes_of_the_calibration():
         (zcdp_to_epsilon_cks, (np.array([0.0, 1e-300, 1e-6, 1.0, 1e6]), np.array(EXTREME_DELTAS)[:, None])),
         (zcdp_to_epsilon_bun_steinke, (np.array([0.0, 1e-300, 1.0, 1e300]), np.array(EXTREME_DELTAS)[:, None])),
         (gaussian_tradeoff, (np.array([0.0, 1e-300, 0.5, 1.0]), np.array([0.0, 1.0, 1e300])[:, None])),
-        (gaussian_norm_tail, (np.array([0.0, 1e-300, 1.0, 1e200, np.inf]), np.array([1e-300, 1.0, np.inf])[:, None], 10**6)),
+        (
+            gaussian_norm_tail,
+            (np.array([0.0, 1e-300, 1.0, 1e200, np.inf]), np.array([1e-300, 1.0, np.inf])[:, None], 10**6),
+        ),
         (gaussian_coordinate_tail, (np.array([0.0, 1.0, 1e200, np.inf]), np.array([1e-300, 1.0, np.inf])[:, None])),
         (gaussian_log_coordinate_tail, (np.array([0.0, 1.0, 1e200, np.inf]), np.array([1e-300, 1.0, np.inf])[:, None])),
         (gaussian_loss_quantile, (np.array([0.0, 1e-300, 0.5, 1.0]), np.array([1e-300, 1.0, 1e300])[:, None], 3)),
@@ -630,7 +645,9 @@ def test_hundred_thousand_pairs_match_scalar_calls(no_last_resort):
     sigma = analytic_gaussian_sigma(epsilon, delta)
     assert sigma.shape == (100_000,)
     for index in rng.choice(100_000, 300, replace=False):
-        assert analytic_gaussian_sigma(float(epsilon[index]), float(delta[index])) == pytest.approx(sigma[index], rel=1e-12)
+        assert analytic_gaussian_sigma(float(epsilon[index]), float(delta[index])) == pytest.approx(
+            sigma[index], rel=1e-12
+        )
     assert np.all(gaussian_log_delta(epsilon, sigma) <= np.log(delta))
 
 
@@ -699,7 +716,9 @@ def test_privacy_loss_of_nothing():
 
 # --- The other calibrations --------------------------------------------------------------------
 
-CALIBRATION_SETTINGS = [(e, d) for e in (1e-6, 1e-3, 0.1, 1.0, 8.0, 100.0, 1e3) for d in (1e-300, 1e-20, 1e-5, 0.1, 0.5, 0.9)]
+CALIBRATION_SETTINGS = [
+    (e, d) for e in (1e-6, 1e-3, 0.1, 1.0, 8.0, 100.0, 1e3) for d in (1e-300, 1e-20, 1e-5, 0.1, 0.5, 0.9)
+]
 
 
 @pytest.mark.parametrize("epsilon, delta", CALIBRATION_SETTINGS)
@@ -708,7 +727,10 @@ def test_looser_calibrations_meet_their_own_conditions_and_are_never_below_exact
     with mp.workdps(DPS):
         e, d = mp.mpf(epsilon), mp.mpf(delta)
         # tail bound: Φ(μ/2 − ε/μ) ≤ δ, tight
-        for sigma, tail in ((tail_bound_gaussian_sigma(epsilon, delta), d), (pdp_gaussian_sigma(epsilon, delta), d / 2)):
+        for sigma, tail in (
+            (tail_bound_gaussian_sigma(epsilon, delta), d),
+            (pdp_gaussian_sigma(epsilon, delta), d / 2),
+        ):
             mu = 1 / mp.mpf(sigma)
             assert mp.ncdf(mu / 2 - e / mu) <= tail
             mu_less = 1 / (mp.mpf(sigma) * (1 - mp.mpf(1e-12)))
@@ -734,7 +756,9 @@ def test_looser_calibrations_meet_their_own_conditions_and_are_never_below_exact
 
 def test_vinterbo_is_never_below_exact_on_a_fine_grid():
     """docs/math.md section 1 checked ε ≥ 1e-4; we extend it to ε = 1e-6."""
-    epsilon, delta = np.meshgrid(np.logspace(-6, 3, 37), np.concatenate([np.logspace(-300, -1, 40), [0.3, 0.5, 0.7, 0.9]]))
+    epsilon, delta = np.meshgrid(
+        np.logspace(-6, 3, 37), np.concatenate([np.logspace(-300, -1, 40), [0.3, 0.5, 0.7, 0.9]])
+    )
     assert np.all(vinterbo_gaussian_sigma(epsilon, delta) >= analytic_gaussian_sigma(epsilon, delta))
 
 
@@ -797,7 +821,9 @@ def test_tradeoff_against_mpmath_and_its_profile(mu):
 # --- Tails of the noise ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("t, sigma, dim", [(0.5, 1.0, 1), (3.0, 1.0, 1), (30.0, 1.0, 10), (100.0, 2.0, 1000), (5.0, 0.1, 3)])
+@pytest.mark.parametrize(
+    "t, sigma, dim", [(0.5, 1.0, 1), (3.0, 1.0, 1), (30.0, 1.0, 10), (100.0, 2.0, 1000), (5.0, 0.1, 3)]
+)
 def test_norm_tail_against_mpmath(t, sigma, dim):
     with mp.workdps(40):
         exact = mp.gammainc(mp.mpf(dim) / 2, (mp.mpf(t) / sigma) ** 2 / 2, mp.inf, regularized=True)

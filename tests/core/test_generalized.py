@@ -125,6 +125,7 @@ def mp_pdp_delta(epsilon, scale, sensitivity, order):
     target = epsilon * scale**order
     if sensitivity**order >= target:
         return mp.mpf(1)
+
     def loss_bound(noise):
         return noise**order * mp.expm1(order * mp.log1p(sensitivity / noise)) if noise > 0 else sensitivity**order
 
@@ -150,9 +151,10 @@ def test_density_is_liu_parametrisation(order):
         exact = order / (2 * scale * mp.gamma(1 / mp.mpf(order))) * mp.exp(-((abs(mp.mpf(x)) / scale) ** order))
         assert gg_pdf(x, scale, order) == pytest.approx(float(exact), rel=1e-13)
         assert gg_logpdf(x, scale, order) == pytest.approx(float(mp.log(exact)), rel=1e-13, abs=1e-14)
-    total = integrate.quad(lambda y: gg_pdf(y, scale, order), -np.inf, 0.0)[0] + integrate.quad(
-        lambda y: gg_pdf(y, scale, order), 0.0, np.inf
-    )[0]
+    total = (
+        integrate.quad(lambda y: gg_pdf(y, scale, order), -np.inf, 0.0)[0]
+        + integrate.quad(lambda y: gg_pdf(y, scale, order), 0.0, np.inf)[0]
+    )
     assert total == pytest.approx(1.0, rel=1e-9)
 
 
@@ -314,7 +316,12 @@ def test_profile_at_p2_is_the_analytic_gaussian_profile():
     epsilon = np.array([0.0, 0.5, 1.0, 2.0, 5.0, 10.0])
     # docs/math.md section 2.5: σ = 1, Δ = 1.
     reference = [
-        0.382924922548, 0.2384217081349, 0.1269367375066, 0.02092363582111, 5.793721691919e-7, 9.812705826847e-23
+        0.382924922548,
+        0.2384217081349,
+        0.1269367375066,
+        0.02092363582111,
+        5.793721691919e-7,
+        9.812705826847e-23,
     ]
     assert generalized_gaussian_delta(epsilon, SQRT2, 1.0, 2.0) == pytest.approx(reference, rel=1e-11)
     scales = np.array([0.1, 1.0, 30.0])[:, None]
@@ -368,8 +375,17 @@ def test_approximate_scale_meets_delta_in_exact_arithmetic_and_is_tight(epsilon,
 @pytest.mark.parametrize(
     "epsilon, delta",
     [
-        (1e-6, 1e-5), (0.01, 1e-5), (0.1, 1e-5), (1.0, 1e-5), (1.0, 1e-100), (1.0, 1e-300),
-        (10.0, 1e-5), (1e3, 1e-300), (0.5, 0.9), (0.0, 1e-3), (0.0, 0.5),
+        (1e-6, 1e-5),
+        (0.01, 1e-5),
+        (0.1, 1e-5),
+        (1.0, 1e-5),
+        (1.0, 1e-100),
+        (1.0, 1e-300),
+        (10.0, 1e-5),
+        (1e3, 1e-300),
+        (0.5, 0.9),
+        (0.0, 1e-3),
+        (0.0, 0.5),
     ],
 )
 def test_p2_reduces_to_the_analytic_gaussian(epsilon, delta):
@@ -656,6 +672,7 @@ def test_bit_sampler_puts_the_tail_mass_on_the_bounds():
     for observed, expected in ((np.mean(samples == 1.0), upper_mass), (np.mean(samples == 0.0), lower_mass)):
         assert abs(observed - expected) < 5 * math.sqrt(expected * (1 - expected) / n)
     inside = samples[(samples > 0.0) & (samples < 1.0)]
+
     def conditional_cdf(x):
         return (gg_cdf(x - center, scale, order) - lower_mass) / (1 - lower_mass - upper_mass)
 

@@ -115,11 +115,14 @@ def test_calibration_rejects_bad_input():
 
 
 @pytest.mark.parametrize(
-    "mechanism, order", [("analytic_gaussian", 2.0), ("classical_gaussian", 2.0), ("laplace", 1.0), ("generalized_gaussian", 3.0)]
+    "mechanism, order",
+    [("analytic_gaussian", 2.0), ("classical_gaussian", 2.0), ("laplace", 1.0), ("generalized_gaussian", 3.0)],
 )
 def test_release_noise_has_the_calibrated_spread(mechanism, order):
     d = 100_000
-    release = release_histogram(np.zeros(d), mechanism, 0.5, 1e-5, "replace", order=order, rng=np.random.default_rng(17))
+    release = release_histogram(
+        np.zeros(d), mechanism, 0.5, 1e-5, "replace", order=order, rng=np.random.default_rng(17)
+    )
     noise = release.noisy
     # CLT: the sample variance has standard error sqrt((κ - 1)/d) σ² for kurtosis κ (at most 6 here).
     assert abs(noise.mean()) < 5 * release.noise_std / math.sqrt(d)
@@ -236,8 +239,18 @@ def test_sweep_matches_a_direct_computation():
     counts = _sparse_counts()
     epsilons = [0.2, 1.0, 4.0]
     pipelines = [(), ("soft_threshold", "simplex")]
-    result = error_sweep(counts, ["laplace", "analytic_gaussian"], pipelines, epsilons, 1e-5, "replace",
-                         repetitions=7, seed=42, metrics=("mse", "l1"), total=counts.sum())
+    result = error_sweep(
+        counts,
+        ["laplace", "analytic_gaussian"],
+        pipelines,
+        epsilons,
+        1e-5,
+        "replace",
+        repetitions=7,
+        seed=42,
+        metrics=("mse", "l1"),
+        total=counts.sum(),
+    )
     rng = mechanism_rng(42, "analytic_gaussian")  # the analytic Gaussian's own stream, keyed by its id
     unit = rng.standard_normal((7, counts.size))
     sigma = analytic_gaussian_sigma(1.0, 1e-5, math.sqrt(2))
@@ -252,8 +265,9 @@ def test_sweep_matches_a_direct_computation():
 
 def test_sweep_raw_error_is_the_noise_variance():
     counts = _sparse_counts(d=2000)
-    result = error_sweep(counts, ["analytic_gaussian", "laplace"], [()], [0.5, 2.0], 1e-5, "add_remove",
-                         repetitions=20, seed=3)
+    result = error_sweep(
+        counts, ["analytic_gaussian", "laplace"], [()], [0.5, 2.0], 1e-5, "add_remove", repetitions=20, seed=3
+    )
     # Raw MSE per bin averages d·R noise squares: mean σ², relative standard error sqrt((κ-1)/(dR)).
     for m, kurtosis in ((0, 3.0), (1, 6.0)):
         relative = result.mean[0, m, 0] / result.noise_std[m] ** 2 - 1
@@ -285,8 +299,16 @@ def test_sweep_chunks_give_the_same_numbers(monkeypatch):
 
 def test_sweep_marks_invalid_mechanisms_and_reports_improvement():
     counts = _sparse_counts()
-    result = error_sweep(counts, ["classical_gaussian", ("generalized_gaussian", 3.0)],
-                         [(), ("soft_threshold",)], [0.5, 1.0, 2.0], 1e-5, "add_remove", repetitions=4, seed=0)
+    result = error_sweep(
+        counts,
+        ["classical_gaussian", ("generalized_gaussian", 3.0)],
+        [(), ("soft_threshold",)],
+        [0.5, 1.0, 2.0],
+        1e-5,
+        "add_remove",
+        repetitions=4,
+        seed=0,
+    )
     assert result.valid[0].tolist() == [True, False, False]
     assert np.isnan(result.mean[0, 0, :, 1:]).all() and np.isfinite(result.mean[0, 0, :, 0]).all()
     assert "ε = 1" in result.reasons[0] and result.reasons[1] == ""
@@ -299,9 +321,19 @@ def test_sweep_marks_invalid_mechanisms_and_reports_improvement():
 
 def test_sweep_with_oracle_and_kl():
     counts = np.kron(_sparse_counts(d=16, n=500, seed=2).reshape(4, 4), np.ones((2, 2)))
-    result = error_sweep(counts, ["analytic_gaussian"], [("posterior_mean",), ("wavelet_soft_threshold", "simplex")],
-                         [1.0], 1e-5, "add_remove", repetitions=3, seed=0, metrics=tuple(METRICS),
-                         total=counts.sum(), prior=oracle_prior(counts))
+    result = error_sweep(
+        counts,
+        ["analytic_gaussian"],
+        [("posterior_mean",), ("wavelet_soft_threshold", "simplex")],
+        [1.0],
+        1e-5,
+        "add_remove",
+        repetitions=3,
+        seed=0,
+        metrics=tuple(METRICS),
+        total=counts.sum(),
+        prior=oracle_prior(counts),
+    )
     assert result.mean.shape == (4, 1, 2, 1)
     assert np.isfinite(result.mean).all()
 
@@ -323,8 +355,16 @@ def test_sweep_with_oracle_and_kl():
     ],
 )
 def test_sweep_rejects_bad_input(kwargs, error, text):
-    arguments = dict(counts=[1.0, 0.0, 5.0], mechanisms=["laplace"], denoiser_pipelines=[()], epsilons=[1.0],
-                     delta=1e-5, relation="add_remove", repetitions=2, seed=0)
+    arguments = dict(
+        counts=[1.0, 0.0, 5.0],
+        mechanisms=["laplace"],
+        denoiser_pipelines=[()],
+        epsilons=[1.0],
+        delta=1e-5,
+        relation="add_remove",
+        repetitions=2,
+        seed=0,
+    )
     arguments.update(kwargs)
     with pytest.raises(error, match=text):
         error_sweep(**arguments)

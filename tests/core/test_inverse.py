@@ -104,7 +104,9 @@ def test_r1smg_rms_matches_its_closed_form(dim, delta):
 def test_analytic_gaussian_coordinate_bound_matches_mpmath(delta, alpha):
     setting = dataclasses.replace(BASE, delta=delta, dim=1000)
     target = 12.0
-    result = epsilon_for_target_error("analytic_gaussian", setting, target, kind="quantile", alpha=alpha, scope="coordinate")
+    result = epsilon_for_target_error(
+        "analytic_gaussian", setting, target, kind="quantile", alpha=alpha, scope="coordinate"
+    )
     # P(|N(0, σ²)| > t) = α  ⇔  σ = t / Φ⁻¹(1 - α/2); the ε at which that σ meets δ is the answer.
     mp.mp.dps = 60
     sigma_needed = mp.mpf(target) / mp.sqrt(2) / mp.erfinv(1 - mp.mpf(alpha))

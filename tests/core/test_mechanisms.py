@@ -23,9 +23,20 @@ SETTINGS = [
 
 def test_registry_ids_and_required_entries():
     expected = {
-        "classical_gaussian", "analytic_gaussian", "gaussian_tail_bound", "gaussian_pdp",
-        "gaussian_zcdp_bs", "gaussian_zcdp_cks", "gaussian_vinterbo", "laplace",
-        "generalized_gaussian", "generalized_gaussian_pdp", "mvg_iid", "r1smg", "truncated_gg", "bit_gg",
+        "classical_gaussian",
+        "analytic_gaussian",
+        "gaussian_tail_bound",
+        "gaussian_pdp",
+        "gaussian_zcdp_bs",
+        "gaussian_zcdp_cks",
+        "gaussian_vinterbo",
+        "laplace",
+        "generalized_gaussian",
+        "generalized_gaussian_pdp",
+        "mvg_iid",
+        "r1smg",
+        "truncated_gg",
+        "bit_gg",
         "discrete_gaussian",
     }
     assert set(MECHANISMS) == expected
@@ -101,8 +112,12 @@ def test_density_tail_and_sampler_agree(mechanism_id):
         total += float(np.sum(mechanism.atoms(scale, setting)[1]))
     assert total == pytest.approx(1.0, abs=2e-4)
     t = 1.3 * std
-    tail_from_density, _ = integrate.quad(lambda x: float(mechanism.pdf(np.array(x), scale, setting)), t, np.inf, limit=200)
-    assert float(mechanism.tail(np.array(t), scale, setting)) == pytest.approx(2 * tail_from_density, rel=2e-3, abs=1e-6)
+    tail_from_density, _ = integrate.quad(
+        lambda x: float(mechanism.pdf(np.array(x), scale, setting)), t, np.inf, limit=200
+    )
+    assert float(mechanism.tail(np.array(t), scale, setting)) == pytest.approx(
+        2 * tail_from_density, rel=2e-3, abs=1e-6
+    )
     # Samples have the stated shape, coordinate standard deviation and expected loss.
     rng = np.random.default_rng(20261129)
     samples = mechanism.sample(rng, 40_000, scale, setting)
@@ -150,9 +165,15 @@ def test_laplace_follows_the_l1_model():
 
 @pytest.mark.parametrize(
     "kwargs",
-    [dict(epsilon=-1, delta=1e-5), dict(epsilon=1, delta=1.0), dict(epsilon=1, delta=0.0),
-     dict(epsilon=float("nan"), delta=1e-5), dict(epsilon=1, delta=1e-5, dim=0),
-     dict(epsilon=1, delta=1e-5, order=0.5), dict(epsilon=1, delta=1e-5, sensitivity=0)],
+    [
+        dict(epsilon=-1, delta=1e-5),
+        dict(epsilon=1, delta=1.0),
+        dict(epsilon=1, delta=0.0),
+        dict(epsilon=float("nan"), delta=1e-5),
+        dict(epsilon=1, delta=1e-5, dim=0),
+        dict(epsilon=1, delta=1e-5, order=0.5),
+        dict(epsilon=1, delta=1e-5, sensitivity=0),
+    ],
 )
 def test_setting_rejects_bad_parameters(kwargs):
     with pytest.raises(ValueError):

@@ -123,8 +123,7 @@ def test_psi_formula_and_the_density_constant():
 
 
 def test_sigma_star_is_log_space_and_scales_with_sensitivity_squared():
-    assert log_r1smg_sigma_star(1.0, 1e-300, 1.0, 3) == pytest.approx(
-        math.log(2.0) - mp_log_psi(1e-300, 3), rel=1e-14)
+    assert log_r1smg_sigma_star(1.0, 1e-300, 1.0, 3) == pytest.approx(math.log(2.0) - mp_log_psi(1e-300, 3), rel=1e-14)
     assert r1smg_sigma_star(1.0, 1e-300, 1.0, 3) == math.inf  # e^1383 overflows, without a warning
     assert r1smg_psi(1e-300, 3) == 0.0
     unit = r1smg_sigma_star(1.0, 1e-5, 1.0, 10)
@@ -152,13 +151,18 @@ def test_ji_li_constants_values():
     assert ji_li_constant_mvg(1.0, 1, 1) == pytest.approx(0.75, rel=1e-15)
     assert ji_li_constant_mvg(1.0, 10, 10) == pytest.approx(245.82, rel=1e-4)
     assert ji_li_constant_mvg(2.0, 10, 3) == pytest.approx(
-        (1.25 * harmonic_number(3) + 0.25 * harmonic_number_half(3)) * 30 / 4.0, rel=1e-15)
+        (1.25 * harmonic_number(3) + 0.25 * harmonic_number_half(3)) * 30 / 4.0, rel=1e-15
+    )
 
 
 def test_ca_is_not_a_bound_for_the_exact_analytic_gaussian():
     """docs/math.md section 6.3: C_A/M exceeds the exact aGM σ² (by 1.17-1.93×), so it bounds nothing."""
-    table = [(0.1, 1e-5, 1828.9, 945.5), (1.0, 1e-5, 19.19, 13.92), (1.0, 1e-10, 41.47, 34.43),
-             (5.0, 1e-5, 0.928, 0.795)]
+    table = [
+        (0.1, 1e-5, 1828.9, 945.5),
+        (1.0, 1e-5, 19.19, 13.92),
+        (1.0, 1e-10, 41.47, 34.43),
+        (5.0, 1e-5, 0.928, 0.795),
+    ]
     for epsilon, delta, ca, agm in table:
         per_dim = ji_li_constant_analytic(epsilon, delta, 7) / 7
         agm_variance = analytic_gaussian_sigma(epsilon, delta, 1.0) ** 2
@@ -211,8 +215,15 @@ def mp_mvg_k(epsilon, delta, sensitivity, rows, cols, gamma):
     return (-beta + mp.sqrt(beta**2 + 8 * alpha * e)) ** 2 / (4 * alpha**2)
 
 
-@pytest.mark.parametrize("args", [(1.0, 1e-5, 1.0, 1, 1, 0.5), (1.0, 1e-5, 1.0, 10, 10, 0.5),
-                                  (1e-3, 1e-300, 2.0, 7, 3, 5.0), (1e3, 0.2, 0.1, 1000, 1, 1.0)])
+@pytest.mark.parametrize(
+    "args",
+    [
+        (1.0, 1e-5, 1.0, 1, 1, 0.5),
+        (1.0, 1e-5, 1.0, 10, 10, 0.5),
+        (1e-3, 1e-300, 2.0, 7, 3, 5.0),
+        (1e3, 0.2, 0.1, 1000, 1, 1.0),
+    ],
+)
 def test_mvg_k_matches_mpmath(args):
     assert mvg_K(*args) == pytest.approx(float(mp_mvg_k(*args)), rel=1e-13)
 
@@ -242,11 +253,20 @@ def test_mvg_gamma_below_half_the_sensitivity_is_refused():
     assert mvg_iid_std(1.0, 1e-5, 1.0, 2, 2, 0.5) > 0  # exactly Δ/2 is allowed
 
 
-@pytest.mark.parametrize("bad, error", [
-    (dict(epsilon=0.0), ValueError), (dict(epsilon=math.nan), ValueError), (dict(delta=1.0), ValueError),
-    (dict(rows=0), ValueError), (dict(cols=2.5), ValueError), (dict(rows="3"), TypeError),
-    (dict(gamma=math.inf), ValueError), (dict(sensitivity=-1.0), ValueError), (dict(epsilon="1"), TypeError),
-])
+@pytest.mark.parametrize(
+    "bad, error",
+    [
+        (dict(epsilon=0.0), ValueError),
+        (dict(epsilon=math.nan), ValueError),
+        (dict(delta=1.0), ValueError),
+        (dict(rows=0), ValueError),
+        (dict(cols=2.5), ValueError),
+        (dict(rows="3"), TypeError),
+        (dict(gamma=math.inf), ValueError),
+        (dict(sensitivity=-1.0), ValueError),
+        (dict(epsilon="1"), TypeError),
+    ],
+)
 def test_mvg_bad_input(bad, error):
     args = dict(epsilon=1.0, delta=1e-5, sensitivity=1.0, rows=2, cols=3, gamma=1.0) | bad
     with pytest.raises(error):
@@ -267,8 +287,13 @@ def test_privacy_loss_is_the_log_ratio_of_the_noise_density():
 
         def log_density(vector):
             r = np.linalg.norm(vector)
-            return (math.log(2.0) + stats.norm.logpdf(r / math.sqrt(sigma)) - 0.5 * math.log(sigma)
-                    - log_area - (dim - 1) * math.log(r))
+            return (
+                math.log(2.0)
+                + stats.norm.logpdf(r / math.sqrt(sigma))
+                - 0.5 * math.log(sigma)
+                - log_area
+                - (dim - 1) * math.log(r)
+            )
 
         for _ in range(5):
             direction = rng.standard_normal(dim)
@@ -282,8 +307,13 @@ def test_privacy_loss_is_the_log_ratio_of_the_noise_density():
             assert r1smg_privacy_loss(z, t, sigma, delta_norm, dim) == pytest.approx(expected, rel=1e-10, abs=1e-10)
 
 
-REFERENCE_POINTS = [(1.0, 1e-5, 3, 1.0), (1.0, 1e-5, 4, 1.0), (1.0, 1e-5, 10, 1.0), (1.0, 1e-5, 100, 5.0),
-                    (2.0, 1e-3, 20, 30.0)]
+REFERENCE_POINTS = [
+    (1.0, 1e-5, 3, 1.0),
+    (1.0, 1e-5, 4, 1.0),
+    (1.0, 1e-5, 10, 1.0),
+    (1.0, 1e-5, 100, 5.0),
+    (2.0, 1e-3, 20, 30.0),
+]
 
 
 @pytest.mark.parametrize("calibration_epsilon, calibration_delta, dim, epsilon", REFERENCE_POINTS)
@@ -302,9 +332,11 @@ def test_true_delta_math_value_at_dim_10():
 
 def test_true_delta_reproduces_math_table_within_its_monte_carlo_error():
     """docs/math.md section 6.2 item 3 (2e6-sample Monte Carlo, printed to 2-3 digits)."""
-    table = {10: {1.0: 0.181, 5.0: 0.070, 10.0: 0.035, 50.0: 4.0e-4},
-             100: {1.0: 0.971, 5.0: 0.897, 10.0: 0.781, 50.0: 0.354},
-             1000: {1.0: 1.0, 50.0: 0.964}}
+    table = {
+        10: {1.0: 0.181, 5.0: 0.070, 10.0: 0.035, 50.0: 4.0e-4},
+        100: {1.0: 0.971, 5.0: 0.897, 10.0: 0.781, 50.0: 0.354},
+        1000: {1.0: 1.0, 50.0: 0.964},
+    }
     for dim, row in table.items():
         sigma = r1smg_sigma_star(1.0, 1e-5, 1.0, dim)
         epsilons = np.array(sorted(row))
@@ -328,8 +360,10 @@ def test_claim_holds_at_dim_3_but_fails_from_dim_4():
         assert value / math.sqrt(delta) == pytest.approx(0.28601, rel=1e-3)
 
 
-@pytest.mark.parametrize("dim, epsilons", [(4, [0.5, 2.0]), (10, [0.0, 1.0, 5.0]), (37, [0.3, 3.0, 20.0]),
-                                           (300, [1.0, 40.0]), (5000, [60.0, 200.0])])
+@pytest.mark.parametrize(
+    "dim, epsilons",
+    [(4, [0.5, 2.0]), (10, [0.0, 1.0, 5.0]), (37, [0.3, 3.0, 20.0]), (300, [1.0, 40.0]), (5000, [60.0, 200.0])],
+)
 def test_true_delta_matches_monte_carlo(dim, epsilons):
     sigma = r1smg_sigma_star(1.0, 1e-5, 1.0, dim)
     values = r1smg_true_delta(epsilons, sigma, 1.0, dim)
@@ -377,12 +411,22 @@ def test_true_delta_extremes_without_warnings():
     assert 0.0 <= r1smg_true_delta(1.0, 1e300, 1e-10, 10**6) < 1e-100
 
 
-@pytest.mark.parametrize("bad, error", [
-    (dict(dim=2), ValueError), (dict(dim=3.5), ValueError), (dict(dim="10"), TypeError), (dict(dim=True), TypeError),
-    (dict(epsilon=-0.1), ValueError), (dict(epsilon=math.nan), ValueError), (dict(epsilon=math.inf), ValueError),
-    (dict(sigma_star=0.0), ValueError), (dict(sensitivity=math.nan), ValueError), (dict(epsilon="1"), TypeError),
-    (dict(epsilon=[1.0, -1.0]), ValueError),
-])
+@pytest.mark.parametrize(
+    "bad, error",
+    [
+        (dict(dim=2), ValueError),
+        (dict(dim=3.5), ValueError),
+        (dict(dim="10"), TypeError),
+        (dict(dim=True), TypeError),
+        (dict(epsilon=-0.1), ValueError),
+        (dict(epsilon=math.nan), ValueError),
+        (dict(epsilon=math.inf), ValueError),
+        (dict(sigma_star=0.0), ValueError),
+        (dict(sensitivity=math.nan), ValueError),
+        (dict(epsilon="1"), TypeError),
+        (dict(epsilon=[1.0, -1.0]), ValueError),
+    ],
+)
 def test_true_delta_bad_input(bad, error):
     args = dict(epsilon=1.0, sigma_star=2.0, sensitivity=1.0, dim=10) | bad
     with pytest.raises(error):

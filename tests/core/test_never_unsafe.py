@@ -115,7 +115,8 @@ def test_gg_at_zero_epsilon_is_never_unsafe(order, delta):
 def test_gg_zero_epsilon_reproduces_the_issue_numbers():
     """The values the audit computed: b = √2 × analytic σ at p = 2, δ = 5.64e-201 at b = 1e200."""
     assert generalized_gaussian_scale(0.0, 1e-300, 1.0, 2.0) == pytest.approx(
-        math.sqrt(2.0) * analytic_gaussian_sigma(0.0, 1e-300), rel=1e-10  # σ carries a 7e-12 margin
+        math.sqrt(2.0) * analytic_gaussian_sigma(0.0, 1e-300),
+        rel=1e-10,  # σ carries a 7e-12 margin
     )
     with mp.workdps(60):
         exact = mp_gg_delta(0, mp.mpf(1) / mp.mpf(1e200), 2.0)

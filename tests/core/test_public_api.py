@@ -11,16 +11,27 @@ import gaussmech_core
 
 PROMISED = [
     # Gaussian family (issue 2)
-    "analytic_gaussian_sigma", "classical_gaussian_sigma", "gaussian_delta", "gaussian_log_delta",
-    "gaussian_epsilon", "delta_zero",
+    "analytic_gaussian_sigma",
+    "classical_gaussian_sigma",
+    "gaussian_delta",
+    "gaussian_log_delta",
+    "gaussian_epsilon",
+    "delta_zero",
     # Laplace and GG
-    "laplace_scale", "generalized_gaussian_scale",
+    "laplace_scale",
+    "generalized_gaussian_scale",
     # Multivariate
-    "r1smg_sigma_star", "r1smg_true_delta",
+    "r1smg_sigma_star",
+    "r1smg_true_delta",
     # Discrete Gaussian (issue 13)
-    "discrete_gaussian_sigma", "discrete_gaussian_delta", "discrete_gaussian_log_delta",
-    "discrete_gaussian_sigma_zcdp_bound", "discrete_gaussian_delta_zcdp_bound",
-    "discrete_gaussian_pmf", "discrete_gaussian_variance", "discrete_gaussian_exact_sample",
+    "discrete_gaussian_sigma",
+    "discrete_gaussian_delta",
+    "discrete_gaussian_log_delta",
+    "discrete_gaussian_sigma_zcdp_bound",
+    "discrete_gaussian_delta_zcdp_bound",
+    "discrete_gaussian_pmf",
+    "discrete_gaussian_variance",
+    "discrete_gaussian_exact_sample",
     # Registry
     "MECHANISMS",
 ]

@@ -36,11 +36,14 @@ def test_log_tails_are_the_logs_of_the_tails(key):
     scale = mechanism.scale(SETTING)
     std = mechanism.coordinate_std(scale, SETTING)
     t = np.array([0.1, 1.0, 3.0]) * std
-    np.testing.assert_allclose(mechanism.log_tail(t, scale, SETTING), np.log(mechanism.tail(t, scale, SETTING)), rtol=1e-9)
+    np.testing.assert_allclose(
+        mechanism.log_tail(t, scale, SETTING), np.log(mechanism.tail(t, scale, SETTING)), rtol=1e-9
+    )
     if mechanism.norm_tail is not None:
         r = np.array([0.5, 1.0, 2.0]) * math.sqrt(mechanism.expected_loss(scale, SETTING))
-        np.testing.assert_allclose(mechanism.log_norm_tail(r, scale, SETTING),
-                                   np.log(mechanism.norm_tail(r, scale, SETTING)), rtol=1e-9)
+        np.testing.assert_allclose(
+            mechanism.log_norm_tail(r, scale, SETTING), np.log(mechanism.norm_tail(r, scale, SETTING)), rtol=1e-9
+        )
 
 
 @pytest.mark.parametrize("key", [key for key, _ in _valid_entries()])
@@ -80,7 +83,9 @@ def test_the_flags_say_how_each_calibration_reads_the_setting():
         if not mechanism.uses_delta:
             assert mechanism.scale(other_delta) == mechanism.scale(SETTING), key
         if not mechanism.scale_depends_on_dim and mechanism.validity(dataclasses.replace(SETTING, dim=50)).valid:
-            assert mechanism.scale(dataclasses.replace(SETTING, dim=50, mvg_shape=None)) == mechanism.scale(SETTING), key
+            assert mechanism.scale(dataclasses.replace(SETTING, dim=50, mvg_shape=None)) == mechanism.scale(SETTING), (
+                key
+            )
         if not mechanism.uses_order:
             assert mechanism.scale(dataclasses.replace(SETTING, order=2.0)) == mechanism.scale(SETTING), key
     assert MECHANISMS["laplace"].sensitivity_norm == "l1" and not MECHANISMS["laplace"].uses_delta

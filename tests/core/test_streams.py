@@ -26,7 +26,8 @@ def test_the_stream_depends_on_the_seed_and_the_extra_keys():
 def test_the_id_hash_does_not_depend_on_python_hash_randomisation():
     # BLAKE2b of the UTF-8 id: the same number in every process (unlike hash()).
     assert streams.id_entropy("laplace") == int.from_bytes(
-        __import__("hashlib").blake2b(b"laplace", digest_size=8).digest(), "little")
+        __import__("hashlib").blake2b(b"laplace", digest_size=8).digest(), "little"
+    )
 
 
 @pytest.mark.parametrize("bad", [-1, 1.5, "3"])

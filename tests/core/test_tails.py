@@ -193,7 +193,9 @@ def test_norm_bounds_match_chi_square_and_r1smg_closed_forms():
     sigma = gaussian_mechanism.scale(setting)
     for alpha in (0.05, 1e-6, 1e-100):
         t = norm_error_bound(gaussian_mechanism, sigma, setting, alpha)
-        x = mp.findroot(lambda y: mp.log(mp.gammainc(5, y, mp.inf, regularized=True)) - mp.log(alpha), 5 - math.log(alpha))
+        x = mp.findroot(
+            lambda y: mp.log(mp.gammainc(5, y, mp.inf, regularized=True)) - mp.log(alpha), 5 - math.log(alpha)
+        )
         assert t == pytest.approx(sigma * math.sqrt(2 * float(x)), rel=1e-11)
         assert gaussian_mechanism.norm_tail(t, sigma, setting) <= alpha
     r1smg = MECHANISMS["r1smg"]
@@ -277,7 +279,11 @@ def test_the_map_never_calls_a_failing_point_a_theorem_and_has_all_three_regions
 def test_breakdown_epsilon_matches_math_md_and_is_a_crossing(delta, expected):
     breakdown = classical_breakdown_epsilon(delta)
     assert round(breakdown, 2) == expected
-    assert classical_true_delta(breakdown * (1 - 1e-9), delta) <= delta < classical_true_delta(breakdown * (1 + 1e-9), delta)
+    assert (
+        classical_true_delta(breakdown * (1 - 1e-9), delta)
+        <= delta
+        < classical_true_delta(breakdown * (1 + 1e-9), delta)
+    )
 
 
 def test_breakdown_is_infinite_when_the_formula_holds_on_the_whole_range():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
-SCRIPT = '''
+SCRIPT = """
 import plotly.graph_objects as go
 import streamlit as st
 
@@ -33,7 +33,7 @@ st.session_state["snapshot"] = {
     "charts": [(c.key, c.alt, c.caption, c.data_file, c.slug, c.title) for c in log.charts],
     "warnings": log.warnings(), "notes": log.notes(), "latex": log.latex(),
 }
-'''
+"""
 
 
 def test_the_log_holds_charts_captions_files_and_messages_of_the_main_area():

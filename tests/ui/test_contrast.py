@@ -31,7 +31,9 @@ def test_mechanisms_are_told_apart_without_colour():
 
 
 def test_the_setting_line_of_a_chart_title_is_readable():
-    figure = apply_layout(go.Figure(), title="Noise<br><sup>ε = 1, δ = 1e-5, Δ = 1, d = 10</sup>", x_title="x", y_title="y")
+    figure = apply_layout(
+        go.Figure(), title="Noise<br><sup>ε = 1, δ = 1e-5, Δ = 1, d = 10</sup>", x_title="x", y_title="y"
+    )
     text = figure.layout.title.text
-    assert "<sup>" not in text and 'font-size:15px' in text
+    assert "<sup>" not in text and "font-size:15px" in text
     assert figure.layout.font.color == "#111111", "the setting line is drawn in the text colour, not grey"

@@ -27,9 +27,15 @@ def _figure() -> go.Figure:
 
 
 def test_file_name_follows_the_chart_and_the_parameters():
-    assert export.figure_file_name("noise-vs-epsilon", SETTING, "svg") == "gaussmech-noise-vs-epsilon-eps1-delta1e-5-d10.svg"
+    assert (
+        export.figure_file_name("noise-vs-epsilon", SETTING, "svg")
+        == "gaussmech-noise-vs-epsilon-eps1-delta1e-5-d10.svg"
+    )
     other = Setting(epsilon=0.25, delta=1e-10, sensitivity=2.5, dim=3, l1_model="all_coordinates")
-    assert export.figure_file_name("Noise vs ε / δ!", other, "png") == "gaussmech-noise-vs-eps0.25-delta1e-10-d3-sens2.5-l1all.png"
+    assert (
+        export.figure_file_name("Noise vs ε / δ!", other, "png")
+        == "gaussmech-noise-vs-eps0.25-delta1e-10-d3-sens2.5-l1all.png"
+    )
 
 
 def test_slide_figure_keeps_the_original_and_puts_legend_and_setting_inside():

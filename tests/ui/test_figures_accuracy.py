@@ -25,8 +25,16 @@ SWEEP = dict(epsilon=1.0, delta=1e-5, sensitivity=1.0, order=2.0, l1_model="one_
 def _setting(dim=10, rows=1, **changes):
     values = dict(SWEEP, dim=dim, rows=rows)
     values.update(changes)
-    return cached.make_setting(values["epsilon"], values["delta"], values["sensitivity"], values["order"], values["dim"],
-                               values["l1_model"], values["rows"], values["gamma_ratio"])
+    return cached.make_setting(
+        values["epsilon"],
+        values["delta"],
+        values["sensitivity"],
+        values["order"],
+        values["dim"],
+        values["l1_model"],
+        values["rows"],
+        values["gamma_ratio"],
+    )
 
 
 def test_doctests_pass():
@@ -96,8 +104,16 @@ def test_a_dimension_free_calibration_is_computed_once():
 def test_loss_curves_match_the_registry_and_leave_out_invalid_points():
     curves, not_drawn = cached.loss_curves(**SWEEP)
     assert "classical_gaussian" in not_drawn and "r1smg" in not_drawn  # ε = 1; R1SMG below M = 3
-    assert set(curves["mechanism"]) == {"analytic_gaussian", "laplace", "generalized_gaussian", "mvg_iid", "r1smg",
-                                        "truncated_gg", "bit_gg", "discrete_gaussian"}
+    assert set(curves["mechanism"]) == {
+        "analytic_gaussian",
+        "laplace",
+        "generalized_gaussian",
+        "mvg_iid",
+        "r1smg",
+        "truncated_gg",
+        "bit_gg",
+        "discrete_gaussian",
+    }
     assert curves[curves["mechanism"] == "r1smg"]["dim"].min() == 3
     for _, row in curves.sample(25, random_state=1).iterrows():
         setting = _setting(int(row["dim"]))
@@ -110,7 +126,9 @@ def test_classical_gaussian_is_drawn_below_epsilon_one_with_its_exact_constant()
     bounds = cached.paper_bounds(0.5, 1e-5, 1.0, 1)
     exact = curves[curves["mechanism"] == "classical_gaussian"].set_index("dim")["expected_loss"]
     paper = bounds[bounds["constant"] == "C_C"].set_index("dim")["bound"]
-    assert np.allclose(exact.to_numpy(), paper.loc[exact.index].to_numpy(), rtol=1e-12)  # C_C is exact (docs/math.md section 6.3)
+    assert np.allclose(
+        exact.to_numpy(), paper.loc[exact.index].to_numpy(), rtol=1e-12
+    )  # C_C is exact (docs/math.md section 6.3)
     assert "C_C" not in set(cached.paper_bounds(1.0, 1e-5, 1.0, 1)["constant"])
 
 
@@ -147,7 +165,10 @@ def test_iid_bands_scale_with_the_square_of_the_scale():
 
 def test_current_losses_match_the_loss_module():
     current = cached.current_losses(**SWEEP, dim=10).set_index("mechanism")
-    assert not current.at["classical_gaussian", "valid"] and "theorem" in current.at["classical_gaussian", "reason"].lower()
+    assert (
+        not current.at["classical_gaussian", "valid"]
+        and "theorem" in current.at["classical_gaussian", "reason"].lower()
+    )
     sigma = MECHANISMS["analytic_gaussian"].scale(_setting())
     summary = loss.gaussian_loss_summary(sigma, 10)
     assert current.at["analytic_gaussian", "mean"] == pytest.approx(summary.mean)
@@ -226,7 +247,9 @@ def test_closer_test_curve_crosses_the_ceiling_once():
 def test_accuracy_first_matches_the_inverse_module():
     frame = cached.accuracy_first(1e-5, 1.0, 2.0, 10, "one_coordinate", 1, 0.5, 10.0, "quantile", 0.05, "coordinate")
     assert list(frame["mechanism"]) == list(cached.shown_ids())
-    expected = inverse.epsilon_for_target_error("analytic_gaussian", _setting(), 10.0, kind="quantile", scope="coordinate")
+    expected = inverse.epsilon_for_target_error(
+        "analytic_gaussian", _setting(), 10.0, kind="quantile", scope="coordinate"
+    )
     assert frame.set_index("mechanism").at["analytic_gaussian", "epsilon"] == expected.epsilon
     r1smg = frame.set_index("mechanism").loc["r1smg"]
     assert r1smg["true_delta"] > 1e-5  # the claim behind R1SMG's small ε does not hold
@@ -276,14 +299,20 @@ def test_expected_loss_caption_never_recommends_r1smg():
     assert "R1SMG" not in best_sentence
     assert "audit" in text
     # Even if R1SMG had by far the smallest number, the caption names a proven mechanism.
-    assert current.set_index("mechanism").at["r1smg", "mean"] < current["mean"].dropna().drop(
-        current.index[current["mechanism"] == "r1smg"]).min()
+    assert (
+        current.set_index("mechanism").at["r1smg", "mean"]
+        < current["mean"].dropna().drop(current.index[current["mechanism"] == "r1smg"]).min()
+    )
 
 
 def test_paper_table_and_explanations():
     current = cached.current_losses(**SWEEP, dim=10)
     table = figures.paper_table(current, MECHANISMS, _setting())
-    assert list(table["Mechanism"]) == ["Analytic Gaussian", "Matrix-variate Gaussian (i.i.d. form)", "R1SMG, claimed (Ji & Li 2024)"]
+    assert list(table["Mechanism"]) == [
+        "Analytic Gaussian",
+        "Matrix-variate Gaussian (i.i.d. form)",
+        "R1SMG, claimed (Ji & Li 2024)",
+    ]
     ratios = dict(zip(table["Mechanism"], table["Exact ÷ paper"]))
     assert ratios["Analytic Gaussian"] == "0.725"  # 13.92/19.19: C_A is not a lower bound (docs/math.md section 6.3)
     assert ratios["R1SMG, claimed (Ji & Li 2024)"] == "1"
@@ -309,7 +338,16 @@ def test_loss_bands_figure(relative):
 def test_loss_table_and_notes():
     current = cached.current_losses(**SWEEP, dim=10)
     table = figures.loss_table(current, MECHANISMS, _setting())
-    assert list(table.columns) == ["Mechanism", "Mean", "Median", "5%", "95%", "Skewness", "Excess kurtosis", "How computed"]
+    assert list(table.columns) == [
+        "Mechanism",
+        "Mean",
+        "Median",
+        "5%",
+        "95%",
+        "Skewness",
+        "Excess kurtosis",
+        "How computed",
+    ]
     row = table.set_index("Mechanism").loc["R1SMG, claimed (Ji & Li 2024)"]
     assert row["Skewness"] == "2.83" and row["Excess kurtosis"] == "12"
     assert table.set_index("Mechanism").at["Classical Gaussian", "Mean"] == "—"
@@ -339,7 +377,9 @@ def test_closer_test_figures_and_caption():
     assert any(shape.x0 == pytest.approx(ceiling) for shape in bars.layout.shapes)
     lines = figures.closer_test_curve_figure(curve, rows, MECHANISMS, _setting(100))
     assert [t.name for t in lines.data][:4] == [
-        "R1SMG, claimed (Ji & Li 2024)", "Gaussian with R1SMG's E‖n‖²", "Analytic Gaussian at (ε, δ)",
+        "R1SMG, claimed (Ji & Li 2024)",
+        "Gaussian with R1SMG's E‖n‖²",
+        "Analytic Gaussian at (ε, δ)",
         "ceiling for any (ε, δ)-DP mechanism",
     ]
     sentences = figures.closer_test_caption(rows, ceiling, curve, _setting(100))

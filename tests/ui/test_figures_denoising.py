@@ -45,8 +45,14 @@ def _arrays(d=12, seed=0):
 
 def _comparison(truth, released, denoised, **kwargs):
     return figures.comparison_figure(
-        truth, released, denoised, title="T", released_name="Released: aGM", denoised_name="Denoised: clip",
-        released_color="#0072B2", **kwargs,
+        truth,
+        released,
+        denoised,
+        title="T",
+        released_name="Released: aGM",
+        denoised_name="Denoised: clip",
+        released_color="#0072B2",
+        **kwargs,
     )
 
 
@@ -69,7 +75,7 @@ def test_comparison_figure_shows_a_window_of_large_histograms():
     figure = _comparison(truth, truth + 1, truth, first_bin=2501)
     x = np.asarray(figure.data[0].x)
     assert x[0] == 2501 and x.size == figures.MAX_BARS
-    np.testing.assert_array_equal(figure.data[1].y, truth[2500:2500 + figures.MAX_BARS] + 1)
+    np.testing.assert_array_equal(figure.data[1].y, truth[2500 : 2500 + figures.MAX_BARS] + 1)
     assert f"showing 2,501–{2500 + figures.MAX_BARS:,} of {d:,}" in figure.layout.xaxis3.title.text
     # A window past the end is moved back inside the data.
     assert figures.bar_window(d, d) == slice(d - figures.MAX_BARS, d)
@@ -100,14 +106,24 @@ def test_large_grids_are_shown_as_block_means():
 
 def test_error_figure_shows_estimate_minus_truth():
     truth, released, denoised = _arrays()
-    figure = figures.error_figure(truth, released, denoised, title="E", released_name="R", denoised_name="D",
-                                  released_color="#0072B2")
+    figure = figures.error_figure(
+        truth, released, denoised, title="E", released_name="R", denoised_name="D", released_color="#0072B2"
+    )
     np.testing.assert_allclose(figure.data[0].y, released - truth)
     np.testing.assert_allclose(figure.data[1].y, denoised - truth)
-    grid = figures.error_figure(truth.reshape(3, 4), released.reshape(3, 4), denoised.reshape(3, 4), title="E",
-                                released_name="R", denoised_name="D", released_color="#0072B2")
+    grid = figures.error_figure(
+        truth.reshape(3, 4),
+        released.reshape(3, 4),
+        denoised.reshape(3, 4),
+        title="E",
+        released_name="R",
+        denoised_name="D",
+        released_color="#0072B2",
+    )
     largest = np.abs(released - truth).max()
-    assert grid.layout.coloraxis.cmin == pytest.approx(-largest) and grid.layout.coloraxis.cmax == pytest.approx(largest)
+    assert grid.layout.coloraxis.cmin == pytest.approx(-largest) and grid.layout.coloraxis.cmax == pytest.approx(
+        largest
+    )
 
 
 def test_labels_from_a_file_are_inert_in_hover_and_ticks():
@@ -149,8 +165,14 @@ def test_metrics_frames_give_raw_denoised_improvement_and_relative_errors():
     raw = error_metrics(truth, truth + np.array([2.0, -2.0, 2.0, -2.0]))
     denoised = error_metrics(truth, truth + np.array([1.0, 0.0, 0.0, 0.0]))
     exact, display = figures.metrics_frames(truth, raw, denoised)
-    assert exact["metric"].tolist() == ["MSE", "l1 distance", "KL divergence", "max error", "relative l2 error",
-                                        "relative l1 error"]
+    assert exact["metric"].tolist() == [
+        "MSE",
+        "l1 distance",
+        "KL divergence",
+        "max error",
+        "relative l2 error",
+        "relative l1 error",
+    ]
     mse = exact.set_index("metric").loc["MSE"]
     assert mse["released"] == 4.0 and mse["denoised"] == 0.25 and mse["improvement"] == 16.0
     relative = exact.set_index("metric").loc["relative l2 error"]
@@ -182,9 +204,15 @@ def test_relative_error_of_each_metric():
 
 def _caption(truth, raw_noise, denoised_noise, steps=("soft_threshold",), noise_std=1.0):
     return figures.release_caption(
-        mechanism_name="Analytic Gaussian", epsilon=1.0, delta=1e-5, noise_std=noise_std,
-        sensitivity_phrase="Δ₂ = 1", pure=False, truth=truth,
-        raw_metrics=error_metrics(truth, truth + raw_noise), denoised_metrics=error_metrics(truth, truth + denoised_noise),
+        mechanism_name="Analytic Gaussian",
+        epsilon=1.0,
+        delta=1e-5,
+        noise_std=noise_std,
+        sensitivity_phrase="Δ₂ = 1",
+        pure=False,
+        truth=truth,
+        raw_metrics=error_metrics(truth, truth + raw_noise),
+        denoised_metrics=error_metrics(truth, truth + denoised_noise),
         steps=steps,
     )
 
@@ -204,8 +232,16 @@ def test_release_caption_says_when_denoising_made_it_worse_or_nothing_is_chosen(
     nothing = _caption(truth, np.array([1.0, 0.0, 0.0, 0.0]), np.array([1.0, 0.0, 0.0, 0.0]), steps=())
     assert "No denoising is chosen" in nothing
     laplace = figures.release_caption(
-        mechanism_name="Laplace", epsilon=0.5, delta=1e-5, noise_std=1.0, sensitivity_phrase="Δ₁ = 1", pure=True,
-        truth=truth, raw_metrics=error_metrics(truth, truth), denoised_metrics=error_metrics(truth, truth), steps=(),
+        mechanism_name="Laplace",
+        epsilon=0.5,
+        delta=1e-5,
+        noise_std=1.0,
+        sensitivity_phrase="Δ₁ = 1",
+        pure=True,
+        truth=truth,
+        raw_metrics=error_metrics(truth, truth),
+        denoised_metrics=error_metrics(truth, truth),
+        steps=(),
     )
     assert "Laplace at ε = 0.5 adds" in laplace and "δ" not in laplace.split("adds")[0]
 
@@ -214,8 +250,9 @@ def test_release_caption_points_to_the_error_chart_when_noise_is_invisible():
     truth = np.array([6000.0, 0.0, 0.0, 0.0])
     text = _caption(truth, np.array([3.0, 3.0, -3.0, 3.0]), np.array([1.0, 0.0, 0.0, 0.0]), noise_std=3.0)
     assert "too small to see next to the bars" in text
-    visible = _caption(np.array([10.0, 0.0, 0.0, 0.0]), np.array([3.0, 3.0, -3.0, 3.0]),
-                       np.array([1.0, 0.0, 0.0, 0.0]), noise_std=3.0)
+    visible = _caption(
+        np.array([10.0, 0.0, 0.0, 0.0]), np.array([3.0, 3.0, -3.0, 3.0]), np.array([1.0, 0.0, 0.0, 0.0]), noise_std=3.0
+    )
     assert "too small to see" not in visible
 
 
@@ -233,15 +270,25 @@ def test_calibration_sentence_names_the_sensitivity_used():
 @pytest.fixture(scope="module")
 def sweep():
     counts = np.array([30.0, 0.0, 0.0, 5.0, 0.0, 0.0, 0.0, 1.0])
-    return counts, error_sweep(counts, ["classical_gaussian"], [(), ("soft_threshold", "simplex")],
-                               [0.1, 0.5, 2.0], 1e-5, "add_remove", repetitions=30, seed=3,
-                               metrics=("mse", "l1", "kl", "max"), total=counts.sum())
+    return counts, error_sweep(
+        counts,
+        ["classical_gaussian"],
+        [(), ("soft_threshold", "simplex")],
+        [0.1, 0.5, 2.0],
+        1e-5,
+        "add_remove",
+        repetitions=30,
+        seed=3,
+        metrics=("mse", "l1", "kl", "max"),
+        total=counts.sum(),
+    )
 
 
 def test_sweep_figure_draws_mean_and_band_per_mechanism_and_pipeline(sweep):
     counts, result = sweep
-    figure = figures.sweep_figure([result], MECHANISMS, "mse", truth=counts, title="S", current_epsilon=0.5,
-                                  current=[result])
+    figure = figures.sweep_figure(
+        [result], MECHANISMS, "mse", truth=counts, title="S", current_epsilon=0.5, current=[result]
+    )
     lines = [trace for trace in figure.data if trace.mode == "lines+markers"]
     assert [trace.name for trace in lines] == [
         "Classical Gaussian, raw release (no denoising)",
@@ -271,8 +318,11 @@ def test_sweep_frame_has_one_row_per_point_with_exact_values(sweep):
     _, result = sweep
     frame = figures.sweep_frame([result], MECHANISMS)
     assert len(frame) == 2 * 4 * 3
-    row = frame[(frame["pipeline"] == "raw release (no denoising)") & (frame["metric"] == "l1 distance")
-                & (frame["epsilon"] == 0.1)].iloc[0]
+    row = frame[
+        (frame["pipeline"] == "raw release (no denoising)")
+        & (frame["metric"] == "l1 distance")
+        & (frame["epsilon"] == 0.1)
+    ].iloc[0]
     assert row["mean"] == result.mean[1, 0, 0, 0] and row["valid"]
     assert not frame[frame["epsilon"] == 2.0]["valid"].any()
 
@@ -281,7 +331,9 @@ def test_sweep_caption_gives_the_improvement_range_and_the_gaps(sweep):
     counts, result = sweep
     text = figures.sweep_caption([result], MECHANISMS, "mse", current=[result], current_epsilon=0.5)
     factors = result.improvement("mse")[0, :2]
-    assert text.startswith("- **Classical Gaussian**: Soft thresholding → Project onto counts with total n divides the MSE")
+    assert text.startswith(
+        "- **Classical Gaussian**: Soft thresholding → Project onto counts with total n divides the MSE"
+    )
     assert format_ratio(factors.min()) in text and format_ratio(factors.max()) in text
     assert "No curve for ε from 2 to 2: the guarantee does not hold there." in text
     raw_only = error_sweep(counts, ["laplace"], [()], [1.0], 1e-5, "add_remove", repetitions=5, seed=1)
@@ -294,9 +346,15 @@ def test_sweep_caption_gives_the_improvement_range_and_the_gaps(sweep):
 def test_sweep_pipelines_compare_the_chosen_one_and_optionally_every_estimator():
     estimators = ("none", "posterior_mean", "soft_threshold")
     assert figures.sweep_pipelines(("soft_threshold", "simplex", "round"), estimators, False) == (
-        (), ("soft_threshold", "simplex", "round"))
+        (),
+        ("soft_threshold", "simplex", "round"),
+    )
     assert figures.sweep_pipelines(("soft_threshold", "simplex"), estimators, True) == (
-        (), ("soft_threshold", "simplex"), ("simplex",), ("posterior_mean", "simplex"))
+        (),
+        ("soft_threshold", "simplex"),
+        ("simplex",),
+        ("posterior_mean", "simplex"),
+    )
     assert figures.sweep_pipelines((), estimators, True) == ((), ("posterior_mean",), ("soft_threshold",))
 
 
@@ -325,10 +383,21 @@ def test_link_problems_name_the_key_and_what_is_allowed():
         "denoising_round": ("bool", ()),
         "denoising_mechanism": ("choice", ("Laplace", "Analytic Gaussian")),
     }
-    assert figures.link_problems({"denoising_bins": "50", "denoising_round": "False",
-                                  "denoising_mechanism": "Laplace"}, rules) == []
-    problems = figures.link_problems({"denoising_bins": "500", "denoising_round": "maybe",
-                                      "denoising_mechanism": ["Laplace", "=evil"], "other": "x"}, rules)
+    assert (
+        figures.link_problems(
+            {"denoising_bins": "50", "denoising_round": "False", "denoising_mechanism": "Laplace"}, rules
+        )
+        == []
+    )
+    problems = figures.link_problems(
+        {
+            "denoising_bins": "500",
+            "denoising_round": "maybe",
+            "denoising_mechanism": ["Laplace", "=evil"],
+            "other": "x",
+        },
+        rules,
+    )
     assert problems == [
         "The link sets denoising_bins=500, but it must be a whole number from 2 to 100. Using this page's default instead.",
         "The link sets denoising_round=maybe, but it must be true or false. Using this page's default instead.",
@@ -357,7 +426,8 @@ def test_preview_frame_keeps_labels_as_text():
 def test_title_setting_lists_the_parameters():
     setting = Setting(epsilon=0.5, delta=1e-6, order=3.0)
     assert figures.title_setting(setting, neighbour_model("replace"), MECHANISMS["laplace"], 4) == (
-        "ε = 0.5, δ = 1e-6, Δ₂ = 1.41, Δ₁ = 2, release seed 4")
+        "ε = 0.5, δ = 1e-6, Δ₂ = 1.41, Δ₁ = 2, release seed 4"
+    )
     assert "p = 3" in figures.title_setting(setting, neighbour_model("add_remove"))
     assert "p = 3" in figures.title_setting(setting, neighbour_model("add_remove"), MECHANISMS["generalized_gaussian"])
 
@@ -380,8 +450,9 @@ def test_each_mechanism_sweep_has_its_own_stream_keyed_by_id():
     arguments = (2.0, ((),), (0.5,), 1e-5, 1, 1.0, 30, ("mse",), None, None)
     laplace = cached.mechanism_sweep(counts, "laplace", *arguments)
     gaussian = cached.mechanism_sweep(counts, "analytic_gaussian", *arguments)
-    direct = error_sweep(counts, ["analytic_gaussian", "laplace"], [()], [0.5], 1e-5, "add_remove", 30,
-                         cached.SWEEP_BASE_SEED)
+    direct = error_sweep(
+        counts, ["analytic_gaussian", "laplace"], [()], [0.5], 1e-5, "add_remove", 30, cached.SWEEP_BASE_SEED
+    )
     # The same numbers alone or next to another mechanism, in either order: streams follow the id.
     np.testing.assert_array_equal(direct.mean[:, 1], laplace.mean[:, 0])
     np.testing.assert_array_equal(direct.mean[:, 0], gaussian.mean[:, 0])
@@ -412,10 +483,21 @@ def test_example_data_is_the_example_builder():
 
 def test_mechanism_sweep_equals_the_core_sweep_with_its_seed():
     counts = np.array([9.0, 0.0, 2.0, 0.0])
-    result = cached.mechanism_sweep(counts, "laplace", 2.0, ((), ("nonnegative",)), (0.5, 1.0), 1e-5, 2, 1.0, 15,
-                                    ("mse", "l1"), None, None)
-    direct = error_sweep(counts, [("laplace", 2.0)], [(), ("nonnegative",)], [0.5, 1.0], 1e-5, "replace", 15,
-                         cached.SWEEP_BASE_SEED, metrics=("mse", "l1"))
+    result = cached.mechanism_sweep(
+        counts, "laplace", 2.0, ((), ("nonnegative",)), (0.5, 1.0), 1e-5, 2, 1.0, 15, ("mse", "l1"), None, None
+    )
+    direct = error_sweep(
+        counts,
+        [("laplace", 2.0)],
+        [(), ("nonnegative",)],
+        [0.5, 1.0],
+        1e-5,
+        "replace",
+        15,
+        cached.SWEEP_BASE_SEED,
+        metrics=("mse", "l1"),
+    )
     np.testing.assert_array_equal(result.mean, direct.mean)
-    assert isinstance(figures.sweep_figure([result], MECHANISMS, "l1", truth=counts, title="x",
-                                           current_epsilon=1.0), go.Figure)
+    assert isinstance(
+        figures.sweep_figure([result], MECHANISMS, "l1", truth=counts, title="x", current_epsilon=1.0), go.Figure
+    )

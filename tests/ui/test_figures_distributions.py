@@ -31,27 +31,39 @@ SETTING = Setting(epsilon=1.0, delta=1e-5, dim=10, order=3.0)
 
 def _mechanism(name, guarantee, color, short_name=None, source="Somebody 2020"):
     return SimpleNamespace(
-        name=name, short_name=short_name or name, guarantee=guarantee, guarantee_label=GUARANTEE_LABELS[guarantee],
-        color=color, source=source, featured=True,
+        name=name,
+        short_name=short_name or name,
+        guarantee=guarantee,
+        guarantee_label=GUARANTEE_LABELS[guarantee],
+        color=color,
+        source=source,
+        featured=True,
     )
 
 
 MECHANISMS = {
     "analytic_gaussian": _mechanism("Analytic Gaussian", "approximate", "#0072B2"),
     "laplace": _mechanism("Laplace", "pure", "#E69F00"),
-    "r1smg": _mechanism("Rank-1 Gaussian (claimed)", "claimed", "#CC6677", short_name="R1SMG",
-                        source="Ji & Li 2024 (USENIX Security), as published"),
+    "r1smg": _mechanism(
+        "Rank-1 Gaussian (claimed)",
+        "claimed",
+        "#CC6677",
+        short_name="R1SMG",
+        source="Ji & Li 2024 (USENIX Security), as published",
+    ),
 }
 
 
 def _curves():
     x = np.linspace(-10, 10, 8)
-    return pd.DataFrame({
-        "x": x,
-        "analytic_gaussian": np.exp(-x**2 / 8) / 5,
-        "laplace": np.exp(-np.abs(x)) / 2,
-        "r1smg": np.where(np.abs(x) < 5, 0.1, 0.0),
-    })
+    return pd.DataFrame(
+        {
+            "x": x,
+            "analytic_gaussian": np.exp(-(x**2) / 8) / 5,
+            "laplace": np.exp(-np.abs(x)) / 2,
+            "r1smg": np.where(np.abs(x) < 5, 0.1, 0.0),
+        }
+    )
 
 
 def _in_legend_order(figure):
@@ -103,7 +115,10 @@ def test_density_caption_names_the_narrowest_and_widest_and_what_is_missing():
 def test_gg_family_figure_draws_the_three_orders_and_skips_missing_ones():
     x = np.linspace(-3, 3, 5)
     curves = pd.DataFrame({"x": x, "gg": x**0, "laplace": 2 * x**0, "gaussian": 3 * x**0})
-    styles = {key: dict(name=key.upper(), color=color) for key, color in (("gg", "#009E73"), ("laplace", "#E69F00"), ("gaussian", "#0072B2"))}
+    styles = {
+        key: dict(name=key.upper(), color=color)
+        for key, color in (("gg", "#009E73"), ("laplace", "#E69F00"), ("gaussian", "#0072B2"))
+    }
     figure = gg_family_figure(curves, styles, SETTING, mode="equal_variance")
     assert [trace.name for trace in figure.data] == ["GG", "LAPLACE", "GAUSSIAN"]
     assert [trace.line.dash for trace in figure.data] == ["solid", "dash", "dot"]
@@ -123,7 +138,9 @@ def test_gg_family_caption_gives_liu_s_ratio_at_equal_variance():
 
 def test_sample_histogram_overlays_bars_and_the_exact_density():
     edges = np.linspace(-2, 2, 5)
-    histogram = pd.DataFrame({"left": edges[:-1], "right": edges[1:], "count": [1, 4, 4, 1], "density": [0.1, 0.4, 0.4, 0.1]})
+    histogram = pd.DataFrame(
+        {"left": edges[:-1], "right": edges[1:], "count": [1, 4, 4, 1], "density": [0.1, 0.4, 0.4, 0.1]}
+    )
     curve = pd.DataFrame({"x": np.linspace(-2, 2, 9), "density": np.linspace(0, 1, 9)})
     figure = sample_histogram_figure(histogram, curve, MECHANISMS["laplace"], SETTING, size=10_000, seed=7)
     bars, line = figure.data
@@ -147,7 +164,9 @@ def test_vector_scatter_draws_both_noises_and_the_true_value(dimension):
     rng = np.random.default_rng(0)
     points = {"gaussian": rng.normal(size=(50, dimension)), "r1smg": np.outer(rng.normal(size=50), np.ones(dimension))}
     styles = {"gaussian": dict(name="Gaussian", color="#0072B2"), "r1smg": dict(name="R1SMG", color="#CC6677")}
-    figure = vector_scatter_figure(points, styles, expected_loss=3.0, setting=SETTING, subtitle="50 releases each, seed 1")
+    figure = vector_scatter_figure(
+        points, styles, expected_loss=3.0, setting=SETTING, subtitle="50 releases each, seed 1"
+    )
     kinds = [type(trace).__name__ for trace in figure.data]
     if dimension == 2:
         assert kinds == ["Scattergl", "Scattergl", "Scatter"]

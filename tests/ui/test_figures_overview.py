@@ -45,7 +45,9 @@ def _mechanism(mechanism_id, name, guarantee, color, symbol="σ", featured=True,
 
 
 MECHANISMS = {
-    "analytic_gaussian": _mechanism("analytic_gaussian", "Analytic Gaussian", "approximate", "#0072B2", is_default=True),
+    "analytic_gaussian": _mechanism(
+        "analytic_gaussian", "Analytic Gaussian", "approximate", "#0072B2", is_default=True
+    ),
     "classical_gaussian": _mechanism("classical_gaussian", "Classical Gaussian", "approximate", "#D55E00"),
     "laplace": _mechanism("laplace", "Laplace", "pure", "#E69F00", symbol="b", family="laplace"),
     "gaussian_pdp": _mechanism("gaussian_pdp", "Gaussian pDP", "probabilistic", "#882255", featured=False),
@@ -56,19 +58,56 @@ MECHANISMS = {
 def _frame(*, classical_valid: bool, r1smg_true_delta: float = 0.181, laplace_error: str = "") -> pd.DataFrame:
     nan = np.nan
     rows = [
-        dict(id="analytic_gaussian", valid=True, reason="", scale=3.7306, coordinate_std=3.7306,
-             expected_loss=10 * 3.7306**2, true_delta=nan, error=""),
-        dict(id="classical_gaussian", valid=classical_valid,
-             reason="" if classical_valid else "Not a theorem here: proved only for 0 < ε < 1.",
-             scale=4.8448 if classical_valid else nan, coordinate_std=4.8448 if classical_valid else nan,
-             expected_loss=10 * 4.8448**2 if classical_valid else nan, true_delta=nan, error=""),
-        dict(id="laplace", valid=not laplace_error, reason=f"Could not be computed here: {laplace_error}" if laplace_error else "",
-             scale=nan if laplace_error else 1.0, coordinate_std=nan if laplace_error else 2**0.5,
-             expected_loss=nan if laplace_error else 20.0, true_delta=nan, error=laplace_error),
-        dict(id="gaussian_pdp", valid=True, reason="", scale=4.528, coordinate_std=4.528,
-             expected_loss=10 * 4.528**2, true_delta=nan, error=""),
-        dict(id="r1smg", valid=True, reason="", scale=49.2, coordinate_std=(49.2 / 10) ** 0.5,
-             expected_loss=49.2, true_delta=r1smg_true_delta, error=""),
+        dict(
+            id="analytic_gaussian",
+            valid=True,
+            reason="",
+            scale=3.7306,
+            coordinate_std=3.7306,
+            expected_loss=10 * 3.7306**2,
+            true_delta=nan,
+            error="",
+        ),
+        dict(
+            id="classical_gaussian",
+            valid=classical_valid,
+            reason="" if classical_valid else "Not a theorem here: proved only for 0 < ε < 1.",
+            scale=4.8448 if classical_valid else nan,
+            coordinate_std=4.8448 if classical_valid else nan,
+            expected_loss=10 * 4.8448**2 if classical_valid else nan,
+            true_delta=nan,
+            error="",
+        ),
+        dict(
+            id="laplace",
+            valid=not laplace_error,
+            reason=f"Could not be computed here: {laplace_error}" if laplace_error else "",
+            scale=nan if laplace_error else 1.0,
+            coordinate_std=nan if laplace_error else 2**0.5,
+            expected_loss=nan if laplace_error else 20.0,
+            true_delta=nan,
+            error=laplace_error,
+        ),
+        dict(
+            id="gaussian_pdp",
+            valid=True,
+            reason="",
+            scale=4.528,
+            coordinate_std=4.528,
+            expected_loss=10 * 4.528**2,
+            true_delta=nan,
+            error="",
+        ),
+        dict(
+            id="r1smg",
+            valid=True,
+            reason="",
+            scale=49.2,
+            coordinate_std=(49.2 / 10) ** 0.5,
+            expected_loss=49.2,
+            true_delta=r1smg_true_delta,
+            error="",
+        ),
     ]
     return pd.DataFrame(rows).set_index("id")
 
@@ -101,10 +140,18 @@ def test_std_chart_has_a_line_per_mechanism_in_its_registry_colour_on_log_axes()
     lines = list(figure.data)
     legend_order = sorted(lines, key=lambda trace: trace.legendrank)
     assert [trace.name for trace in legend_order] == [
-        "Analytic Gaussian", "Classical Gaussian", "Gaussian pDP", "Laplace", "R1SMG, claimed (source of R1SMG)"
+        "Analytic Gaussian",
+        "Classical Gaussian",
+        "Gaussian pDP",
+        "Laplace",
+        "R1SMG, claimed (source of R1SMG)",
     ], "grouped: Gaussian calibrations, other families, claimed only"
     assert [trace.legendgrouptitle.text for trace in legend_order] == [
-        "Gaussian calibrations", "Gaussian calibrations", "Gaussian calibrations", "Other families", "Claimed only, not proven"
+        "Gaussian calibrations",
+        "Gaussian calibrations",
+        "Gaussian calibrations",
+        "Other families",
+        "Claimed only, not proven",
     ]
     for trace in legend_order:
         mechanism = next(m for m in MECHANISMS.values() if trace.name.startswith(m.name.split(" (")[0]))
@@ -163,8 +210,15 @@ def _ratios(deltas=(1e-2, 1e-5)):
     rows = []
     for delta in deltas:
         for epsilon in np.logspace(-3, -0.01, 20):
-            rows.append(dict(delta=delta, epsilon=epsilon, classical_sigma=2.0, analytic_sigma=1.5,
-                             variance_ratio=(2.0 / 1.5) ** 2 / epsilon**0.3))
+            rows.append(
+                dict(
+                    delta=delta,
+                    epsilon=epsilon,
+                    classical_sigma=2.0,
+                    analytic_sigma=1.5,
+                    variance_ratio=(2.0 / 1.5) ** 2 / epsilon**0.3,
+                )
+            )
     return pd.DataFrame(rows)
 
 
@@ -227,7 +281,9 @@ def test_current_variance_ratio_only_where_both_calibrations_hold():
 def test_caption_compares_analytic_with_classical_in_plain_words():
     setting = Setting(epsilon=0.9, delta=1e-5, dim=10)
     caption = overview_caption(_frame(classical_valid=True), MECHANISMS, setting)
-    assert caption.startswith("At ε = 0.9 and δ = 1e-5, the analytic Gaussian needs σ = 3.73, 23% less than the classical formula's 4.84.")
+    assert caption.startswith(
+        "At ε = 0.9 and δ = 1e-5, the analytic Gaussian needs σ = 3.73, 23% less than the classical formula's 4.84."
+    )
     assert "the Laplace mechanism adds the least noise at d = 10" in caption, "claimed mechanisms never win"
 
 

@@ -40,8 +40,12 @@ LABELS = {0: "theorem", 1: "holds anyway", 2: "fails"}
 
 def _mechanism(name, guarantee, color, short_name=None, source="Somebody 2020"):
     return SimpleNamespace(
-        name=name, short_name=short_name or name, guarantee=guarantee, guarantee_label=GUARANTEE_LABELS[guarantee],
-        color=color, source=source,
+        name=name,
+        short_name=short_name or name,
+        guarantee=guarantee,
+        guarantee_label=GUARANTEE_LABELS[guarantee],
+        color=color,
+        source=source,
     )
 
 
@@ -54,12 +58,14 @@ MECHANISMS = {
 
 def _profiles():
     epsilons = np.array([0.5, 1.0, 2.0])
-    return pd.DataFrame({
-        "epsilon": epsilons,
-        "analytic_gaussian": [1e-3, 1e-5, 4.6e-15],
-        "laplace": [0.22, np.nan, np.nan],
-        "r1smg": [0.3, 0.181, 0.1],
-    })
+    return pd.DataFrame(
+        {
+            "epsilon": epsilons,
+            "analytic_gaussian": [1e-3, 1e-5, 4.6e-15],
+            "laplace": [0.22, np.nan, np.nan],
+            "r1smg": [0.3, 0.181, 0.1],
+        }
+    )
 
 
 def test_doctests_pass():
@@ -72,7 +78,11 @@ def test_doctests_pass():
 def test_profile_figure_draws_each_curve_the_claim_against_the_truth_and_the_chosen_point():
     figure = profile_figure(_profiles(), MECHANISMS, SETTING, claimed={"r1smg": (1e-5, 0.181)})
     ranked = sorted(figure.data[:3], key=lambda trace: trace.legendrank)
-    assert [trace.name for trace in ranked] == ["Analytic Gaussian", "Laplace", "R1SMG, claimed (Ji & Li 2024): true δ(ε) of its noise"]
+    assert [trace.name for trace in ranked] == [
+        "Analytic Gaussian",
+        "Laplace",
+        "R1SMG, claimed (Ji & Li 2024): true δ(ε) of its noise",
+    ]
     assert figure.data[2].name == "Analytic Gaussian", "the reference is drawn on top"
     assert tuple(figure.layout.yaxis.range) == (-15.0, 0.3), "opens around the chosen δ = 1e-5: down to δ³"
     segment = figure.data[3]
@@ -84,7 +94,9 @@ def test_profile_figure_draws_each_curve_the_claim_against_the_truth_and_the_cho
 
 
 def test_profile_caption_compares_at_half_and_twice_epsilon_and_flags_the_claim():
-    comparison = pd.DataFrame({"half": [1.2e-3, 0.221], "double": [4.6e-15, 0.0]}, index=["analytic_gaussian", "laplace"])
+    comparison = pd.DataFrame(
+        {"half": [1.2e-3, 0.221], "double": [4.6e-15, 0.0]}, index=["analytic_gaussian", "laplace"]
+    )
     text = profile_caption(comparison, MECHANISMS, SETTING, {"r1smg": (1e-5, 0.181)})
     assert "at ε/2 = 0.5 their δ is the Laplace mechanism 0.221; the analytic Gaussian 0.0012" in text
     assert "at 2ε = 2 it is the analytic Gaussian 4.6e-15; the Laplace mechanism 0." in text
@@ -95,7 +107,7 @@ def test_profile_caption_compares_at_half_and_twice_epsilon_and_flags_the_claim(
 
 def test_privacy_loss_figure_shades_both_masses_beyond_plus_and_minus_epsilon():
     loss = np.linspace(-3, 3, 13)
-    frame = pd.DataFrame({"loss": loss, "density": np.exp(-loss**2)})
+    frame = pd.DataFrame({"loss": loss, "density": np.exp(-(loss**2))})
     figure = privacy_loss_figure(frame, SETTING, sigma=3.73, eta=0.036, upper=1.61e-4, lower=1.51e-4, delta=1e-5)
     upper, lower, curve = figure.data
     assert min(upper.x) >= 1.0 and max(lower.x) <= -1.0
@@ -117,7 +129,7 @@ def _map():
 
 def test_classical_map_has_one_layer_per_region_a_legend_the_threshold_and_the_point():
     log_epsilons, log_deltas, regions, true_deltas = _map()
-    delta_zero = pd.DataFrame({"epsilon": 10.0 ** log_epsilons, "delta_zero": [0.1, 0.29, 0.4, 0.0]})
+    delta_zero = pd.DataFrame({"epsilon": 10.0**log_epsilons, "delta_zero": [0.1, 0.29, 0.4, 0.0]})
     figure = classical_map_figure(
         log_epsilons, log_deltas, regions, true_deltas, SETTING, labels=LABELS, current_region=1, delta_zero=delta_zero
     )
@@ -146,16 +158,20 @@ def test_classical_map_caption_in_each_region():
 
 
 def test_low_privacy_figure_and_the_crossing():
-    frame = pd.DataFrame({
-        "epsilon": [0.1, 1.0, 10.0, 100.0],
-        "analytic": [30.0, 3.7, 0.5, 0.1],
-        "classical": [48.0, np.nan, np.nan, np.nan],
-        "classical_extrapolated": [48.0, 4.8, 0.48, 0.048],
-        "bound": [2.2, 0.7, 0.22, 0.0707],
-    })
+    frame = pd.DataFrame(
+        {
+            "epsilon": [0.1, 1.0, 10.0, 100.0],
+            "analytic": [30.0, 3.7, 0.5, 0.1],
+            "classical": [48.0, np.nan, np.nan, np.nan],
+            "classical_extrapolated": [48.0, 4.8, 0.48, 0.048],
+            "bound": [2.2, 0.7, 0.22, 0.0707],
+        }
+    )
     figure = low_privacy_figure(frame, SETTING)
     assert [trace.name for trace in figure.data] == [
-        "analytic Gaussian σ (exact)", "classical σ (a theorem, ε < 1)", "classical σ extrapolated (not a theorem)",
+        "analytic Gaussian σ (exact)",
+        "classical σ (a theorem, ε < 1)",
+        "classical σ extrapolated (not a theorem)",
         "lower bound Δ/√(2ε), valid where δ < δ₀(ε)",
     ]
     assert figure.data[2].line.dash == "dash" and [shape.x0 for shape in figure.layout.shapes] == [1.0]
@@ -180,18 +196,22 @@ def test_tradeoff_figure_and_plain_reading():
 
 def _composition():
     ks = [1, 10, 100]
-    return pd.DataFrame({"k": ks, **{route: [1.0 * (i + 1), 3.0 * (i + 1), 10.0 * (i + 1)] for i, route in enumerate(ROUTE_STYLES)}})
+    return pd.DataFrame(
+        {"k": ks, **{route: [1.0 * (i + 1), 3.0 * (i + 1), 10.0 * (i + 1)] for i, route in enumerate(ROUTE_STYLES)}}
+    )
 
 
 def test_composition_figure_table_and_caption():
     figure = composition_figure(_composition(), SETTING, total_delta_text="total δ = 2kδ", k=10)
     assert [trace.name for trace in figure.data] == [style["name"] for style in ROUTE_STYLES.values()]
     assert figure.layout.xaxis.type == "log" and [shape.x0 for shape in figure.layout.shapes] == [10]
-    rows = pd.DataFrame({
-        "route": list(ROUTE_STYLES),
-        "total_epsilon": [2.97, 3.3, 3.9, 30.9, 10.0],
-        "total_delta": [2e-4, 2e-4, 2e-4, 2e-4, 1e-4],
-    })
+    rows = pd.DataFrame(
+        {
+            "route": list(ROUTE_STYLES),
+            "total_epsilon": [2.97, 3.3, 3.9, 30.9, 10.0],
+            "total_delta": [2e-4, 2e-4, 2e-4, 2e-4, 1e-4],
+        }
+    )
     table = composition_table(rows)
     assert table["Total ε"].tolist() == ["2.97", "3.3", "3.9", "30.9", "10"]
     text = composition_caption(rows, 10)

@@ -30,8 +30,12 @@ SETTING = Setting(epsilon=1.0, delta=1e-5, dim=10)
 
 def _mechanism(name, guarantee, color, short_name=None, source="Somebody 2020"):
     return SimpleNamespace(
-        name=name, short_name=short_name or name, guarantee=guarantee, guarantee_label=GUARANTEE_LABELS[guarantee],
-        color=color, source=source,
+        name=name,
+        short_name=short_name or name,
+        guarantee=guarantee,
+        guarantee_label=GUARANTEE_LABELS[guarantee],
+        color=color,
+        source=source,
     )
 
 
@@ -44,11 +48,13 @@ MECHANISMS = {
 
 def _curves():
     t = np.geomspace(0.1, 100, 6)
-    return pd.DataFrame({
-        "t": t,
-        "analytic_gaussian": [1.0, 0.9, 0.1, 1e-30, np.nan, np.nan],
-        "laplace": np.exp(-t),
-    })
+    return pd.DataFrame(
+        {
+            "t": t,
+            "analytic_gaussian": [1.0, 0.9, 0.1, 1e-30, np.nan, np.nan],
+            "laplace": np.exp(-t),
+        }
+    )
 
 
 def test_doctests_pass():
@@ -80,8 +86,14 @@ def test_tail_figure_marks_alpha_and_each_bound():
 def test_vector_tail_figure_adds_monte_carlo_curves():
     monte_carlo = pd.DataFrame({"t": [1.0, 2.0], "laplace": [0.5, np.nan]})
     figure = tail_figure(
-        _curves().drop(columns="laplace"), MECHANISMS, SETTING, alpha=1e-3, bounds={}, vector=True,
-        monte_carlo=monte_carlo, monte_carlo_size=20_000,
+        _curves().drop(columns="laplace"),
+        MECHANISMS,
+        SETTING,
+        alpha=1e-3,
+        bounds={},
+        vector=True,
+        monte_carlo=monte_carlo,
+        monte_carlo_size=20_000,
     )
     assert [trace.name for trace in figure.data] == ["Analytic Gaussian", "Laplace (Monte Carlo, 20,000 vectors)"]
     assert figure.data[1].line.dash == "dashdot"
@@ -90,7 +102,9 @@ def test_vector_tail_figure_adds_monte_carlo_curves():
 
 def test_tail_caption_sorts_the_bounds_and_compares_proven_ones():
     text = tail_caption({"analytic_gaussian": 7.31, "laplace": 3.0, "r1smg": 4.87}, MECHANISMS, 0.05, vector=False)
-    assert text.startswith("With probability 95%, each noise coordinate is at most: Laplace 3; R1SMG, claimed (Ji & Li 2024) 4.87; Analytic Gaussian 7.31.")
+    assert text.startswith(
+        "With probability 95%, each noise coordinate is at most: Laplace 3; R1SMG, claimed (Ji & Li 2024) 4.87; Analytic Gaussian 7.31."
+    )
     assert "largest bound (the analytic Gaussian) is 2.44× the smallest (the Laplace mechanism)" in text
     assert "whole noise vector" in tail_caption({"laplace": 1.0}, MECHANISMS, 1e-6, vector=True)
     assert tail_caption({"laplace": math.nan}, MECHANISMS, 0.05, vector=False) == ""
@@ -103,7 +117,11 @@ def test_error_bound_table_shows_three_digits_a_dash_and_the_method():
     )
     table = error_bound_table(frame, MECHANISMS, 0.05, 10, vector=True)
     assert list(table.columns) == ["Mechanism", "Guarantee", "√E‖noise‖₂² at d = 10", "‖noise‖₂ bound at 95%"]
-    assert table["‖noise‖₂ bound at 95%"].tolist() == ["7.31", "— (too rare for the Monte Carlo draws)", "5 (Monte Carlo)"]
+    assert table["‖noise‖₂ bound at 95%"].tolist() == [
+        "7.31",
+        "— (too rare for the Monte Carlo draws)",
+        "5 (Monte Carlo)",
+    ]
     assert table["Mechanism"].iloc[2] == "R1SMG, claimed (Ji & Li 2024)"
     table = error_bound_table(frame, MECHANISMS, 0.001, 10, vector=False)
     assert "Per-coordinate error bound at 99.9%" in table.columns
@@ -113,8 +131,12 @@ def _ratio_frame():
     epsilons = np.array([0.1, 1.0, 10.0])
     return pd.concat(
         [
-            pd.DataFrame({"delta": 1e-2, "epsilon": epsilons, "laplace": 0.1, "gaussian": 0.2, "ratio": [2.0, 0.5, np.nan]}),
-            pd.DataFrame({"delta": 1e-5, "epsilon": epsilons, "laplace": 0.1, "gaussian": 0.2, "ratio": [2.0, 0.5, 0.2]}),
+            pd.DataFrame(
+                {"delta": 1e-2, "epsilon": epsilons, "laplace": 0.1, "gaussian": 0.2, "ratio": [2.0, 0.5, np.nan]}
+            ),
+            pd.DataFrame(
+                {"delta": 1e-5, "epsilon": epsilons, "laplace": 0.1, "gaussian": 0.2, "ratio": [2.0, 0.5, 0.2]}
+            ),
         ],
         ignore_index=True,
     )

@@ -14,7 +14,9 @@ from gaussmech_ui.ranking import TIE_TOLERANCE, assumption_sentence, rank, reade
 
 
 def _mechanism(name, family, *, is_default=False, featured=True, short_name=None):
-    return SimpleNamespace(name=name, family=family, is_default=is_default, featured=featured, short_name=short_name or name)
+    return SimpleNamespace(
+        name=name, family=family, is_default=is_default, featured=featured, short_name=short_name or name
+    )
 
 
 # GG comes first in this registry on purpose: the name shown in a tie must come from is_default, not from order.
@@ -56,7 +58,10 @@ def test_larger_is_better_and_missing_values_are_not_ranked():
 
 def test_a_tie_that_is_not_the_same_noise_says_so():
     ranked = rank({"lap": 3.0, "zz_gauss": 3.0}, REGISTRY)
-    assert winner_phrase(ranked, REGISTRY, SETTING) == "the analytic Gaussian (tied with Laplace, equal to 9 significant digits)"
+    assert (
+        winner_phrase(ranked, REGISTRY, SETTING)
+        == "the analytic Gaussian (tied with Laplace, equal to 9 significant digits)"
+    )
 
 
 def test_the_real_registry_names_read_in_a_sentence():

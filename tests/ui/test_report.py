@@ -17,11 +17,20 @@ NOW = datetime.datetime(2026, 12, 1, 12, 0, tzinfo=datetime.timezone.utc)
 
 def _content(**changes) -> report.ReportContent:
     charts = [
-        report.ReportChart(go.Figure(go.Scatter(x=[1, 2], y=[1, 2], name="Analytic Gaussian")), "First chart", "First <caption>"),
+        report.ReportChart(
+            go.Figure(go.Scatter(x=[1, 2], y=[1, 2], name="Analytic Gaussian")), "First chart", "First <caption>"
+        ),
         report.ReportChart(go.Figure(go.Bar(x=["a"], y=[1], name="Laplace")), "Second chart", "Second caption"),
     ]
-    values = dict(page_label="Overview", setting=SETTING, charts=charts, page_warnings=["A page warning"],
-                  page_notes=["The page's summary."], latex=[r"\sigma = \frac{\Delta}{\varepsilon}"], link="http://x/?epsilon=1")
+    values = dict(
+        page_label="Overview",
+        setting=SETTING,
+        charts=charts,
+        page_warnings=["A page warning"],
+        page_notes=["The page's summary."],
+        latex=[r"\sigma = \frac{\Delta}{\varepsilon}"],
+        link="http://x/?epsilon=1",
+    )
     values.update(changes)
     return report.ReportContent(**values)
 
@@ -68,4 +77,7 @@ def test_unknown_version_is_refused():
 
 
 def test_file_name():
-    assert report.report_file_name("overview", SETTING, "brief") == "gaussmech-report-overview-eps1-delta1e-5-d10-brief.html"
+    assert (
+        report.report_file_name("overview", SETTING, "brief")
+        == "gaussmech-report-overview-eps1-delta1e-5-d10-brief.html"
+    )

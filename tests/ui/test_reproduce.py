@@ -68,10 +68,18 @@ def test_a_snippet_runs_as_a_script_in_a_fresh_interpreter(tmp_path):
     script = tmp_path / "reproduce.py"
     script.write_text(snippet("app.py", SETTINGS[0]), encoding="utf-8")
     result = subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, timeout=120,
-        env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=tmp_path,
+        [sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        cwd=tmp_path,
     )
     assert result.returncode == 0, result.stderr
     assert "Analytic Gaussian | 3.73063 | 3.73063 | 139.176" in result.stdout
-    assert not any(math.isnan(float(c)) for line in result.stdout.splitlines()[1:] for c in line.split(" | ")[1:]
-                   if not c.startswith("not valid"))
+    assert not any(
+        math.isnan(float(c))
+        for line in result.stdout.splitlines()[1:]
+        for c in line.split(" | ")[1:]
+        if not c.startswith("not valid")
+    )

@@ -45,7 +45,9 @@ def test_every_cache_is_bounded():
             if name == "cache_data" and not keywords & {"max_entries", "ttl"}:
                 unbounded.append(f"{path.relative_to(ROOT)}:{line}")
             if name == "cache_resource":
-                unbounded.append(f"{path.relative_to(ROOT)}:{line} (cache_resource: one object shared by every session)")
+                unbounded.append(
+                    f"{path.relative_to(ROOT)}:{line} (cache_resource: one object shared by every session)"
+                )
     assert found >= 10, "the scan found no caches: has the code moved?"
     assert not unbounded, unbounded
 

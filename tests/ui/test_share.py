@@ -9,8 +9,17 @@ import pytest
 from gaussmech_ui import share
 from gaussmech_ui.params import DEFAULTS, to_query
 
-QUERY = {"epsilon": "0.5", "delta": "1e-8", "sensitivity": "1", "order": "2", "dim": "50", "l1": "all_coordinates",
-         "lower": "0", "upper": "1", "accuracy_target": "3"}
+QUERY = {
+    "epsilon": "0.5",
+    "delta": "1e-8",
+    "sensitivity": "1",
+    "order": "2",
+    "dim": "50",
+    "l1": "all_coordinates",
+    "lower": "0",
+    "upper": "1",
+    "accuracy_target": "3",
+}
 
 
 def test_link_and_what_it_holds():
@@ -50,11 +59,32 @@ def test_bad_values_become_defaults_with_a_warning():
         (b"{not json", "not JSON text"),
         (b"[1, 2]", "not a gaussmech settings file"),
         (json.dumps({"format": "gaussmech-settings", "version": 2, "page": "app.py"}).encode(), "its version is `2`"),
-        (json.dumps({"format": "gaussmech-settings", "version": 1, "page": "../../etc/passwd"}).encode(), "is not a page of this app"),
-        (json.dumps({"format": "gaussmech-settings", "version": 1, "page": "app.py", "parameters": [1]}).encode(), "must be an object"),
-        (json.dumps({"format": "gaussmech-settings", "version": 1, "page": "app.py", "parameters": {"Bad Key": "1"}}).encode(), "is not a setting name"),
-        (json.dumps({"format": "gaussmech-settings", "version": 1, "page": "app.py", "page_values": {"x": {"a": 1}}}).encode(), "must be text or a number"),
-        (json.dumps({"format": "gaussmech-settings", "version": 1, "page": "app.py", "page_values": {"x": "9" * 201}}).encode(), "longer than 200"),
+        (
+            json.dumps({"format": "gaussmech-settings", "version": 1, "page": "../../etc/passwd"}).encode(),
+            "is not a page of this app",
+        ),
+        (
+            json.dumps({"format": "gaussmech-settings", "version": 1, "page": "app.py", "parameters": [1]}).encode(),
+            "must be an object",
+        ),
+        (
+            json.dumps(
+                {"format": "gaussmech-settings", "version": 1, "page": "app.py", "parameters": {"Bad Key": "1"}}
+            ).encode(),
+            "is not a setting name",
+        ),
+        (
+            json.dumps(
+                {"format": "gaussmech-settings", "version": 1, "page": "app.py", "page_values": {"x": {"a": 1}}}
+            ).encode(),
+            "must be text or a number",
+        ),
+        (
+            json.dumps(
+                {"format": "gaussmech-settings", "version": 1, "page": "app.py", "page_values": {"x": "9" * 201}}
+            ).encode(),
+            "longer than 200",
+        ),
         (b" " * (share.MAX_FILE_BYTES + 1), "a settings file is at most"),
     ],
 )

@@ -26,9 +26,14 @@ def _xlsx_bytes() -> bytes:
     """A minimal Excel workbook (an OOXML zip archive), as a spreadsheet program saves one."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
-        archive.writestr("[Content_Types].xml", '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>')
+        archive.writestr(
+            "[Content_Types].xml",
+            '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
+        )
         archive.writestr("xl/workbook.xml", "<workbook/>")
-        archive.writestr("xl/worksheets/sheet1.xml", "<worksheet><sheetData><row><c><v>3</v></c></row></sheetData></worksheet>")
+        archive.writestr(
+            "xl/worksheets/sheet1.xml", "<worksheet><sheetData><row><c><v>3</v></c></row></sheetData></worksheet>"
+        )
     return buffer.getvalue()
 
 
@@ -51,17 +56,41 @@ REFUSED = [
     ("Excel workbook", _xlsx_bytes(), ["not a CSV file", "Excel workbook", "CSV UTF-8"]),
     ("UTF-16 without its byte-order mark", "label,count\napple,3\n".encode("utf-16-le"), ["NUL character on line 1"]),
     ("Latin-1", "label,count\napple,3\ncafé,4\n".encode("latin-1"), ["not UTF-8", "0xe9", "line 3"]),
-    ("ragged rows", b"label,count\napple,3\npear,4,5\nfig,6\n", ["Ragged rows", "line 3", "3 fields", "most rows have 2"]),
-    ("quoted newline then a bad count", b'label,count\n"two\nlines",3\npear,x\nfig,5\nplum,6\n', ["Line 4", "'x' is not a number"]),
-    ("unclosed quotation mark", b'label,count\n"apple,3\npear,4\n', ["quotation mark opened on line 2", "never closed"]),
-    ("text in the count column", b"label,count\napple,3\npear,lots\nfig,4\nplum,5\n", ["Line 3", "'lots' is not a number"]),
+    (
+        "ragged rows",
+        b"label,count\napple,3\npear,4,5\nfig,6\n",
+        ["Ragged rows", "line 3", "3 fields", "most rows have 2"],
+    ),
+    (
+        "quoted newline then a bad count",
+        b'label,count\n"two\nlines",3\npear,x\nfig,5\nplum,6\n',
+        ["Line 4", "'x' is not a number"],
+    ),
+    (
+        "unclosed quotation mark",
+        b'label,count\n"apple,3\npear,4\n',
+        ["quotation mark opened on line 2", "never closed"],
+    ),
+    (
+        "text in the count column",
+        b"label,count\napple,3\npear,lots\nfig,4\nplum,5\n",
+        ["Line 3", "'lots' is not a number"],
+    ),
     ("negative count", b"label,count\napple,3\npear,-4\n", ["Line 3", "'-4' is negative"]),
     ("NaN count", b"label,count\napple,3\npear,NaN\n", ["Line 3", "the count is missing"]),
     ("infinite count", b"label,count\napple,3\npear,inf\n", ["Line 3", "'inf' is not a finite number"]),
-    ("1e308 count", b"label,count\napple,3\npear,1e308\n", ["add up to 1e+308", "above the supported total", "on line 3"]),
+    (
+        "1e308 count",
+        b"label,count\napple,3\npear,1e308\n",
+        ["add up to 1e+308", "above the supported total", "on line 3"],
+    ),
     ("1e999 count", b"label,count\napple,3\npear,1e999\n", ["Line 3", "not a finite number"]),
-    ("decimal comma", b"label,count\napple,3\npear,\"4,5\"\nfig,5\n", ["Line 3", "Decimal commas"]),
-    ("one byte over the size cap", _file_of_size(DEFAULT_MAX_BYTES + 1), [f"{DEFAULT_MAX_BYTES + 1:,} bytes", f"limit is 10.5 MB ({DEFAULT_MAX_BYTES:,} bytes)"]),
+    ("decimal comma", b'label,count\napple,3\npear,"4,5"\nfig,5\n', ["Line 3", "Decimal commas"]),
+    (
+        "one byte over the size cap",
+        _file_of_size(DEFAULT_MAX_BYTES + 1),
+        [f"{DEFAULT_MAX_BYTES + 1:,} bytes", f"limit is 10.5 MB ({DEFAULT_MAX_BYTES:,} bytes)"],
+    ),
 ]
 
 
@@ -79,7 +108,9 @@ def test_ten_million_rows_are_refused_by_size_and_by_count():
     data = b"count\n" + b"1\n" * 10**7
     with pytest.raises(UploadError, match=r"20\.0 MB .*the limit is 10\.5 MB"):
         parse_histogram_csv(data)
-    with pytest.raises(UploadError, match=r"Too many bins: the file has 10,000,000 or more rows; the limit is 1,000,000"):
+    with pytest.raises(
+        UploadError, match=r"Too many bins: the file has 10,000,000 or more rows; the limit is 1,000,000"
+    ):
         parse_histogram_csv(data, max_bytes=len(data))
 
 
@@ -99,7 +130,7 @@ def test_quoted_newlines_stay_in_their_label():
     assert result.labels == ("two\nlines", "pear")
 
 
-FORMULAS = ["=cmd|' /C calc'!A0", "+SUM(1,2)", "-2+3", "@SUM(A1)", "=HYPERLINK(\"http://x\",\"y\")", "\t=1", "\r=1"]
+FORMULAS = ["=cmd|' /C calc'!A0", "+SUM(1,2)", "-2+3", "@SUM(A1)", '=HYPERLINK("http://x","y")', "\t=1", "\r=1"]
 
 
 def test_formula_labels_are_read_as_text_and_escaped_in_every_export():

@@ -195,11 +195,11 @@ def test_nothing_is_written_to_disk(monkeypatch):
         (b"a,1\nb,1e999\n", {}, ["Line 2", "'1e999'", "not a finite number"]),
         (b"a,1\nb,x\nc,3\nd,4\n", {}, ["Line 2", "column 2", "'x' is not a number"]),
         (b"a,1\nb,-1\nc,-2\nd,-3\n", {}, ["Line 2", "(2 more problems in this column.)"]),
-        (b"a,1\nb,\"1,5\"\nc,2\n", {}, ["Line 2", "'1,5'", "Decimal commas"]),
+        (b'a,1\nb,"1,5"\nc,2\n', {}, ["Line 2", "'1,5'", "Decimal commas"]),
         (b"a;1,5\nb;2,5\n", {}, ["No column of numbers", "Decimal commas"]),
         (b"a,1\nb,2\nc,3,4\nd,5\n", {}, ["Ragged", "line 3", "3 fields", "most rows have 2", "comma"]),
         (b"a,1\nb\nc,3\n", {}, ["Ragged", "line 2", "1 field ", "missing value"]),
-        (b"a,1\nb,2\n\"c,3\nd,4\n", {}, ["quotation mark opened on line 3", "never closed"]),
+        (b'a,1\nb,2\n"c,3\nd,4\n', {}, ["quotation mark opened on line 3", "never closed"]),
         (b'a,"b"c,3\n', {}, ["Line 1", "cannot be read"]),
         (b"a,1\nb,2\nc,3\n", {"max_bins": 2}, ["Too many bins", "limit is 2"]),
         (b"1,2,3\n4,5,6\n", {"max_bins": 5}, ["Too many bins", "6 counts", "limit is 5"]),
@@ -232,6 +232,7 @@ def test_line_numbers_account_for_blank_lines_and_multiline_fields():
 
 # --- round trips and fuzzing ---------------------------------------------------------------------------
 
+
 def _is_plain_label(text: str) -> bool:
     """Text that no reader would take for a number or a missing value (e.g. not "inf", "NaN", "null")."""
     try:
@@ -243,8 +244,12 @@ def _is_plain_label(text: str) -> bool:
     # former), and a one-row file "µ,;0" splits into two fields on either separator (rule 2
     # picks the comma); labels holding separators are covered by the explicit cases above.
     return (
-        text.strip() == text and text[:1].isalpha() and text.lower() not in uploads_module._MISSING
-        and ";" not in text and "\t" not in text and "," not in text
+        text.strip() == text
+        and text[:1].isalpha()
+        and text.lower() not in uploads_module._MISSING
+        and ";" not in text
+        and "\t" not in text
+        and "," not in text
     )
 
 
@@ -314,11 +319,11 @@ def test_harmless_cells_are_unchanged(cell):
 
 
 def test_to_safe_csv_escapes_text_only():
-    frame = pd.DataFrame({"label": ["=HYPERLINK(\"x\")", "ok", "-5"], "released": [-2.5, 3.0, 1.0], "=bad": [1, 2, 3]})
+    frame = pd.DataFrame({"label": ['=HYPERLINK("x")', "ok", "-5"], "released": [-2.5, 3.0, 1.0], "=bad": [1, 2, 3]})
     text = to_safe_csv(frame)
     back = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
     assert back.columns.tolist() == ["label", "released", "'=bad"]
-    assert back["label"].tolist() == ["'=HYPERLINK(\"x\")", "ok", "-5"]
+    assert back["label"].tolist() == ['\'=HYPERLINK("x")', "ok", "-5"]
     assert back["released"].tolist() == ["-2.5", "3.0", "1.0"]
     assert frame["label"].iloc[0].startswith("=")  # the input is not modified
 
@@ -371,13 +376,33 @@ def test_fast_reader_handles_plain_files(monkeypatch):
 @pytest.mark.parametrize(
     "data",
     [
-        b"label,count\na,1\nb,0x10\n", b"a,1\nb,+5\nc,1e3\n", b"a, 1 \nb,\t2\n", b"3\n\n5\n \n7\n",
-        b"a,1,\nb,2,\n", b"a,1\nb,nan\n", b"a,1\nb,inf\n", b"a,1\nb,-1\nc,-2\n", b"count\n3\nNA\n5\n",
-        b"name,count\nann,3\nbob,x\ncid,y\ndan,z\neve,5\n", b"x,y\n1,2\n", b"a;1,5\nb;2,5\n",
-        b"a,1\r\nb,2\r\n", b"a,1\rb,2\r", b"2019,5\n2020,7\n", b"a,99999999999999999999\n",
-        b"fruit,count\napple,3\npear,5\nTotal,8\n", "é,1\nü\u00a0,2\n".encode(), b"a,1\nb,2\n\n",
-        b"a\x0b,1\nb,2\n", b"a,1\nb,2,3\nc,4\n", b",\na,1\n,\nb,2\n", b"-,1\n-,2\n", b"1.5,2,3\n4,5,6\n",
-        b"street,a,b,c\nx,1,2,3\ny,4,5,-6\n", b"a,1e15\nb,1e15\n", b"na,1\nnone,2\nnancy,3\n",
+        b"label,count\na,1\nb,0x10\n",
+        b"a,1\nb,+5\nc,1e3\n",
+        b"a, 1 \nb,\t2\n",
+        b"3\n\n5\n \n7\n",
+        b"a,1,\nb,2,\n",
+        b"a,1\nb,nan\n",
+        b"a,1\nb,inf\n",
+        b"a,1\nb,-1\nc,-2\n",
+        b"count\n3\nNA\n5\n",
+        b"name,count\nann,3\nbob,x\ncid,y\ndan,z\neve,5\n",
+        b"x,y\n1,2\n",
+        b"a;1,5\nb;2,5\n",
+        b"a,1\r\nb,2\r\n",
+        b"a,1\rb,2\r",
+        b"2019,5\n2020,7\n",
+        b"a,99999999999999999999\n",
+        b"fruit,count\napple,3\npear,5\nTotal,8\n",
+        "é,1\nü\u00a0,2\n".encode(),
+        b"a,1\nb,2\n\n",
+        b"a\x0b,1\nb,2\n",
+        b"a,1\nb,2,3\nc,4\n",
+        b",\na,1\n,\nb,2\n",
+        b"-,1\n-,2\n",
+        b"1.5,2,3\n4,5,6\n",
+        b"street,a,b,c\nx,1,2,3\ny,4,5,-6\n",
+        b"a,1e15\nb,1e15\n",
+        b"na,1\nnone,2\nnancy,3\n",
     ],
 )
 def test_fast_and_precise_readers_agree_on_edge_cases(data, monkeypatch):
@@ -397,15 +422,21 @@ def test_fast_and_precise_readers_agree_on_random_text(text, header):
 
 
 CELL = st.one_of(
-    st.integers(-5, 10**6).map(str), st.floats(allow_nan=True, allow_infinity=True).map(repr),
+    st.integers(-5, 10**6).map(str),
+    st.floats(allow_nan=True, allow_infinity=True).map(repr),
     st.sampled_from(["", " ", "NA", "nan", "x", "b1", "Total", "-", "1,5", " 7 ", "0x1f", "n/a", "None"]),
     st.text(alphabet="abcxyz019 -.", max_size=6),
 )
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.integers(1, 5).flatmap(lambda width: st.lists(st.lists(CELL, min_size=width, max_size=width), min_size=1, max_size=30)),
-       st.sampled_from([",", ";", "\t"]), st.sampled_from(["\n", "\r\n"]))
+@given(
+    st.integers(1, 5).flatmap(
+        lambda width: st.lists(st.lists(CELL, min_size=width, max_size=width), min_size=1, max_size=30)
+    ),
+    st.sampled_from([",", ";", "\t"]),
+    st.sampled_from(["\n", "\r\n"]),
+)
 def test_fast_and_precise_readers_agree_on_tables(rows, separator, newline):
     text = newline.join(separator.join(row) for row in rows) + newline
     with pytest.MonkeyPatch.context() as monkeypatch:
@@ -428,4 +459,5 @@ def test_fingerprints_of_equal_labels_are_equal_and_repeats_are_found(labels):
     assert uploads_module._first_repeated_label(tuple(labels)) == first
     if len(labels) > 2:  # a slice of an array has an offset into its buffers
         assert uploads_module._first_repeated_label(tuple(labels[1:]), array[1:]) == next(
-            (b for k, b in enumerate(labels[1:]) if b and b in labels[1 : k + 1]), None)
+            (b for k, b in enumerate(labels[1:]) if b and b in labels[1 : k + 1]), None
+        )
