@@ -33,6 +33,10 @@ __all__ = [
     "epsilon_array",
     "delta_array",
     "positive_array",
+    "sample_shape",
+    "MAX_SAMPLE_COUNT",
+    "MAX_DIMENSION",
+    "MAX_SEED",
 ]
 
 
@@ -213,3 +217,51 @@ def delta_array(delta: ArrayLike) -> np.ndarray:
 def positive_array(value: ArrayLike, name: str) -> np.ndarray:
     """A strictly positive, finite parameter as a float array."""
     return require_interval(as_float_array(value, name), name, 0.0, None, lower_open=True)
+
+
+#: The most draws one sampler call makes (8 GB of float64): beyond it a ``size`` is refused with
+#: a ValueError naming it, instead of numpy's unnamed "Maximum allowed dimension exceeded" or a
+#: MemoryError.
+MAX_SAMPLE_COUNT = 10**9
+
+
+def sample_shape(size: object, name: str = "size") -> tuple[int, ...]:
+    """A sampler's ``size`` (a whole number of draws or a shape) as a tuple of Python ints.
+
+    Accepts an ``int``, a numpy integer, a 0-d or 1-d integer array, or a tuple/list of them.
+    A float (even ``4.0``), a bool or anything else raises ``TypeError`` naming ``name``; a
+    negative entry, or more than :data:`MAX_SAMPLE_COUNT` draws in all, raises ``ValueError``.
+
+    Examples
+    --------
+    >>> sample_shape(3), sample_shape((2, 3)), sample_shape(np.array(4))
+    ((3,), (2, 3), (4,))
+    """
+    given = size
+    if isinstance(size, np.ndarray) and size.ndim == 1:
+        size = tuple(size)
+    entries = tuple(size) if isinstance(size, (tuple, list)) else (size,)
+    shape = []
+    for entry in entries:
+        if isinstance(entry, (bool, np.bool_)) or not (
+            isinstance(entry, (numbers.Integral, np.integer))
+            or (isinstance(entry, np.ndarray) and entry.ndim == 0 and entry.dtype.kind in "iu")
+        ):
+            raise TypeError(f"{name} must be a non-negative integer or a tuple of them, got {name}={given!r}")
+        shape.append(int(entry))
+    shown = ", ".join(str(n) if abs(n) < 10**15 else f"{'-' if n < 0 else ''}~1e{len(str(abs(n))) - 1}" for n in shape)
+    shown = f"({shown})" if len(shape) != 1 else shown
+    if any(n < 0 for n in shape):
+        raise ValueError(f"{name} must be non-negative, got {name}={shown}")
+    if math.prod(shape) > MAX_SAMPLE_COUNT:
+        raise ValueError(f"{name} must describe at most {MAX_SAMPLE_COUNT:.0e} draws, got {name}={shown}")
+    return tuple(shape)
+
+
+#: The largest dimension (number of noise coordinates) a function accepts: 2**53, the last
+#: integer float64 holds exactly, so that d, d σ² and χ²_d are computed for the d given.
+MAX_DIMENSION = 2**53
+
+#: The largest seed accepted for ``numpy.random.default_rng`` (64 bits of entropy suffice, and a
+#: seed is echoed in results, where a number beyond float64 would read as inf).
+MAX_SEED = 2**64 - 1

@@ -28,7 +28,7 @@ import numpy as np
 from scipy import special
 
 from ._types import ArrayLike, FloatOrArray
-from ._validation import as_float_array, broadcast, require_interval, scalar_or_array
+from ._validation import as_float_array, broadcast, require_interval, sample_shape, scalar_or_array
 
 __all__ = [
     "half_width",
@@ -286,7 +286,7 @@ def clamped_noise_sample(
     True
     """
     b, p, half = float(_positive(scale, "scale")), float(_order(order)), float(_positive(h, "half_width"))
-    shape = np.empty(size, dtype=np.int8).shape
+    shape = sample_shape(size)
     return np.clip(_gg_draws(rng, int(np.prod(shape)), b, p), -half, half).reshape(shape)
 
 
@@ -307,7 +307,7 @@ def truncated_noise_sample(
     (True, 1.0)
     """
     b, p, half = float(_positive(scale, "scale")), float(_order(order)), float(_positive(h, "half_width"))
-    shape = np.empty(size, dtype=np.int8).shape
+    shape = sample_shape(size)
     count = int(np.prod(shape))
     result = np.empty(count)
     filled = 0

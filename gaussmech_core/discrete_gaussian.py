@@ -111,6 +111,7 @@ from ._validation import (
     require_choice,
     require_integer,
     require_interval,
+    sample_shape,
     scalar_or_array,
     whole_numbers,
 )
@@ -1381,10 +1382,8 @@ def discrete_gaussian_sample(rng: np.random.Generator, size: Shape, sigma: float
             hint="draws must fit in int64",
         )
     )
-    shape = (size,) if isinstance(size, (int, np.integer)) else tuple(size)
-    count = int(np.prod(shape, dtype=np.int64))
-    if count < 0 or any(int(n) < 0 for n in shape):
-        raise ValueError(f"size must be non-negative, got size={size!r}")
+    shape = sample_shape(size)
+    count = math.prod(shape)
     t = math.floor(sigma_value) + 1.0
     success = -math.expm1(-1.0 / t)
     out = np.empty(count, dtype=np.int64)
@@ -1392,8 +1391,11 @@ def discrete_gaussian_sample(rng: np.random.Generator, size: Shape, sigma: float
     while filled < count:
         batch = int(1.4 * (count - filled)) + 16
         proposal = rng.geometric(success, batch) - rng.geometric(success, batch)
-        distance = np.abs(proposal) - sigma_value * sigma_value / t
-        accept = rng.random(batch) < np.exp(-distance * distance / (2.0 * sigma_value * sigma_value))
+        # (distance/σ)² rather than distance²/σ²: σ² underflows to 0 below σ ≈ 1e-154, while the
+        # ratio only overflows to inf where the acceptance exp(-inf) = 0 is the exact answer.
+        standardized = (np.abs(proposal) - sigma_value * sigma_value / t) / sigma_value
+        with np.errstate(over="ignore"):
+            accept = rng.random(batch) < np.exp(-0.5 * standardized * standardized)
         kept = proposal[accept][: count - filled]
         out[filled : filled + kept.size] = kept
         filled += kept.size
@@ -1523,7 +1525,8 @@ def discrete_gaussian_exact_sample(
     TypeError
         For a non-numeric σ² or an rng of another type.
     ValueError
-        For σ² ≤ 0 or not finite, or a negative size.
+        For σ² ≤ 0, not finite or above ``SAMPLER_SIGMA_MAX² = 1e30`` (draws beyond int64), or a
+        negative size.
 
     Notes
     -----
@@ -1541,6 +1544,12 @@ def discrete_gaussian_exact_sample(
     [1, -2, 0, 0, -1, 0]
     """
     fraction = _rational(sigma_squared, "sigma_squared")
+    if fraction > Fraction(SAMPLER_SIGMA_MAX) ** 2:
+        raise ValueError(
+            f"sigma_squared must be in (0, {SAMPLER_SIGMA_MAX**2:g}] so that the draws fit in int64 "
+            f"(σ ≤ SAMPLER_SIGMA_MAX), got sigma_squared="
+            + (f"{float(fraction):g}" if fraction < Fraction(2) ** 1023 else "a number beyond 1e308")
+        )
     generator: np.random.Generator | random.Random
     if rng is None:
         generator = np.random.default_rng()
@@ -1555,9 +1564,7 @@ def discrete_gaussian_exact_sample(
     bits = _RandomBits(generator)
     if size is None:
         return _exact_discrete_gaussian(bits, p, q, t)
-    shape = (size,) if isinstance(size, (int, np.integer)) else tuple(size)
-    if any(int(n) < 0 for n in shape):
-        raise ValueError(f"size must be non-negative, got size={size!r}")
-    count = int(np.prod(shape, dtype=np.int64))
+    shape = sample_shape(size)
+    count = math.prod(shape)
     draws = [_exact_discrete_gaussian(bits, p, q, t) for _ in range(count)]
     return np.array(draws, dtype=np.int64).reshape(shape)

@@ -32,7 +32,7 @@ from scipy import optimize
 
 from . import gaussian
 from ._types import ArrayLike, FloatOrArray
-from ._validation import as_float_array, broadcast, require_integer, require_interval, scalar_or_array
+from ._validation import as_float_array, broadcast, require_integer, require_interval, sample_shape, scalar_or_array
 from .registry_types import Mechanism, Setting
 
 __all__ = [
@@ -571,8 +571,10 @@ def coordinate_sample(
     ((100000,), True)
     """
     _require_rng(rng)
-    size = require_integer(size, "size", minimum=0)
-    return np.asarray(mechanism.coordinate_sample(rng, size, scale, setting), dtype=np.float64).reshape(size)
+    if isinstance(size, (tuple, list)) or np.ndim(size) != 0:
+        raise TypeError(f"size must be a whole number of draws, got size={size!r}")
+    (count,) = sample_shape(size)
+    return np.asarray(mechanism.coordinate_sample(rng, count, scale, setting), dtype=np.float64).reshape(count)
 
 
 def rank_one_noise_sample(

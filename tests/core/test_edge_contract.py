@@ -649,13 +649,6 @@ KNOWN_VIOLATIONS = frozenset(
         "laplace.laplace_sample",
         "laplace.laplace_scale",
         "laplace.laplace_variance",
-        "loss.gaussian_loss_summary",
-        "loss.iid_coordinate_loss_summary",
-        "loss.iid_loss_summary_from_moments",  # OverflowError (math range error) at huge moments
-        "loss.loss_quantiles_against_dim",
-        "loss.monte_carlo_loss",
-        "loss.mvg_iid_loss_summary",
-        "loss.r1smg_loss_summary",
         "mechanisms.calibrate_all",
         "mechanisms.coordinate_std_over_epsilon",
         "mechanisms.evaluate",
