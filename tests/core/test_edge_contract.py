@@ -587,12 +587,6 @@ KNOWN_VIOLATIONS = frozenset(
         "audit.r1smg_closer_test_success",
         "audit.simulate_closer_test",
         "audit.wilson_interval",
-        "bounded.clamped_noise_moment",  # RuntimeWarning (inf × 0) at a huge q
-        "bounded.clamped_noise_sample",  # a float size raises numpy's TypeError, which names no parameter
-        "bounded.half_width",  # OverflowError at 2**1024, NaN passes through, undocumented inf
-        "bounded.truncated_noise_pdf",  # RuntimeWarning (divide by zero) at a huge scale or a tiny h
-        "bounded.truncated_noise_sample",  # a float size raises numpy's TypeError, which names no parameter
-        "bounded.truncated_noise_tail",  # RuntimeWarning (0/0) at a huge scale or a tiny h
         "cli.calibration_rows",  # the registry's warnings and undocumented infs at the Setting's edges (as mechanisms.evaluate)
         "cli.risk_rows",  # the registry's warnings and undocumented infs at the Setting's edges (as attack_risk_all)
         "denoise.apply_pipeline",
