@@ -9,7 +9,11 @@ special values: 0, ±tiny, subnormals, ±huge, 2**1024 as a Python int, NaN, ±i
   raises ``ValueError``/``TypeError``;
 * never NaN, never a warning (warnings are errors here), never another exception, never over 10 s;
 * numpy scalars and 0-d arrays give the same value as the Python float; a mixed array gives,
-  element by element, what the scalar calls give (or raises where one of them raises).
+  element by element, what the scalar calls give (or raises where one of them raises). A
+  parameter that takes a single number by design may refuse every array, with a TypeError
+  naming it (checked on a one-element array as well as on the mixed one); a parameter given per
+  coordinate of a data vector (one number already gives an array of that shape) must give, for
+  an array of equal entries, what the number gives.
 
 Arguments that are not numbers (a Setting, an rng, a mechanism, a callable, a choice of string)
 are built by the recipes below; a Setting is varied field by field. A public function whose
@@ -511,17 +515,39 @@ def _elementwise_consistent(qualname, function, build, name, mixed, result, outc
         scalar_outcomes.append(call(function, arguments))
     if outcome in ("ValueError", "TypeError"):
         if all(o in ("finite", "inf") for o, _ in scalar_outcomes):
+            if outcome == "TypeError" and name in str(result) and _refuses_every_array(function, build, name, mixed):
+                return None  # a single-number parameter by design: every array is refused, by name
             return "VIOLATION: the mixed array raised but every element alone is accepted"
         return None
     values = np.asarray(result, dtype=float) if isinstance(result, (np.ndarray, float)) else None
     if values is None or values.shape != mixed.shape:
         return None  # not an elementwise function of this argument
+    first_outcome, first_result = scalar_outcomes[0]
+    if isinstance(first_result, np.ndarray) and first_result.shape == mixed.shape:
+        # Even one number gives an array of this shape: the parameter is per coordinate of a data
+        # vector (a prior mean, a centre), and an estimator need not be separable across
+        # coordinates. What must hold: equal entries give what that one number gives.
+        arguments = build()
+        arguments[name] = np.full(mixed.shape, mixed.ravel()[0])
+        constant_outcome, constant_result = call(function, arguments)
+        if constant_outcome != first_outcome or not _same(constant_result, first_result):
+            return f"VIOLATION: an array of equal entries gives {constant_result!r}, the number alone {first_result!r}"
+        return None
     for index, (scalar_outcome, scalar_result) in enumerate(scalar_outcomes):
         if scalar_outcome in ("ValueError", "TypeError"):
             return f"VIOLATION: element {index} raises alone ({scalar_result}) but not in the array"
         if not _same(values.ravel()[index], scalar_result):
             return f"VIOLATION: element {index} gives {values.ravel()[index]!r} in the array, {scalar_result!r} alone"
     return None
+
+
+def _refuses_every_array(function, build, name, mixed):
+    """Whether a one-element array of the mixed array's first (base) value is refused by a
+    TypeError naming the parameter too: then the parameter takes one number, not arrays."""
+    arguments = build()
+    arguments[name] = mixed.ravel()[:1].copy()
+    outcome, error = call(function, arguments)
+    return outcome == "TypeError" and name in str(error)
 
 
 def run_function(qualname):
@@ -589,19 +615,6 @@ KNOWN_VIOLATIONS = frozenset(
         "audit.wilson_interval",
         "cli.calibration_rows",  # the registry's warnings and undocumented infs at the Setting's edges (as mechanisms.evaluate)
         "cli.risk_rows",  # the registry's warnings and undocumented infs at the Setting's edges (as attack_risk_all)
-        "denoise.apply_pipeline",
-        "denoise.clip_and_rescale",
-        "denoise.empirical_bayes",
-        "denoise.james_stein",
-        "denoise.james_stein_bayes_risk",
-        "denoise.oracle_prior",
-        "denoise.posterior_mean",
-        "denoise.posterior_mean_bayes_risk",
-        "denoise.project_to_simplex",
-        "denoise.round_keeping_total",
-        "denoise.soft_threshold",
-        "denoise.universal_threshold",
-        "denoise.wavelet_soft_threshold",
         "discrete_gaussian.discrete_gaussian_sigma_zcdp_bound",  # RuntimeError at ε = largest double, raised by gaussian.zcdp_cks_sigma (its root)
         "gaussian.classical_gaussian_sigma",
         "gaussian.low_privacy_sigma_bound",
