@@ -480,7 +480,7 @@ def metrics_frames(truth, raw_metrics: Mapping[str, float], denoised_metrics: Ma
     """
     rows = []
     for metric_id, metric in METRICS.items():
-        raw, denoised = float(raw_metrics[metric_id]), float(denoised_metrics[metric_id])
+        raw, denoised = float(raw_metrics.get(metric_id, math.nan)), float(denoised_metrics.get(metric_id, math.nan))
         rows.append((metric.name, metric.description, raw, denoised, _safe_improvement(raw, denoised)))
     for metric_id in ("mse", "l1"):
         raw = relative_error(metric_id, float(raw_metrics[metric_id]), truth)
