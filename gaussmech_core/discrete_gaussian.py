@@ -1558,7 +1558,7 @@ def discrete_gaussian_exact_sample(
     [1, -2, 0, 0, -1, 0]
     """
     fraction = _rational(sigma_squared, "sigma_squared")
-    if fraction > Fraction(SAMPLER_SIGMA_MAX) ** 2:
+    if fraction > Fraction(SAMPLER_SIGMA_MAX**2):  # the float 1e30, as its message says
         raise ValueError(
             f"sigma_squared must be in (0, {SAMPLER_SIGMA_MAX**2:g}] so that the draws fit in int64 "
             f"(σ ≤ SAMPLER_SIGMA_MAX), got sigma_squared="

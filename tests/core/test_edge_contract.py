@@ -715,6 +715,10 @@ DOMAINS = {
     "successes": (0, 20, False, False, True),
     "gamma": (0.0, None, True, False, False),
     "prior_variance": (0.0, None, True, False, False),
+    "h": (0.0, None, True, False, False),  # the half-width of bounded data, > 0
+    "width": (0.0, None, True, False, False),  # the width W = b - a of the data bounds, > 0
+    "epsilon_zero": (0.0, None, False, False, False),  # ε₀ of a pure-DP mechanism, >= 0
+    "sigma_squared": (0.0, 1e30, True, False, False),  # σ² of the exact discrete Gaussian sampler
     "total": (0.0, None, False, False, False),
 }
 HUGE_FLOAT = 1e300
