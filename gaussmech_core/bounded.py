@@ -71,7 +71,8 @@ def half_width(lower: ArrayLike, upper: ArrayLike) -> FloatOrArray:
     2.0
     """
     lower_b, upper_b = broadcast(
-        require_interval(as_float_array(lower, "lower"), "lower"), require_interval(as_float_array(upper, "upper"), "upper")
+        require_interval(as_float_array(lower, "lower"), "lower"),
+        require_interval(as_float_array(upper, "upper"), "upper"),
     )
     width = 0.5 * upper_b - 0.5 * lower_b
     if np.any(width <= 0.0):
@@ -219,7 +220,9 @@ def truncated_noise_pdf(x: ArrayLike, scale: ArrayLike, order: ArrayLike, h: Arr
     small = z_h <= _SERIES_LIMIT
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # each branch where it is used
         # h <= b: f(x)/P(|X| <= h) = e^{-(|x|/b)^p}/(2h S(1/p, z_h)), formed without b.
-        series = np.exp(-_standard(x_b, scale_b, order_b)) / (2.0 * h_b * _scaled_lower_gamma(1.0 / order_b, np.minimum(z_h, 1.0)))
+        series = np.exp(-_standard(x_b, scale_b, order_b)) / (
+            2.0 * h_b * _scaled_lower_gamma(1.0 / order_b, np.minimum(z_h, 1.0))
+        )
         direct = _gg_density(x_b, scale_b, order_b) / _mass_inside(scale_b, order_b, h_b)
     density = np.where(np.abs(x_b) <= h_b, np.where(small, series, direct), 0.0)
     return scalar_or_array(density, x, scale, order, h)

@@ -146,7 +146,9 @@ def _shrink_rows(
     # overflow the norm; the ratio is capped at _MAX_NOISE_TO_NORM_RATIO, where the factor's
     # positive part is 0 either way and its square stays finite.
     largest, unit_norm = _scaled_norm(residual)
-    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):  # inf and 0/0 (a zero row): capped or masked below
+    with np.errstate(
+        over="ignore", divide="ignore", invalid="ignore"
+    ):  # inf and 0/0 (a zero row): capped or masked below
         ratio = np.minimum((sigma / largest) / unit_norm, _MAX_NOISE_TO_NORM_RATIO)
     factor = 1.0 - (d - dims_lost) * ratio**2
     if positive_part:

@@ -66,7 +66,9 @@ def test_mvg_iid_std_at_the_largest_gamma_is_finite():
 
 def test_ji_li_constants_divide_in_a_safe_order():
     assert multivariate.ji_li_constant_analytic(1e300, 1e-5, 1) == pytest.approx(1e-300, rel=1e-12)
-    assert multivariate.ji_li_constant_classical(1.0, 5e-324, 1) == pytest.approx(2 * (math.log(1.25) - math.log(5e-324)))
+    assert multivariate.ji_li_constant_classical(1.0, 5e-324, 1) == pytest.approx(
+        2 * (math.log(1.25) - math.log(5e-324))
+    )
     assert multivariate.ji_li_constant_classical(1e-300, 1e-5, 1) == math.inf  # beyond float64, truthfully
 
 
