@@ -306,7 +306,7 @@ def _decode(data: bytes) -> str:
 
 def _first_lines(text: str, count: int) -> list[str]:
     """The first ``count`` non-blank lines of ``text`` (as ``str.splitlines`` splits), without splitting all of it."""
-    size = 1 << 16
+    size = 1 << 12
     while True:
         head = text[:size]
         lines = head.splitlines()
@@ -559,8 +559,9 @@ def _quote(value: str, limit: int = 40) -> str:
 
 
 def _validate_counts(column: _Column, name: str, index: int, lines) -> np.ndarray:
-    bad = column.missing | column.is_text | ~np.isfinite(np.where(column.is_text | column.missing, 0.0, column.numbers))
-    bad |= np.where(bad, False, column.numbers < 0)
+    # Missing and text cells have NaN numbers: one test finds them, infinities and negatives.
+    bad = column.missing | column.is_text
+    bad |= ~(np.isfinite(column.numbers) & (column.numbers >= 0))
     if bad.any():
         positions = np.flatnonzero(bad)
         message = _cell_problem(column, name, int(positions[0]), lines, f"column {index + 1}")
@@ -658,24 +659,67 @@ def _fingerprints(strings: pa.Array) -> np.ndarray:
     return hashes
 
 
+# Masks keeping the first k bytes of a little-endian 8-byte word, k = 0..8.
+_HASH_BLOCK_STRINGS = 1 << 16
+_BYTE_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype="<u8")
+
+
+def _prefix_keys(strings: pa.Array) -> np.ndarray:
+    """A 64-bit key of every string from its length and first 8 bytes: different keys mean different strings.
+
+    One pass over the strings rather than over their bytes, which proves most sets of labels
+    distinct; equal keys only mark the strings to hash in full (:func:`_first_repeated_label`).
+    """
+    offsets, data = _buffers(strings)
+    keys = np.empty(len(strings), dtype="<u8")
+    for start in range(0, len(strings), _HASH_BLOCK_STRINGS):  # in blocks, so that temporaries stay small
+        stop = min(start + _HASH_BLOCK_STRINGS, len(strings))
+        low, high = int(offsets[start]), int(offsets[stop])
+        padded = np.zeros(high - low + 8, dtype=np.uint8)
+        padded[: high - low] = data[low:high]
+        # The 8 bytes from every position of the block's text, as (unaligned) little-endian words.
+        windows = np.ndarray(shape=(high - low + 1,), dtype="<u8", buffer=padded, strides=(1,))
+        lengths = np.diff(offsets[start : stop + 1])
+        words = windows[offsets[start:stop] - low]
+        words &= _BYTE_MASKS[np.minimum(lengths, 8)]  # bytes past a short string's end are the next one's
+        words ^= lengths.astype(np.uint64) * _HASH_BASE
+        keys[start:stop] = words
+    return keys
+
+
 def _first_repeated_label(labels: Sequence[str], text: pa.Array | None = None) -> str | None:
     """The first non-blank label (in file order) equal to an earlier one, or None.
 
-    Hashes every label on the buffers of its pyarrow array (``text``, or that of ``labels``) and
-    compares as strings only the non-blank labels whose hash repeats.
+    Works on the labels' pyarrow array (``text``, or that of ``labels``), vectorized: labels
+    whose :func:`_prefix_keys` (length and first 8 bytes) are unique cannot repeat; among the
+    others, the first whose :func:`_fingerprints` hash was met before is compared with the
+    earlier labels of that hash. Only when that is a hash collision are the labels compared
+    one by one as strings.
     """
     if len(labels) < 2:
         return None
     array = text if text is not None else Labels(labels).arrow()
-    hashes = _fingerprints(array)
-    ordered = np.sort(hashes)
-    repeats = ordered[1:][ordered[1:] == ordered[:-1]]
-    if not repeats.size:
-        return None
     offsets, _ = _buffers(array)
-    candidates = np.flatnonzero(np.isin(hashes, repeats) & (offsets[1:] != offsets[:-1]))
-    seen = set()
-    for label in array.take(pa.array(candidates)).to_pylist():
+    candidates = np.flatnonzero(offsets[1:] != offsets[:-1])  # blank labels are not repeats
+    subset = array if candidates.size == len(array) else array.take(pa.array(candidates))
+    keys = _prefix_keys(subset)
+    keys.sort()  # in place: proving every key distinct (the common case) needs no copy
+    if not (keys[1:] == keys[:-1]).any():
+        return None
+    del keys
+    candidates = candidates[pd.Series(_prefix_keys(subset)).duplicated(keep=False).to_numpy()]
+    subset = array.take(pa.array(candidates))
+    hashes = _fingerprints(subset)
+    met_before = np.flatnonzero(pd.Series(hashes).duplicated(keep="first").to_numpy())
+    if not met_before.size:
+        return None
+    first = int(met_before[0])
+    label = subset[first].as_py()
+    same_hash = subset.slice(0, first).filter(pa.array(hashes[:first] == hashes[first]))
+    if pc.any(pc.equal(same_hash, label)).as_py():
+        return label
+    seen = set()  # a hash collision (rare by chance, possible by design): compare the labels themselves
+    for label in subset.to_pylist():
         if label in seen:
             return label
         seen.add(label)
@@ -688,7 +732,7 @@ def _total_row_warnings(labels, counts: np.ndarray, lines) -> list[str]:
     if counts.size < 2:
         return notes
     grand_total = float(counts.sum())
-    for position in np.flatnonzero(2 * counts == grand_total):
+    for position in np.flatnonzero(counts == grand_total / 2):  # (halving is exact)
         label = labels[position]
         if label.strip().lower() in _TOTAL_NAMES:
             notes.append(
@@ -698,9 +742,14 @@ def _total_row_warnings(labels, counts: np.ndarray, lines) -> list[str]:
     return notes
 
 
+def _blocks(values: np.ndarray, size: int = 1 << 16):
+    """Consecutive views of at most ``size`` values, so that the temporaries of a test on each stay small."""
+    return (values[start : start + size] for start in range(0, values.size, size))
+
+
 def _count_warnings(counts: np.ndarray) -> list[str]:
     notes = []
-    fractional = int(np.count_nonzero(counts != np.floor(counts)))
+    fractional = sum(int(np.count_nonzero(np.modf(block)[0])) for block in _blocks(counts.reshape(-1)))
     if fractional:
         notes.append(
             f"{fractional:,} count{'s are' if fractional > 1 else ' is'} not a whole number; they are used as "
@@ -810,18 +859,21 @@ def _numbers_of(cells) -> np.ndarray | None:
 
 
 def _classify_cells(cells) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """numbers, missing, is_text of stripped cells (a pyarrow array), exactly as :func:`_classify` gives them."""
+    """numbers, missing, is_text of stripped cells (a pyarrow array), exactly as :func:`_classify` gives them.
+
+    Arrays that hold one value throughout are read-only broadcast constants (``np.broadcast_to``).
+    """
     size = len(cells)
     numbers = _numbers_of(cells) if size else np.empty(0)
     if numbers is not None:
-        return numbers, np.zeros(size, dtype=bool), np.zeros(size, dtype=bool)
+        return numbers, np.broadcast_to(False, size), np.broadcast_to(False, size)
     # Only the cells that may be a number or a missing value go through pandas; the rest is text.
-    maybe = _may_be_number_or_missing(cells)
+    where = np.flatnonzero(_may_be_number_or_missing(cells))
+    if not where.size:  # a column of text (labels): constants, which take no memory
+        return np.broadcast_to(np.nan, size), np.broadcast_to(False, size), np.broadcast_to(True, size)
     numbers, missing, is_text = np.full(size, np.nan), np.zeros(size, dtype=bool), np.ones(size, dtype=bool)
-    where = np.flatnonzero(maybe)
-    if where.size:
-        exact = _classify(cells.take(pa.array(where)).to_numpy(zero_copy_only=False))
-        numbers[where], missing[where], is_text[where] = exact.numbers, exact.missing, exact.is_text
+    exact = _classify(cells.take(pa.array(where)).to_numpy(zero_copy_only=False))
+    numbers[where], missing[where], is_text[where] = exact.numbers, exact.missing, exact.is_text
     return numbers, missing, is_text
 
 
@@ -833,8 +885,14 @@ def _read_fast(text: str, data: bytes, separator: str, max_bins: int):
     if not first_line.strip():
         return None
     names = [f"c{j}" for j in range(first_line.count(separator) + 1)]
-    # Equal lengths mean the text is ASCII without a byte-order mark: the bytes are the text.
-    raw = data if len(data) == len(text) else text.encode("utf-8")
+    # The text's UTF-8 bytes: the file's own (less a byte-order mark), unless it was UTF-16.
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        raw = text.encode("utf-8")
+    else:
+        start = 0
+        while data.startswith(codecs.BOM_UTF8, start):  # _decode drops every leading byte-order mark
+            start += len(codecs.BOM_UTF8)
+        raw = memoryview(data)[start:] if start else data
     try:
         table = pa_csv.read_csv(
             pa.BufferReader(raw),
@@ -884,7 +942,7 @@ def _read_fast(text: str, data: bytes, separator: str, max_bins: int):
     del raw_lengths
     # Columns blank everywhere (a separator ending every line) carry nothing.
     kept = [j for j in range(width) if rows and not blank[j].all()]
-    lines = _LineMap(text, separator, range(rows), one_line_records=True)
+    lines = _LineMap(None, separator, range(rows), one_line_records=True)  # needs no text
     if not kept:
         return [], lines
     first = _classify([stripped[j * rows].as_py() for j in kept])
@@ -900,20 +958,31 @@ def _read_fast(text: str, data: bytes, separator: str, max_bins: int):
         joint = whole.reshape(width, rows)[:, 1:].reshape(-1)
     elif rows > 1 and _numbers_of(stripped.take(pa.array(sample))) is not None:
         joint = _numbers_of(stripped.take(pa.array((starts + np.arange(1, rows)).reshape(-1))))
-    # One table per class of cell (a row per kept column), filled row 0 first, then the rest.
-    numbers = np.empty((len(kept), rows))
-    missing, is_text = np.zeros((len(kept), rows), dtype=bool), np.zeros((len(kept), rows), dtype=bool)
-    numbers[:, 0], missing[:, 0], is_text[:, 0] = first.numbers, first.missing, first.is_text
+    if whole is not None:  # a table of numbers: the cast's own buffer, no cell missing or text
+        numbers = whole.reshape(width, rows)
+        none = np.broadcast_to(False, rows)
+        return [_Column(stripped.slice(j * rows, rows), numbers[j], none, none, blank=blank[j]) for j in kept], lines
+    columns = []
     for k, j in enumerate(kept):
-        if joint is None:
-            numbers[k, 1:], missing[k, 1:], is_text[k, 1:] = _classify_cells(stripped.slice(j * rows + 1, rows - 1))
-    if joint is not None:
-        numbers[:, 1:] = joint.reshape(len(kept), rows - 1)
-    columns = [
-        _Column(stripped.slice(j * rows, rows), numbers[k], missing[k], is_text[k], blank=blank[j])
-        for k, j in enumerate(kept)
-    ]
+        if joint is not None:  # numbers below a first row of text
+            below = (joint[k * (rows - 1) : (k + 1) * (rows - 1)], np.broadcast_to(False, rows - 1), np.broadcast_to(False, rows - 1))
+        else:
+            below = _classify_cells(stripped.slice(j * rows + 1, rows - 1))
+        head = (first.numbers[k], first.missing[k], first.is_text[k])
+        numbers, missing, is_text = (_prepend(value, rest) for value, rest in zip(head, below))
+        columns.append(_Column(stripped.slice(j * rows, rows), numbers, missing, is_text, blank=blank[j]))
     return columns, lines
+
+
+def _prepend(value, rest: np.ndarray) -> np.ndarray:
+    """``value`` followed by ``rest``: a read-only constant (no memory) when ``rest`` is one (``np.broadcast_to``) of that value."""
+    if rest.size and rest.strides == (0,):
+        same = rest[0] == value or (rest.dtype.kind == "f" and np.isnan(rest[0]) and np.isnan(value))
+        if same:
+            return np.broadcast_to(rest[0], rest.size + 1)
+    joined = np.empty(rest.size + 1, dtype=rest.dtype)
+    joined[0], joined[1:] = value, rest
+    return joined
 
 
 # --- the entry point ----------------------------------------------------------------------------
@@ -971,13 +1040,14 @@ def parse_histogram_csv(
             f"The file is {len(data) / 1e6:.1f} MB ({len(data):,} bytes); the limit is {max_bytes / 1e6:.1f} MB "
             f"({max_bytes:,} bytes). Upload a smaller file (for example fewer rows, or the counts without labels)."
         )
-    if not data.strip():
+    if not data or data.isspace():  # (not data.strip(), without copying the file)
         raise UploadError("The file is empty." if not data else "The file contains only blank lines.")
     text = _decode(data)
-    if not text.strip():
+    if not text or text.isspace():
         raise UploadError("The file contains only blank lines.")
     separator = _detect_separator(text)
     columns, lines = _read_fast(text, data, separator, max_bins) or _read_precise(text, separator, max_bins)
+    del text  # (the line map of the line-precise reader keeps it while it may need it)
     if not columns:
         raise UploadError("The file contains only blank lines.")
     width = len(columns)
