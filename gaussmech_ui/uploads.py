@@ -481,15 +481,14 @@ class _Column:
         """The cells as :class:`Labels`, in buffers of their own (not a view of the whole table)."""
         if isinstance(self._text, np.ndarray):
             return Labels(pa.array(self._text, type=pa.string()))
-        return Labels(pa.concat_arrays([self._text]))
+        if isinstance(self._text, pa.ChunkedArray):
+            return Labels(self._text.combine_chunks(memory_pool=_POOL))  # (a copy, even of one chunk)
+        return Labels(pa.concat_arrays([self._text], memory_pool=_POOL))
 
     def blank(self) -> np.ndarray:
         """Where a cell is empty (after stripping)."""
         if self._blank is None:
-            if isinstance(self._text, np.ndarray):
-                self._blank = self._text == ""
-            else:
-                self._blank = pc.equal(pc.binary_length(self._text), 0).to_numpy(zero_copy_only=False)
+            self._blank = self._text == "" if isinstance(self._text, np.ndarray) else _lengths(self._text) == 0
         return self._blank
 
     @property
@@ -660,7 +659,7 @@ def _fingerprints(strings: pa.Array) -> np.ndarray:
 
 
 # Masks keeping the first k bytes of a little-endian 8-byte word, k = 0..8.
-_HASH_BLOCK_STRINGS = 1 << 16
+_HASH_BLOCK_STRINGS = 1 << 18
 _BYTE_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype="<u8")
 
 
@@ -831,8 +830,16 @@ _MAYBE_FIRST_BYTES = np.zeros(256, dtype=bool)
 _MAYBE_FIRST_BYTES[list(b"+-.0123456789iInN")] = True
 
 
-def _may_be_number_or_missing(cells: pa.Array) -> np.ndarray:
+def _lengths(cells) -> np.ndarray:
+    """The length in bytes of every cell of a pyarrow string array or chunked array, from its offsets."""
+    chunks = cells.chunks if isinstance(cells, pa.ChunkedArray) else [cells]
+    return np.concatenate([np.diff(_buffers(chunk)[0]) for chunk in chunks] or [np.zeros(0, np.int32)])
+
+
+def _may_be_number_or_missing(cells) -> np.ndarray:
     """Where a stripped cell may be a number or a missing value (a superset: empty or a first byte in _MAYBE_FIRST_BYTES)."""
+    if isinstance(cells, pa.ChunkedArray):
+        return np.concatenate([_may_be_number_or_missing(chunk) for chunk in cells.chunks] or [np.zeros(0, bool)])
     offsets, data = _buffers(cells)
     starts, empty = offsets[:-1], offsets[1:] == offsets[:-1]
     first = data[np.minimum(starts, max(data.size - 1, 0))] if data.size else np.zeros(starts.size, np.uint8)
@@ -896,7 +903,8 @@ def _read_fast(text: str, data: bytes, separator: str, max_bins: int):
     try:
         table = pa_csv.read_csv(
             pa.BufferReader(raw),
-            read_options=pa_csv.ReadOptions(column_names=names, use_threads=False),
+            # One block: each column is one chunk (1000 columns in blocks of 1 MB took twice the memory).
+            read_options=pa_csv.ReadOptions(column_names=names, use_threads=False, block_size=max(1 << 20, 4096 * len(names))),
             memory_pool=_POOL,
             parse_options=pa_csv.ParseOptions(
                 delimiter=separator,
@@ -917,16 +925,11 @@ def _read_fast(text: str, data: bytes, separator: str, max_bins: int):
     except pa.ArrowException:
         return None
     rows, width = table.num_rows, table.num_columns
-    # Every column end to end in one array (column j is cells[j * rows : (j + 1) * rows]), so that
-    # each step below is one call into pyarrow whatever the number of columns.
-    chunks = [chunk for column in table.columns for chunk in column.chunks]
-    cells = (
-        pa.chunked_array(chunks, type=pa.string()).combine_chunks(memory_pool=_POOL)
-        if chunks
-        else pa.array([], pa.string())
-    )
-    del table, chunks  # the parsed table's buffers are copied into cells: free them now
-    raw_lengths = np.diff(_buffers(cells)[0])
+    # Every column end to end (column j is cells[j * rows : (j + 1) * rows]), without a copy, so
+    # that each step below is one call into pyarrow whatever the number of columns.
+    cells = pa.chunked_array([chunk for column in table.columns for chunk in column.chunks], type=pa.string())
+    del table
+    raw_lengths = _lengths(cells)
     if raw_lengths.size and raw_lengths.max() > csv.field_size_limit():
         return None  # the csv module refuses such a field, and says on which line
     # Without quotation marks every line is one record; an empty line is a record of no field,
@@ -936,9 +939,7 @@ def _read_fast(text: str, data: bytes, separator: str, max_bins: int):
     # Cells are stripped of spaces and tabs (the only whitespace left, see above), when there are any.
     padded = " " in text or ("\t" in text and separator != "\t")
     stripped = pc.utf8_trim(cells, characters=" \t", memory_pool=_POOL) if padded else cells
-    stripped_offsets = _buffers(stripped)[0]
-    blank = (stripped_offsets[1:] == stripped_offsets[:-1]).reshape(width, rows)
-    del stripped_offsets
+    blank = ((_lengths(stripped) if padded else raw_lengths) == 0).reshape(width, rows)
     del raw_lengths
     # Columns blank everywhere (a separator ending every line) carry nothing.
     kept = [j for j in range(width) if rows and not blank[j].all()]
