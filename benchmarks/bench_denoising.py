@@ -167,7 +167,7 @@ def print_upload_memory() -> None:
             f"  {'ok' if ratio <= 10 else 'HIGH'} (target <= 10x the file)"
         )
     print(
-        "(RSS: the rise of the peak resident size of a forked child doing one read (all memory, Arrow's too);"
+        "(RSS: the rise of the peak resident size of a forked child doing one read (all memory, Arrow's too; median of 3);"
         " traced: tracemalloc's peak (Python objects and numpy arrays); arrow: the peak of Arrow's memory pool"
         " in the same read; 'x file' after them is their sum, an upper bound of their joint peak; the file's"
         " own bytes are not counted)"
@@ -270,7 +270,8 @@ def arrow_peak():
     return pool.max_memory()
 
 
-print(json.dumps(dict(rss=in_child(resident_rise), traced=in_child(traced_peak), arrow=in_child(arrow_peak))))
+rss = sorted(in_child(resident_rise) for _ in range(3))[1]  # the median of three: the resident size is noisy
+print(json.dumps(dict(rss=rss, traced=in_child(traced_peak), arrow=in_child(arrow_peak))))
 """
 
 

@@ -496,9 +496,16 @@ class _Column:
         return ~self.missing & ~self.is_text
 
     def is_numeric(self) -> bool:
-        present = int((~self.missing).sum())
-        numbers = int(self.numeric_cells.sum())
+        present = len(self) - _count_true(self.missing)
+        numbers = len(self) - _count_true(self.missing | self.is_text) if present else 0
         return numbers > 0 and numbers * 2 > present
+
+
+def _count_true(mask: np.ndarray) -> int:
+    """The number of True values of a boolean array (at once for a broadcast constant)."""
+    if mask.ndim == 1 and mask.strides == (0,) and mask.size:
+        return mask.size if mask[0] else 0
+    return int(np.count_nonzero(mask))
 
 
 def _classify(values) -> _Column:
@@ -949,28 +956,30 @@ def _read_fast(text: str, data: bytes, separator: str, max_bins: int):
     first = _classify([stripped[j * rows].as_py() for j in kept])
     # Below the first row: first one cast of every column at once (a table of numbers), else
     # each column on its own, classifying exactly only the cells that may be numbers.
-    joint = None
-    starts = np.asarray(kept, dtype=np.int64)[:, None] * rows
-    sample = (starts + np.arange(1, min(rows, 65))).reshape(-1)  # the first cells below row 0 of each column
     whole = None
     if rows > 1 and len(kept) == width and not (first.missing.any() or first.is_text.any()):
-        whole = _numbers_of(stripped)  # a table of numbers from its first row: one cast, no copy
-    if whole is not None:
-        joint = whole.reshape(width, rows)[:, 1:].reshape(-1)
-    elif rows > 1 and _numbers_of(stripped.take(pa.array(sample))) is not None:
-        joint = _numbers_of(stripped.take(pa.array((starts + np.arange(1, rows)).reshape(-1))))
+        whole = _numbers_of(stripped)  # a table of numbers from its first row: one cast
     if whole is not None:  # a table of numbers: the cast's own buffer, no cell missing or text
         numbers = whole.reshape(width, rows)
         none = np.broadcast_to(False, rows)
         return [_Column(stripped.slice(j * rows, rows), numbers[j], none, none, blank=blank[j]) for j in kept], lines
+    below = pa.chunked_array(  # every kept column below row 0, end to end (no copy)
+        [chunk for j in kept for chunk in stripped.slice(j * rows + 1, rows - 1).chunks], type=pa.string()
+    )
+    sample = pa.chunked_array(  # and the first 64 cells of each
+        [chunk for j in kept for chunk in stripped.slice(j * rows + 1, min(rows - 1, 64)).chunks], type=pa.string()
+    )
+    joint = _numbers_of(below) if rows > 1 and _numbers_of(sample) is not None else None
+    del below, sample
     columns = []
     for k, j in enumerate(kept):
         if joint is not None:  # numbers below a first row of text
-            below = (joint[k * (rows - 1) : (k + 1) * (rows - 1)], np.broadcast_to(False, rows - 1), np.broadcast_to(False, rows - 1))
+            none = np.broadcast_to(False, rows - 1)
+            rest = (joint[k * (rows - 1) : (k + 1) * (rows - 1)], none, none)
         else:
-            below = _classify_cells(stripped.slice(j * rows + 1, rows - 1))
+            rest = _classify_cells(stripped.slice(j * rows + 1, rows - 1))
         head = (first.numbers[k], first.missing[k], first.is_text[k])
-        numbers, missing, is_text = (_prepend(value, rest) for value, rest in zip(head, below))
+        numbers, missing, is_text = (_prepend(value, cells) for value, cells in zip(head, rest))
         columns.append(_Column(stripped.slice(j * rows, rows), numbers, missing, is_text, blank=blank[j]))
     return columns, lines
 
