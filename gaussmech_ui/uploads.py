@@ -44,6 +44,11 @@ in a column of numbers) are reported with their line from the same data, since w
 marks record k is line k + 1. Both give the same result, or the same message, on every file
 (checked by a differential test on generated files).
 
+The fast reader makes no Python object per cell: the labels stay in one Arrow string array
+(:class:`Labels`), and the checks on them (blank, repeated, a "Total" row) and on the counts are
+vectorized. A 10 MiB file of 1e6 rows reads in 2.3-2.8 × the CPU time of ``pandas.read_csv``
+with a peak of about 7 × its size (``benchmarks/bench_denoising.py``).
+
 The file is parsed in memory; nothing uploaded is written to disk. :func:`to_safe_csv` writes
 downloads with spreadsheet-formula cells escaped.
 """
@@ -853,8 +858,11 @@ def _may_be_number_or_missing(cells) -> np.ndarray:
     return empty | _MAYBE_FIRST_BYTES[first]
 
 
+_CAST_BATCH = 1 << 17
+
+
 def _numbers_of(cells) -> np.ndarray | None:
-    """The numbers of stripped cells (a pyarrow array) when every one is a finite number, else None.
+    """The numbers of stripped cells (a pyarrow array or chunked array) when every one is a finite number, else None.
 
     pyarrow's cast to float64 rounds correctly, as pandas.to_numeric does (an integer too: the
     nearest double to it either way), and reads no hexadecimal. "-0" is the one cell read
@@ -862,10 +870,20 @@ def _numbers_of(cells) -> np.ndarray | None:
     """
     if len(cells) > 64 and _numbers_of(cells.slice(0, 64)) is None:
         return None  # the first cells already are not numbers: no cast of the whole column
-    try:
-        numbers = pc.cast(cells, pa.float64(), memory_pool=_POOL).to_numpy(zero_copy_only=False)
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        return None
+    numbers = np.empty(len(cells))
+    # Cast a batch of about _CAST_BATCH cells at a time into the result, so that Arrow's copy of
+    # the numbers never exists whole next to it.
+    batch, start = [], 0
+    for chunk in [*(cells.chunks if isinstance(cells, pa.ChunkedArray) else [cells]), None]:
+        if chunk is not None:
+            batch.append(chunk)
+        if batch and (chunk is None or sum(map(len, batch)) >= _CAST_BATCH):
+            try:
+                part = pc.cast(pa.chunked_array(batch, type=pa.string()), pa.float64(), memory_pool=_POOL)
+            except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+                return None
+            numbers[start : start + len(part)] = part.to_numpy()
+            start, batch = start + len(part), []
     # "nan" is a missing value and "inf" a bad count: their classification is _classify's.
     if not np.isfinite(numbers).all() or np.signbit(numbers[numbers == 0]).any():
         return None
