@@ -493,7 +493,7 @@ class _Column:
     def blank(self) -> np.ndarray:
         """Where a cell is empty (after stripping)."""
         if self._blank is None:
-            self._blank = self._text == "" if isinstance(self._text, np.ndarray) else _lengths(self._text) == 0
+            self._blank = self._text == "" if isinstance(self._text, np.ndarray) else _blank_and_longest(self._text)[0]
         return self._blank
 
     @property
@@ -842,10 +842,17 @@ _MAYBE_FIRST_BYTES = np.zeros(256, dtype=bool)
 _MAYBE_FIRST_BYTES[list(b"+-.0123456789iInN")] = True
 
 
-def _lengths(cells) -> np.ndarray:
-    """The length in bytes of every cell of a pyarrow string array or chunked array, from its offsets."""
-    chunks = cells.chunks if isinstance(cells, pa.ChunkedArray) else [cells]
-    return np.concatenate([np.diff(_buffers(chunk)[0]) for chunk in chunks] or [np.zeros(0, np.int32)])
+def _blank_and_longest(cells) -> tuple[np.ndarray, int]:
+    """Where a cell of a pyarrow string array or chunked array is empty, and the longest cell's length in bytes.
+
+    From the offsets, a chunk at a time (no array of every length).
+    """
+    blank, longest = [np.zeros(0, dtype=bool)], 0
+    for chunk in cells.chunks if isinstance(cells, pa.ChunkedArray) else [cells]:
+        lengths = np.diff(_buffers(chunk)[0])
+        blank.append(lengths == 0)
+        longest = max(longest, int(lengths.max()) if lengths.size else 0)
+    return np.concatenate(blank), longest
 
 
 def _may_be_number_or_missing(cells) -> np.ndarray:
@@ -956,18 +963,17 @@ def _read_fast(text: str, data: bytes, separator: str, max_bins: int):
     # that each step below is one call into pyarrow whatever the number of columns.
     cells = pa.chunked_array([chunk for column in table.columns for chunk in column.chunks], type=pa.string())
     del table
-    raw_lengths = _lengths(cells)
-    if raw_lengths.size and raw_lengths.max() > csv.field_size_limit():
+    blank, longest = _blank_and_longest(cells)
+    if longest > csv.field_size_limit():
         return None  # the csv module refuses such a field, and says on which line
     # Without quotation marks every line is one record; an empty line is a record of no field,
     # which only a one-column file can hold (it is dropped later with the blank rows).
-    empty_lines = int(np.count_nonzero(raw_lengths == 0)) if width == 1 else 0
+    empty_lines = int(np.count_nonzero(blank)) if width == 1 else 0
     _check_row_count(rows - empty_lines, max_bins)
     # Cells are stripped of spaces and tabs (the only whitespace left, see above), when there are any.
     padded = " " in text or ("\t" in text and separator != "\t")
     stripped = pc.utf8_trim(cells, characters=" \t", memory_pool=_POOL) if padded else cells
-    blank = ((_lengths(stripped) if padded else raw_lengths) == 0).reshape(width, rows)
-    del raw_lengths
+    blank = (_blank_and_longest(stripped)[0] if padded else blank).reshape(width, rows)
     # Columns blank everywhere (a separator ending every line) carry nothing.
     kept = [j for j in range(width) if rows and not blank[j].all()]
     lines = _LineMap(None, separator, range(rows), one_line_records=True)  # needs no text
@@ -1117,9 +1123,12 @@ def parse_histogram_csv(
     if kind == "2d":
         if len(candidates) < 2:
             raise UploadError(f"A grid needs at least two columns of numbers; this file has {len(candidates)}.")
-        grid = np.column_stack([_validate_counts(columns[j], names[j], j, lines) for j in candidates])
-        total = _check_total(grid, max_bins, lines)
+        validated = [_validate_counts(columns[j], names[j], j, lines) for j in candidates]
         row_labels = columns[text_columns[0]].as_labels() if text_columns else None
+        del columns  # the parsed table, before the grid is copied out of its numbers
+        grid = np.column_stack(validated)
+        del validated
+        total = _check_total(grid, max_bins, lines)
         if len(text_columns) > 1:
             notes.append(
                 f"Only the numeric columns form the grid; text columns other than '{names[text_columns[0]]}' are ignored."
