@@ -20,6 +20,7 @@ import plotly.graph_objects as go
 
 from ..format import format_number, format_percent, math_reference_link
 from ..ranking import assumption_sentence, bounded_note, rank, ranked, reader_name, winner_phrase
+from .built_once import built_once
 from .common import (
     CURRENT_COLOR,
     FONT_SIZE,
@@ -131,6 +132,7 @@ def _legend_below(figure: go.Figure) -> go.Figure:
     return figure
 
 
+@built_once
 def expected_loss_figure(
     curves: pd.DataFrame,
     bounds: pd.DataFrame,
@@ -356,6 +358,7 @@ def paper_table(current: pd.DataFrame, mechanisms: Mapping, setting) -> pd.DataF
     return pd.DataFrame(records)
 
 
+@built_once
 def loss_bands_figure(
     bands: pd.DataFrame, monte_carlo: pd.DataFrame, mechanisms: Mapping, setting, rows: int, *, relative: bool = False
 ) -> go.Figure:
@@ -560,6 +563,7 @@ def loss_csv_frame(current: pd.DataFrame, mechanisms: Mapping, setting) -> pd.Da
     return frame
 
 
+@built_once
 def true_delta_figure(curve: pd.DataFrame, point: Mapping, mechanisms: Mapping, setting) -> go.Figure:
     """R1SMG's true δ(ε) against M (quadrature) next to the claimed δ, with a Monte Carlo check at d."""
     mechanism = mechanisms["r1smg"]
@@ -651,6 +655,7 @@ def _row_colors(rows: pd.DataFrame, mechanisms: Mapping) -> list[str]:
     return [mechanisms[m].color if m else MATCHED_GAUSSIAN_COLOR for m in rows["mechanism"]]
 
 
+@built_once
 def closer_test_figure(rows: pd.DataFrame, ceiling: float, mechanisms: Mapping, setting) -> go.Figure:
     """Simulated success of the closer-answer test (Wilson 95% intervals), the exact value, and the DP ceiling."""
     figure = go.Figure()
@@ -719,6 +724,7 @@ def closer_test_figure(rows: pd.DataFrame, ceiling: float, mechanisms: Mapping, 
     return figure
 
 
+@built_once
 def closer_test_curve_figure(curve: pd.DataFrame, rows: pd.DataFrame, mechanisms: Mapping, setting) -> go.Figure:
     """Exact success of the closer-answer test against M, the ceiling, and the simulated points at d."""
     figure = go.Figure()

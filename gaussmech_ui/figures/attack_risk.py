@@ -15,11 +15,13 @@ import plotly.graph_objects as go
 from gaussmech_core.registry_types import Setting
 
 from ..format import format_number, format_percent
+from .built_once import built_once
 from .common import apply_layout
 
 __all__ = ["attack_tpr_figure"]
 
 
+@built_once
 def attack_tpr_figure(
     frame: pd.DataFrame, setting: Setting, *, fpr: float = 0.01, height: int = 440, featured_only: bool = True
 ) -> go.Figure:

@@ -34,6 +34,7 @@ from gaussmech_core.denoise import DENOISERS
 from gaussmech_core.histogram import METRICS, improvement_factor
 
 from ..format import format_number, format_percent, format_ratio
+from .built_once import built_once
 from .common import FONT_SIZE, LINE_WIDTH, TEXT_COLOR, apply_layout, mark_current_x
 
 __all__ = [
@@ -223,6 +224,7 @@ def _bin_labels(labels, window: slice, count: int) -> np.ndarray:
     return np.array([html_escape(label) for label in list(labels)[window]], dtype=object)
 
 
+@built_once
 def comparison_figure(
     truth: np.ndarray,
     released: np.ndarray,
@@ -359,6 +361,7 @@ def _comparison_heatmaps(truth, released, denoised, names, title, row_labels, co
     return figure
 
 
+@built_once
 def error_figure(
     truth: np.ndarray,
     released: np.ndarray,
@@ -578,6 +581,7 @@ def _positive(values: np.ndarray) -> np.ndarray:
     return np.where(values > 0, values, np.nan)
 
 
+@built_once
 def sweep_figure(
     sweeps: Sequence,
     mechanisms: Mapping,

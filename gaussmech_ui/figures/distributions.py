@@ -16,6 +16,7 @@ import plotly.graph_objects as go
 
 from ..format import format_number, format_ratio
 from ..ranking import assumption_sentence, bounded_note, rank, ranked, reader_name, winner_phrase
+from .built_once import built_once
 from .common import (
     CURRENT_COLOR,
     FONT_FAMILY,
@@ -74,6 +75,7 @@ def log_dtick(smallest: float) -> int:
     return 100
 
 
+@built_once
 def density_figure(curves: pd.DataFrame, mechanisms: Mapping, setting, *, log_density: bool) -> go.Figure:
     """Per-coordinate noise densities of several mechanisms on one chart, linear or log density.
 
@@ -200,6 +202,7 @@ def density_caption(
 _FAMILY_STYLE = {"gg": "solid", "laplace": "dash", "gaussian": "dot"}
 
 
+@built_once
 def gg_family_figure(curves: pd.DataFrame, styles: Mapping[str, Mapping], setting, *, mode: str) -> go.Figure:
     """The generalized Gaussian GG(p) next to Laplace (p = 1) and the Gaussian (p = 2).
 
@@ -267,6 +270,7 @@ def gg_family_caption(mode: str, order: float, at_mean: Mapping[str, float], std
     )
 
 
+@built_once
 def sample_histogram_figure(
     histogram: pd.DataFrame, curve: pd.DataFrame, mechanism, setting, *, size: int, seed: int
 ) -> go.Figure:
@@ -352,6 +356,7 @@ def _scatter_layout_3d(figure: go.Figure, title: str, limit: float) -> None:
     )
 
 
+@built_once
 def vector_scatter_figure(
     points: Mapping[str, np.ndarray], styles: Mapping[str, Mapping], *, expected_loss: float, setting, subtitle: str
 ) -> go.Figure:

@@ -20,6 +20,7 @@ import plotly.graph_objects as go
 
 from ..format import cite_math, format_number, format_percent, format_ratio, math_reference_link, math_reference_name
 from ..ranking import are_tied, assumption_sentence, bounded_note, rank, ranked, reader_name, winner_phrase
+from .built_once import built_once
 from .common import (
     CURRENT_COLOR,
     DELTA_COLORS,
@@ -71,6 +72,7 @@ def setting_summary(setting, *, with_epsilon: bool = True) -> str:
     return ", ".join(parts)
 
 
+@built_once
 def std_vs_epsilon_figure(
     sweep: pd.DataFrame,
     mechanisms: Mapping,
@@ -158,6 +160,7 @@ def std_vs_epsilon_figure(
     return mark_current_x(figure, setting.epsilon, f"current ε = {format_number(setting.epsilon)}")
 
 
+@built_once
 def variance_ratio_figure(
     ratios: pd.DataFrame,
     current_epsilon: float,

@@ -16,6 +16,7 @@ import plotly.graph_objects as go
 
 from ..format import format_number, format_percent, format_ratio
 from ..ranking import place_phrase, rank, reader_name
+from .built_once import built_once
 from .common import (
     CURRENT_COLOR,
     LINE_WIDTH,
@@ -57,6 +58,7 @@ _LOWER_COLOR = "#D55E00"  # the mass P[L ≤ −ε], weighted by e^ε
 REGION_COLORS = {0: "#009E73", 1: "#F0E442", 2: "#D55E00"}
 
 
+@built_once
 def profile_figure(
     curves: pd.DataFrame, mechanisms: Mapping, setting, *, claimed: Mapping[str, tuple] | None = None
 ) -> go.Figure:
@@ -193,6 +195,7 @@ def profile_caption(comparison: pd.DataFrame, mechanisms: Mapping, setting, clai
     return " ".join(sentences)
 
 
+@built_once
 def privacy_loss_figure(
     frame: pd.DataFrame,
     setting,
@@ -289,6 +292,7 @@ def _decade_ticks(low: float, high: float, step: int = 1) -> tuple[list[float], 
     ]
 
 
+@built_once
 def classical_map_figure(
     log_epsilons: np.ndarray,
     log_deltas: np.ndarray,
@@ -413,6 +417,7 @@ def classical_map_caption(region: int, true_delta: float, setting, breakdown: fl
     return text
 
 
+@built_once
 def low_privacy_figure(frame: pd.DataFrame, setting) -> go.Figure:
     """σ against ε: analytic (exact), classical formula (a theorem for ε < 1, extrapolated beyond), and
     Balle & Wang's lower bound Δ/√(2ε), which holds wherever δ < δ₀(ε).
@@ -481,6 +486,7 @@ def low_privacy_caption(frame: pd.DataFrame, setting) -> str:
     )
 
 
+@built_once
 def tradeoff_figure(
     frame: pd.DataFrame, setting, *, mu: float, alpha: float, gaussian_beta: float, region_beta: float
 ) -> go.Figure:
@@ -590,6 +596,7 @@ def _route_curves(frame: pd.DataFrame, y_symbol: str) -> go.Figure:
     return figure
 
 
+@built_once
 def composition_figure(frame: pd.DataFrame, setting, *, total_delta_text: str, k: int) -> go.Figure:
     """Total ε after k releases of the calibrated Gaussian, by each accounting route.
 
@@ -643,6 +650,7 @@ def composition_caption(rows: pd.DataFrame, k: int) -> str:
     return text + "."
 
 
+@built_once
 def per_release_sigma_figure(frame: pd.DataFrame, setting, *, k: int) -> go.Figure:
     """The per-release σ each route needs so that k releases meet the chosen total (ε, δ).
 

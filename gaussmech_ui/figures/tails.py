@@ -24,6 +24,7 @@ from ..ranking import (
     share_exact_values,
     winner_phrase,
 )
+from .built_once import built_once
 from .common import (
     CURRENT_COLOR,
     DELTA_COLORS,
@@ -54,6 +55,7 @@ __all__ = [
 # Paul Tol's colour-blind-safe "muted" scheme, for curves of different δ or ε.
 
 
+@built_once
 def tail_figure(
     curves: pd.DataFrame,
     mechanisms: Mapping,
@@ -276,6 +278,7 @@ def _curve_per_value(
     return figure
 
 
+@built_once
 def tail_ratio_figure(frame: pd.DataFrame, setting, *, threshold: float, gaussian_label: str) -> go.Figure:
     """Liu's p₁:p₂, Laplace over Gaussian tail probability at threshold t, against ε, one curve per δ.
 
@@ -332,6 +335,7 @@ def tail_ratio_caption(frame: pd.DataFrame, setting, threshold: float) -> str:
     )
 
 
+@built_once
 def privacy_cost_figure(frame: pd.DataFrame, setting, *, threshold: float) -> go.Figure:
     """Liu's relative privacy cost ε₂:ε₁ for the same tail probability τ at threshold t, one curve per δ.
 
@@ -378,6 +382,7 @@ def privacy_cost_caption(frame: pd.DataFrame, setting, threshold: float, tau: fl
     )
 
 
+@built_once
 def lemma11_figure(frame: pd.DataFrame, setting, *, threshold: float) -> go.Figure:
     """Liu's Lemma 11: Var(Gaussian, Lemma 10) / Var(Laplace, b = Δ/ε) against δ, one curve per ε.
 

@@ -8,6 +8,7 @@ import plotly.graph_objects as go
 from gaussmech_core.registry_types import Setting
 
 from ..format import format_number
+from .built_once import built_once
 from .common import LINE_WIDTH, apply_layout, mark_current_x
 
 __all__ = [
@@ -38,6 +39,7 @@ def _titled(figure: go.Figure, title: str, setting: Setting) -> go.Figure:
     return figure
 
 
+@built_once
 def count_release_figure(true_count: float, sigma: float, draws: np.ndarray, setting: Setting) -> go.Figure:
     """The density of the released count around the truth, with the history of draws as a histogram."""
     x = np.linspace(true_count - 4.5 * sigma, true_count + 4.5 * sigma, 400)
@@ -102,6 +104,7 @@ def count_release_figure(true_count: float, sigma: float, draws: np.ndarray, set
     return figure
 
 
+@built_once
 def classical_delta_figure(epsilons: np.ndarray, true_deltas: np.ndarray, setting: Setting) -> go.Figure:
     """The true δ of the classical formula's noise against ε, with the δ it was asked for."""
     figure = go.Figure(
@@ -138,6 +141,7 @@ def classical_delta_figure(epsilons: np.ndarray, true_deltas: np.ndarray, settin
     return figure
 
 
+@built_once
 def tail_figure(t: np.ndarray, curves: dict[str, tuple[np.ndarray, str]], setting: Setting) -> go.Figure:
     """P(|noise| > t) for each named mechanism (log scale), from ``{name: (tail values, colour)}``."""
     figure = go.Figure()
@@ -156,6 +160,7 @@ def tail_figure(t: np.ndarray, curves: dict[str, tuple[np.ndarray, str]], settin
     return figure
 
 
+@built_once
 def dimension_figure(dims: np.ndarray, curves: dict[str, tuple[np.ndarray, str, str]], setting: Setting) -> go.Figure:
     """Root-mean-square error of the whole vector against d, from ``{name: (values, colour, dash)}``."""
     figure = go.Figure()
@@ -178,6 +183,7 @@ def dimension_figure(dims: np.ndarray, curves: dict[str, tuple[np.ndarray, str, 
     return figure
 
 
+@built_once
 def denoising_figure(truth: np.ndarray, noisy: np.ndarray, denoised: np.ndarray, setting: Setting) -> go.Figure:
     """A small histogram: the truth, the noisy release, and the release cleaned by post-processing."""
     bins = np.arange(1, truth.size + 1)
