@@ -117,19 +117,77 @@ def calibration_table(
             error="",
         )
         try:
-            calibration = evaluate(mechanism, setting)
+            validity = mechanism.validity(setting)
+            row.update(reason=validity.reason)
+            if validity.valid:
+                arguments = dict(
+                    epsilon=epsilon,
+                    delta=delta,
+                    sensitivity=sensitivity,
+                    order=order,
+                    dim=dim,
+                    data_lower=data_lower,
+                    data_upper=data_upper,
+                )
+                numbers = calibrated_numbers(mechanism_id, l1_model=numbers_l1_model(mechanism, l1_model), **arguments)
+                if not numbers["valid"]:  # the stand-in model refused it: calibrate at the setting itself
+                    numbers = calibrated_numbers(mechanism_id, l1_model=l1_model, **arguments)
+                row.update({name: value for name, value in numbers.items() if name != "reason"})
         except Exception as error:  # one failing mechanism must not take the table down
-            row.update(reason=f"Could not be computed here: {error}", error=f"{type(error).__name__}: {error}")
-        else:
-            row.update(valid=calibration.validity.valid, reason=calibration.validity.reason)
-            for field in ("scale", "coordinate_std", "expected_loss", "true_delta"):
-                value = getattr(calibration, field)
-                if value is not None:
-                    row[field] = float(value)
-            if calibration.validity.valid and calibration.true_delta is None:
-                row["true_delta"] = _true_delta(mechanism, calibration.scale, setting)
+            row.update(
+                valid=False, reason=f"Could not be computed here: {error}", error=f"{type(error).__name__}: {error}"
+            )
         rows.append(row)
     return pd.DataFrame(rows).set_index("id")
+
+
+def numbers_l1_model(mechanism, l1_model: str) -> str:
+    """The l1 model a mechanism's numbers depend on: its own for an l1 calibration (Laplace), else none.
+
+    How the l1 sensitivity follows from Δ (``l1_model``) enters only calibrations to the l1 norm;
+    for the others it decides validity alone (checked on the real setting), so their numbers are
+    computed once under "one_coordinate" and shared by the Overview's two tables (the sidebar's
+    model and the other one, for the caption). tests/ui/test_cached_overview.py checks that the
+    numbers agree under both models for every such entry.
+    """
+    return l1_model if mechanism.sensitivity_norm == "l1" else "one_coordinate"
+
+
+@st.cache_data(max_entries=1024, show_spinner=False)
+def calibrated_numbers(
+    mechanism_id: str,
+    epsilon: float,
+    delta: float,
+    sensitivity: float,
+    order: float,
+    dim: int,
+    l1_model: str,
+    data_lower: float,
+    data_upper: float,
+) -> dict:
+    """One mechanism's row of :func:`calibration_table`: valid, reason, scale, std, E‖noise‖₂², true δ.
+
+    A row is a few numbers: 1024 of them are a few hundred kB.
+    """
+    setting = Setting(
+        epsilon=epsilon,
+        delta=delta,
+        sensitivity=sensitivity,
+        order=order,
+        dim=dim,
+        l1_model=l1_model,
+        data_lower=data_lower,
+        data_upper=data_upper,
+    )
+    mechanism = MECHANISMS[mechanism_id]
+    calibration = evaluate(mechanism, setting)
+    numbers = dict(valid=calibration.validity.valid, reason=calibration.validity.reason)
+    for field in ("scale", "coordinate_std", "expected_loss", "true_delta"):
+        value = getattr(calibration, field)
+        numbers[field] = np.nan if value is None else float(value)
+    if calibration.validity.valid and calibration.true_delta is None:
+        numbers["true_delta"] = _true_delta(mechanism, calibration.scale, setting)
+    return numbers
 
 
 def _true_delta(mechanism, scale: float, setting: Setting) -> float:
