@@ -12,12 +12,12 @@ from dataclasses import replace
 
 import numpy as np
 import pandas as pd
-import streamlit as st
 
 from gaussmech_core.mechanisms import MECHANISMS, coordinate_std_over_epsilon, evaluate
 from gaussmech_core.registry_types import Setting
 
 from .arguments import setting_arguments
+from .cache import cache_data
 
 __all__ = [
     "setting_arguments",
@@ -74,7 +74,7 @@ def _epsilon_grid(low_exponent: int, high_exponent: int) -> np.ndarray:
     return np.logspace(low_exponent, high_exponent, count)
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
+@cache_data(max_entries=256, show_spinner=False)
 def calibration_table(
     epsilon: float,
     delta: float,
@@ -153,7 +153,7 @@ def numbers_l1_model(mechanism, l1_model: str) -> str:
     return l1_model if mechanism.sensitivity_norm == "l1" else "one_coordinate"
 
 
-@st.cache_data(max_entries=1024, show_spinner=False)
+@cache_data(max_entries=1024, show_spinner=False)
 def calibrated_numbers(
     mechanism_id: str,
     epsilon: float,
@@ -207,7 +207,7 @@ def _coordinate_std_or_nan(mechanism, setting: Setting) -> float:
         return np.nan
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cache_data(max_entries=64, show_spinner=False)
 def std_sweep(
     delta: float,
     sensitivity: float,
@@ -247,7 +247,7 @@ def std_sweep(
     return pd.DataFrame(columns)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cache_data(max_entries=64, show_spinner=False)
 def variance_ratio_curve(delta: float, low_exponent: int) -> pd.DataFrame:
     """σ²(classical) / σ²(analytic) on ε in [10^low_exponent, 1) at one δ (Balle & Wang, Figure 1 left).
 

@@ -16,7 +16,7 @@ from gaussmech_core.registry_types import Setting
 
 from ..format import format_number, format_percent
 from .built_once import built_once
-from .common import apply_layout
+from .common import apply_layout, update_layout_quickly
 
 __all__ = ["attack_tpr_figure"]
 
@@ -55,7 +55,8 @@ def attack_tpr_figure(
         y_title="",
         height=height,
     )
-    figure.update_layout(
+    update_layout_quickly(
+        figure,
         title_subtitle=dict(
             text=f"ε = {format_number(setting.epsilon)}, δ = {format_number(setting.delta)}, d = {setting.dim}",
             font=dict(size=14),

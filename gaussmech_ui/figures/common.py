@@ -171,15 +171,16 @@ def _axis_names(figure: go.Figure) -> list[str]:
     return sorted(names)
 
 
-def update_layout_quickly(figure: go.Figure, updates: dict) -> go.Figure:
-    """``figure.update_layout(updates)`` with nested dicts (no ``a_b`` shorthand), in a fraction of the time.
+def update_layout_quickly(figure: go.Figure, updates: dict | None = None, /, **more) -> go.Figure:
+    """``figure.update_layout(updates, **more)``, in a fraction of the time.
 
     ``update_layout`` on a figure with traces goes through Plotly's relayout machinery, checking
     every key path against the whole figure (about 10 ms for the shared look of one chart); the
     same layout, merged as plain dicts and validated once as a new ``Layout``, is equal and takes
-    about a tenth of that. Returns the same figure.
+    about a tenth of that. Nested dicts merge as in ``update_layout``; a ``a_b`` shorthand key is
+    resolved by Plotly when the layout is built. Returns the same figure.
     """
-    figure.layout = _merged(figure.layout.to_plotly_json(), updates)
+    figure.layout = _merged(figure.layout.to_plotly_json(), {**(updates or {}), **more})
     return figure
 
 

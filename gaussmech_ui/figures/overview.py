@@ -123,7 +123,8 @@ def std_vs_epsilon_figure(
             name += f" (on {reader_name(mechanisms[same[mechanism_id]])}'s curve)"
         group = legend_group(mechanism)
         figure.add_trace(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=x,
                 y=y,
                 name=name,
@@ -180,7 +181,8 @@ def variance_ratio_figure(
         part = ratios[ratios["delta"] == delta]
         is_current = math.isclose(delta, current_delta, rel_tol=1e-12)
         figure.add_trace(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=part["epsilon"].to_numpy(dtype=float),
                 y=part["variance_ratio"].to_numpy(dtype=float),
                 name=f"δ = {format_number(delta)}" + (" (current)" if is_current else ""),
@@ -194,7 +196,8 @@ def variance_ratio_figure(
         )
     if current_ratio is not None and math.isfinite(current_ratio) and current_epsilon < 1:
         figure.add_trace(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=[current_epsilon],
                 y=[current_ratio],
                 name="current ε and δ",

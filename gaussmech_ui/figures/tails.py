@@ -84,7 +84,8 @@ def tail_figure(
     for legend_rank, mechanism_id in reversed(list(enumerate(ids))):
         mechanism = mechanisms[mechanism_id]
         figure.add_trace(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=t,
                 y=curves[mechanism_id].to_numpy(dtype=float),
                 name=trace_name(mechanism),
@@ -102,7 +103,8 @@ def tail_figure(
                 continue
             mechanism = mechanisms[mechanism_id]
             figure.add_trace(
-                go.Scatter(
+                dict(
+                    type="scatter",
                     x=monte_carlo["t"].to_numpy(dtype=float),
                     y=monte_carlo[mechanism_id].to_numpy(dtype=float),
                     name=f"{trace_name(mechanism)} (Monte Carlo, {monte_carlo_size:,} vectors)",
@@ -115,7 +117,8 @@ def tail_figure(
     bound_ids = [key for key, value in bounds.items() if value is not None and math.isfinite(value)]
     if bound_ids:
         figure.add_trace(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=[bounds[key] for key in bound_ids],
                 y=[alpha] * len(bound_ids),
                 name=f"error bound at confidence 1 − α = {format_percent(1 - alpha, 6)}",
@@ -261,7 +264,8 @@ def _curve_per_value(
         part = frame[frame[group] == value]
         current = math.isclose(value, current_value, rel_tol=1e-12)
         figure.add_trace(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=part[x].to_numpy(dtype=float),
                 y=part[y].to_numpy(dtype=float),
                 name=f"{symbol} = {format_number(value)}" + (" (current)" if current else ""),

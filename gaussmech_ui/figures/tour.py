@@ -9,7 +9,7 @@ from gaussmech_core.registry_types import Setting
 
 from ..format import format_number
 from .built_once import built_once
-from .common import LINE_WIDTH, apply_layout, mark_current_x
+from .common import LINE_WIDTH, apply_layout, mark_current_x, update_layout_quickly
 
 __all__ = [
     "TOUR_HEIGHT",
@@ -25,7 +25,8 @@ TOUR_HEIGHT = 440
 
 def _titled(figure: go.Figure, title: str, setting: Setting) -> go.Figure:
     """A short title (it must fit a phone's width) with the setting as its subtitle."""
-    figure.update_layout(
+    update_layout_quickly(
+        figure,
         title=dict(
             text=title,
             subtitle=dict(
@@ -47,7 +48,8 @@ def count_release_figure(true_count: float, sigma: float, draws: np.ndarray, set
     figure = go.Figure()
     if draws.size:
         figure.add_trace(
-            go.Histogram(
+            dict(
+                type="histogram",
                 x=draws,
                 histnorm="probability density",
                 name=f"your class's {draws.size} draws",
@@ -57,7 +59,8 @@ def count_release_figure(true_count: float, sigma: float, draws: np.ndarray, set
             )
         )
     figure.add_trace(
-        go.Scatter(
+        dict(
+            type="scatter",
             x=x,
             y=density,
             mode="lines",
@@ -100,7 +103,7 @@ def count_release_figure(true_count: float, sigma: float, draws: np.ndarray, set
             text=f"latest {format_number(latest)}",
             font=dict(color="#D55E00"),
         )
-    figure.update_layout(legend=dict(orientation="h", y=-0.22, x=0.0), barmode="overlay")
+    update_layout_quickly(figure, legend=dict(orientation="h", y=-0.22, x=0.0), barmode="overlay")
     return figure
 
 
@@ -117,7 +120,8 @@ def classical_delta_figure(epsilons: np.ndarray, true_deltas: np.ndarray, settin
         )
     )
     figure.add_trace(
-        go.Scatter(
+        dict(
+            type="scatter",
             x=epsilons,
             y=np.full_like(epsilons, setting.delta),
             mode="lines",
@@ -137,7 +141,7 @@ def classical_delta_figure(epsilons: np.ndarray, true_deltas: np.ndarray, settin
     _titled(figure, figure.layout.title.text, setting)
     figure.add_vrect(x0=float(epsilons[0]), x1=1.0, fillcolor="#009E73", opacity=0.08, line_width=0)
     mark_current_x(figure, setting.epsilon, f"ε = {format_number(setting.epsilon)}")
-    figure.update_layout(legend=dict(orientation="h", y=-0.22, x=0.0))
+    update_layout_quickly(figure, legend=dict(orientation="h", y=-0.22, x=0.0))
     return figure
 
 
@@ -146,7 +150,9 @@ def tail_figure(t: np.ndarray, curves: dict[str, tuple[np.ndarray, str]], settin
     """P(|noise| > t) for each named mechanism (log scale), from ``{name: (tail values, colour)}``."""
     figure = go.Figure()
     for name, (values, color) in curves.items():
-        figure.add_trace(go.Scatter(x=t, y=values, mode="lines", name=name, line=dict(color=color, width=LINE_WIDTH)))
+        figure.add_trace(
+            dict(type="scatter", x=t, y=values, mode="lines", name=name, line=dict(color=color, width=LINE_WIDTH))
+        )
     apply_layout(
         figure,
         title="How often the error exceeds t",
@@ -156,7 +162,7 @@ def tail_figure(t: np.ndarray, curves: dict[str, tuple[np.ndarray, str]], settin
         height=TOUR_HEIGHT,
     )
     _titled(figure, figure.layout.title.text, setting)
-    figure.update_layout(legend=dict(orientation="h", y=-0.22, x=0.0))
+    update_layout_quickly(figure, legend=dict(orientation="h", y=-0.22, x=0.0))
     return figure
 
 
@@ -166,7 +172,14 @@ def dimension_figure(dims: np.ndarray, curves: dict[str, tuple[np.ndarray, str, 
     figure = go.Figure()
     for name, (values, color, dash) in curves.items():
         figure.add_trace(
-            go.Scatter(x=dims, y=values, mode="lines", name=name, line=dict(color=color, width=LINE_WIDTH, dash=dash))
+            dict(
+                type="scatter",
+                x=dims,
+                y=values,
+                mode="lines",
+                name=name,
+                line=dict(color=color, width=LINE_WIDTH, dash=dash),
+            )
         )
     apply_layout(
         figure,
@@ -179,7 +192,7 @@ def dimension_figure(dims: np.ndarray, curves: dict[str, tuple[np.ndarray, str, 
     )
     _titled(figure, figure.layout.title.text, setting)
     mark_current_x(figure, setting.dim, f"d = {setting.dim}")
-    figure.update_layout(legend=dict(orientation="h", y=-0.22, x=0.0))
+    update_layout_quickly(figure, legend=dict(orientation="h", y=-0.22, x=0.0))
     return figure
 
 
@@ -204,5 +217,5 @@ def denoising_figure(truth: np.ndarray, noisy: np.ndarray, denoised: np.ndarray,
     )
     apply_layout(figure, title="Cleaning noise costs no privacy", x_title="bin", y_title="count", height=TOUR_HEIGHT)
     _titled(figure, figure.layout.title.text, setting)
-    figure.update_layout(legend=dict(orientation="h", y=-0.22, x=0.0))
+    update_layout_quickly(figure, legend=dict(orientation="h", y=-0.22, x=0.0))
     return figure
