@@ -16,7 +16,7 @@ import pandas as pd
 from gaussmech_core.mechanisms import MECHANISMS, coordinate_std_over_epsilon, evaluate
 from gaussmech_core.registry_types import Setting
 
-from .arguments import setting_arguments
+from .arguments import make_setting, setting_arguments
 from .cache import cache_data
 
 __all__ = [
@@ -169,16 +169,7 @@ def calibrated_numbers(
 
     A row is a few numbers: 1024 of them are a few hundred kB.
     """
-    setting = Setting(
-        epsilon=epsilon,
-        delta=delta,
-        sensitivity=sensitivity,
-        order=order,
-        dim=dim,
-        l1_model=l1_model,
-        data_lower=data_lower,
-        data_upper=data_upper,
-    )
+    setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model, data_lower, data_upper)
     mechanism = MECHANISMS[mechanism_id]
     calibration = evaluate(mechanism, setting)
     numbers = dict(valid=calibration.validity.valid, reason=calibration.validity.reason)
