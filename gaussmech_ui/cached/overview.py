@@ -104,6 +104,7 @@ def calibration_table(
         data_lower=data_lower,
         data_upper=data_upper,
     )
+    arguments = {name: value for name, value in setting_arguments(setting).items() if name != "l1_model"}
     rows = []
     for mechanism_id, mechanism in MECHANISMS.items():
         row = dict(
@@ -120,15 +121,6 @@ def calibration_table(
             validity = mechanism.validity(setting)
             row.update(reason=validity.reason)
             if validity.valid:
-                arguments = dict(
-                    epsilon=epsilon,
-                    delta=delta,
-                    sensitivity=sensitivity,
-                    order=order,
-                    dim=dim,
-                    data_lower=data_lower,
-                    data_upper=data_upper,
-                )
                 numbers = calibrated_numbers(mechanism_id, l1_model=numbers_l1_model(mechanism, l1_model), **arguments)
                 if not numbers["valid"]:  # the stand-in model refused it: calibrate at the setting itself
                     numbers = calibrated_numbers(mechanism_id, l1_model=l1_model, **arguments)
