@@ -25,12 +25,14 @@ from collections import OrderedDict
 
 import numpy as np
 import pandas as pd
-import streamlit as st
 
 from gaussmech_core import audit, gaussian, inverse, loss, multivariate
 from gaussmech_core.mechanisms import MECHANISMS
 from gaussmech_core.registry_types import Mechanism, Setting
 from gaussmech_core.streams import mechanism_seed
+
+from .cache import cache_data
+from .overview import numbers_l1_model
 
 __all__ = [
     "shown_ids",
@@ -158,11 +160,16 @@ def calibrated_scale(mechanism: Mechanism, setting: Setting) -> float:
     """The registry's scale of ``mechanism`` at ``setting`` (which must be valid).
 
     When the entry says its scale does not depend on d (``scale_depends_on_dim`` False), it is
-    computed once per dimension-free setting and kept in a bounded, thread-safe memo.
+    computed once per dimension-free setting and kept in a bounded, thread-safe memo (shared by
+    both l1 models unless the calibration is to the l1 norm, :func:`~.overview.numbers_l1_model`).
     """
     if mechanism.scale_depends_on_dim:
         return float(mechanism.scale(setting))
-    key = (mechanism.scale,) + tuple(getattr(setting, name) for name in _DIMENSION_FREE)
+    values = {name: getattr(setting, name) for name in _DIMENSION_FREE}
+    # A calibration not to the l1 norm does not read the l1 model: one scale serves both (the page's
+    # captions ask the other model too).
+    values["l1_model"] = numbers_l1_model(mechanism, setting.l1_model)
+    key = (mechanism.scale,) + tuple(values.values())
     with _SHARED_SCALES_LOCK:
         if key in _SHARED_SCALES:
             _SHARED_SCALES.move_to_end(key)
@@ -209,7 +216,7 @@ def _finite_or_nan(value) -> float:
     return value if math.isfinite(value) else np.nan
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cache_data(max_entries=64, show_spinner=False)
 def loss_curves(
     epsilon: float,
     delta: float,
@@ -277,7 +284,7 @@ def _summaries(mechanism: Mechanism, curve: pd.DataFrame, settings: dict) -> lis
     ]
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cache_data(max_entries=64, show_spinner=False)
 def loss_bands(
     epsilon: float,
     delta: float,
@@ -330,7 +337,7 @@ def loss_bands(
     return pd.concat(pieces, ignore_index=True)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cache_data(max_entries=64, show_spinner=False)
 def paper_bounds(epsilon: float, delta: float, sensitivity: float, rows: int) -> pd.DataFrame:
     """Ji & Li's stated constants times Δ² against M: C_C, C_A, C_M (on M = rows × cols) and C_R.
 
@@ -384,7 +391,7 @@ def _paper_constant(mechanism_id: str, setting: Setting) -> tuple[str, float]:
     return "", np.nan
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cache_data(max_entries=64, show_spinner=False)
 def current_losses(
     epsilon: float,
     delta: float,
@@ -469,7 +476,7 @@ def _monte_carlo_dims(mechanism: Mechanism, rows: int) -> list[int]:
     return list(MONTE_CARLO_DIMS)
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@cache_data(max_entries=32, show_spinner=False)
 def monte_carlo_points(
     epsilon: float,
     delta: float,
@@ -549,7 +556,7 @@ def monte_carlo_points(
     return pd.DataFrame(records, columns=columns)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cache_data(max_entries=64, show_spinner=False)
 def r1smg_audit_point(
     epsilon: float, delta: float, sensitivity: float, dim: int, seed: int, samples: int = TRUE_DELTA_SAMPLES
 ) -> dict:
@@ -593,7 +600,7 @@ def r1smg_audit_point(
     return result
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@cache_data(max_entries=32, show_spinner=False)
 def r1smg_true_delta_curve(epsilon: float, delta: float, sensitivity: float) -> pd.DataFrame:
     """The true δ(ε) of R1SMG noise calibrated as published, against M (quadrature).
 
@@ -619,7 +626,7 @@ def r1smg_true_delta_curve(epsilon: float, delta: float, sensitivity: float) -> 
     return pd.DataFrame(records, columns=["dim", "sigma_star", "claimed_delta", "true_delta", "quadrature_error"])
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cache_data(max_entries=64, show_spinner=False)
 def closer_test(
     epsilon: float, delta: float, sensitivity: float, dim: int, trials: int, seed: int
 ) -> tuple[pd.DataFrame, float]:
@@ -673,7 +680,7 @@ def closer_test(
     return pd.DataFrame(records), ceiling
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@cache_data(max_entries=32, show_spinner=False)
 def closer_test_curve(epsilon: float, delta: float, sensitivity: float) -> pd.DataFrame:
     """Exact success of the closer-answer test against M, with the (ε, δ)-DP ceiling.
 
@@ -704,7 +711,7 @@ def closer_test_curve(epsilon: float, delta: float, sensitivity: float) -> pd.Da
     return pd.DataFrame(records, columns=["dim", "r1smg", "matched_gaussian", "analytic_gaussian", "ceiling"])
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cache_data(max_entries=64, show_spinner=False)
 def accuracy_first(
     delta: float,
     sensitivity: float,

@@ -20,11 +20,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import streamlit as st
 
 from gaussmech_core.histogram import NeighbourModel, SweepResult, error_sweep
 from gaussmech_ui.examples import EXAMPLES
 from gaussmech_ui.uploads import HistogramData, parse_histogram_csv
+
+from .cache import cache_data
 
 __all__ = [
     "POINTS_PER_DECADE",
@@ -91,13 +92,15 @@ def sweep_seconds(units: int) -> float:
     return units * _SECONDS_PER_UNIT
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@cache_data(max_entries=16, show_spinner=False)
 def example_data(example_id: str, parameters: tuple[tuple[str, object], ...]) -> HistogramData:
     """The built-in data set ``example_id`` of :data:`~gaussmech_ui.examples.EXAMPLES` built with ``parameters``."""
     return EXAMPLES[example_id].build(**dict(parameters))
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+# An upload is one student's: kept 10 minutes (a session's work with it), so a classroom's files do
+# not stay in memory after the class; at most 8 at once (each up to the upload cap).
+@cache_data(max_entries=8, ttl=600, show_spinner=False)
 def parsed_upload(
     data: bytes, filename: str, column: str | None, kind: str | None, header: bool | None
 ) -> tuple[HistogramData | None, str]:
@@ -113,7 +116,7 @@ def parsed_upload(
         return None, str(error)
 
 
-@st.cache_data(max_entries=48, show_spinner=False)
+@cache_data(max_entries=48, show_spinner=False)
 def mechanism_sweep(
     counts: np.ndarray,
     mechanism: str,

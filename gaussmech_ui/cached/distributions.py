@@ -14,13 +14,13 @@ import math
 
 import numpy as np
 import pandas as pd
-import streamlit as st
 
 from gaussmech_core import generalized, tails
 from gaussmech_core.mechanisms import DEFAULT_MECHANISM_ID, MECHANISMS
 from gaussmech_core.streams import mechanism_rng
 
 from .arguments import make_setting, setting_arguments
+from .cache import cache_data
 from .overview import calibration_table
 
 __all__ = [
@@ -52,7 +52,7 @@ def _valid(table: pd.DataFrame, mechanism_id: str) -> bool:
     return bool(table.loc[mechanism_id, "valid"]) and math.isfinite(table.loc[mechanism_id, "scale"])
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cache_data(max_entries=64, show_spinner=False)
 def density_curves(
     epsilon: float,
     delta: float,
@@ -112,7 +112,7 @@ def _lattice(half_width: float) -> np.ndarray:
     return np.unique(np.round(np.linspace(-top, top, LATTICE_POINTS)))
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cache_data(max_entries=64, show_spinner=False)
 def gg_family_curves(
     epsilon: float,
     delta: float,
@@ -187,7 +187,7 @@ def gg_family_curves(
     return pd.DataFrame(columns), styles, at_mean, stds
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@cache_data(max_entries=32, show_spinner=False)
 def sample_histogram(
     mechanism_id: str,
     epsilon: float,
@@ -238,7 +238,7 @@ def sample_histogram(
     return histogram, curve, summary
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@cache_data(max_entries=32, show_spinner=False)
 def noise_vectors(
     epsilon: float,
     delta: float,

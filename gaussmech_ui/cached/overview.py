@@ -12,12 +12,12 @@ from dataclasses import replace
 
 import numpy as np
 import pandas as pd
-import streamlit as st
 
 from gaussmech_core.mechanisms import MECHANISMS, coordinate_std_over_epsilon, evaluate
 from gaussmech_core.registry_types import Setting
 
-from .arguments import setting_arguments
+from .arguments import make_setting, setting_arguments
+from .cache import cache_data
 
 __all__ = [
     "setting_arguments",
@@ -74,7 +74,7 @@ def _epsilon_grid(low_exponent: int, high_exponent: int) -> np.ndarray:
     return np.logspace(low_exponent, high_exponent, count)
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
+@cache_data(max_entries=256, show_spinner=False)
 def calibration_table(
     epsilon: float,
     delta: float,
@@ -104,6 +104,7 @@ def calibration_table(
         data_lower=data_lower,
         data_upper=data_upper,
     )
+    arguments = {name: value for name, value in setting_arguments(setting).items() if name != "l1_model"}
     rows = []
     for mechanism_id, mechanism in MECHANISMS.items():
         row = dict(
@@ -117,19 +118,59 @@ def calibration_table(
             error="",
         )
         try:
-            calibration = evaluate(mechanism, setting)
+            validity = mechanism.validity(setting)
+            row.update(reason=validity.reason)
+            if validity.valid:
+                numbers = calibrated_numbers(mechanism_id, l1_model=numbers_l1_model(mechanism, l1_model), **arguments)
+                if not numbers["valid"]:  # the stand-in model refused it: calibrate at the setting itself
+                    numbers = calibrated_numbers(mechanism_id, l1_model=l1_model, **arguments)
+                row.update({name: value for name, value in numbers.items() if name != "reason"})
         except Exception as error:  # one failing mechanism must not take the table down
-            row.update(reason=f"Could not be computed here: {error}", error=f"{type(error).__name__}: {error}")
-        else:
-            row.update(valid=calibration.validity.valid, reason=calibration.validity.reason)
-            for field in ("scale", "coordinate_std", "expected_loss", "true_delta"):
-                value = getattr(calibration, field)
-                if value is not None:
-                    row[field] = float(value)
-            if calibration.validity.valid and calibration.true_delta is None:
-                row["true_delta"] = _true_delta(mechanism, calibration.scale, setting)
+            row.update(
+                valid=False, reason=f"Could not be computed here: {error}", error=f"{type(error).__name__}: {error}"
+            )
         rows.append(row)
     return pd.DataFrame(rows).set_index("id")
+
+
+def numbers_l1_model(mechanism, l1_model: str) -> str:
+    """The l1 model a mechanism's numbers depend on: its own for an l1 calibration (Laplace), else none.
+
+    How the l1 sensitivity follows from Δ (``l1_model``) enters only calibrations to the l1 norm;
+    for the others it decides validity alone (checked on the real setting), so their numbers are
+    computed once under "one_coordinate" and shared by the Overview's two tables (the sidebar's
+    model and the other one, for the caption). tests/ui/test_cached_overview.py checks that the
+    numbers agree under both models for every such entry.
+    """
+    return l1_model if mechanism.sensitivity_norm == "l1" else "one_coordinate"
+
+
+@cache_data(max_entries=1024, show_spinner=False)
+def calibrated_numbers(
+    mechanism_id: str,
+    epsilon: float,
+    delta: float,
+    sensitivity: float,
+    order: float,
+    dim: int,
+    l1_model: str,
+    data_lower: float,
+    data_upper: float,
+) -> dict:
+    """One mechanism's row of :func:`calibration_table`: valid, reason, scale, std, E‖noise‖₂², true δ.
+
+    A row is a few numbers: 1024 of them are a few hundred kB.
+    """
+    setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model, data_lower, data_upper)
+    mechanism = MECHANISMS[mechanism_id]
+    calibration = evaluate(mechanism, setting)
+    numbers = dict(valid=calibration.validity.valid, reason=calibration.validity.reason)
+    for field in ("scale", "coordinate_std", "expected_loss", "true_delta"):
+        value = getattr(calibration, field)
+        numbers[field] = np.nan if value is None else float(value)
+    if calibration.validity.valid and calibration.true_delta is None:
+        numbers["true_delta"] = _true_delta(mechanism, calibration.scale, setting)
+    return numbers
 
 
 def _true_delta(mechanism, scale: float, setting: Setting) -> float:
@@ -149,7 +190,7 @@ def _coordinate_std_or_nan(mechanism, setting: Setting) -> float:
         return np.nan
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cache_data(max_entries=64, show_spinner=False)
 def std_sweep(
     delta: float,
     sensitivity: float,
@@ -189,7 +230,7 @@ def std_sweep(
     return pd.DataFrame(columns)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cache_data(max_entries=64, show_spinner=False)
 def variance_ratio_curve(delta: float, low_exponent: int) -> pd.DataFrame:
     """σ²(classical) / σ²(analytic) on ε in [10^low_exponent, 1) at one δ (Balle & Wang, Figure 1 left).
 

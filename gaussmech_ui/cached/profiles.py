@@ -11,12 +11,12 @@ import math
 
 import numpy as np
 import pandas as pd
-import streamlit as st
 from scipy import stats
 
 from gaussmech_core import accounting, audit, gaussian, tails
 from gaussmech_core.mechanisms import DEFAULT_MECHANISM_ID, MECHANISMS
 
+from .cache import cache_data
 from .distributions import make_setting, shown_ids
 from .overview import calibration_table
 
@@ -64,7 +64,7 @@ def _shown_delta(values) -> np.ndarray:
     return np.where(values >= PROFILE_FLOOR, values, np.nan)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cache_data(max_entries=64, show_spinner=False)
 def profile_curves(
     epsilon: float,
     delta: float,
@@ -108,7 +108,7 @@ def profile_curves(
     return pd.DataFrame(columns), claimed, invalid, comparison_frame
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cache_data(max_entries=64, show_spinner=False)
 def privacy_loss_frame(
     epsilon: float,
     delta: float,
@@ -157,7 +157,7 @@ def map_delta_exponent(delta: float) -> int:
     return min(-30, math.floor(math.log10(delta)))
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@cache_data(max_entries=32, show_spinner=False)
 def classical_map(low_delta_exponent: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, pd.DataFrame]:
     """The classical formula's validity over ε in [1e-2, 1e3] × δ in [10^low, 0.9] (Δ cancels).
 
@@ -177,7 +177,7 @@ def classical_map(low_delta_exponent: int) -> tuple[np.ndarray, np.ndarray, np.n
     return log_epsilons, log_deltas, regions, true_deltas, delta_zero
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cache_data(max_entries=64, show_spinner=False)
 def classical_point(epsilon: float, delta: float) -> dict:
     """The chosen point on the map: its region, the exact δ of the classical σ, and where the formula breaks."""
     return dict(
@@ -187,7 +187,7 @@ def classical_point(epsilon: float, delta: float) -> dict:
     )
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cache_data(max_entries=64, show_spinner=False)
 def low_privacy_frame(delta: float, sensitivity: float, epsilon: float) -> pd.DataFrame:
     """σ against ε: analytic, classical (a theorem for ε < 1; extrapolated beyond), and Δ/√(2ε) where δ < δ₀(ε).
 
@@ -215,7 +215,7 @@ def low_privacy_frame(delta: float, sensitivity: float, epsilon: float) -> pd.Da
     )
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cache_data(max_entries=64, show_spinner=False)
 def tradeoff_frame(
     epsilon: float,
     delta: float,
@@ -288,7 +288,7 @@ def _composed_totals(epsilon: float, delta: float, sigma: float, sensitivity: fl
     return totals
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cache_data(max_entries=64, show_spinner=False)
 def composition_frame(
     epsilon: float,
     delta: float,
@@ -312,7 +312,7 @@ def composition_frame(
     return pd.DataFrame(rows)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cache_data(max_entries=64, show_spinner=False)
 def composition_rows(
     epsilon: float,
     delta: float,
@@ -343,7 +343,7 @@ def _per_release_sigma(epsilon: float, delta: float, sensitivity: float, k: int,
         return math.nan
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cache_data(max_entries=64, show_spinner=False)
 def per_release_frame(epsilon: float, delta: float, sensitivity: float) -> pd.DataFrame:
     """σ per release so that k releases meet the total (ε, δ), on :func:`release_grid`, one column per route."""
     rows = []
@@ -354,7 +354,7 @@ def per_release_frame(epsilon: float, delta: float, sensitivity: float) -> pd.Da
     return pd.DataFrame(rows)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cache_data(max_entries=64, show_spinner=False)
 def per_release_at(epsilon: float, delta: float, sensitivity: float, k: int) -> dict:
     """σ per release of each route at one k."""
     return {route: _per_release_sigma(epsilon, delta, sensitivity, int(k), route) for route in ROUTES}

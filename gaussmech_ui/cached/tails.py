@@ -11,12 +11,12 @@ import math
 
 import numpy as np
 import pandas as pd
-import streamlit as st
 
 from gaussmech_core import generalized, tails
 from gaussmech_core.mechanisms import MECHANISMS
 from gaussmech_core.streams import mechanism_rng
 
+from .cache import cache_data
 from .distributions import make_setting, shown_ids
 from .overview import calibration_table
 
@@ -73,7 +73,7 @@ def _probabilities(log_tail: np.ndarray, floor: float) -> np.ndarray:
     return result
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cache_data(max_entries=64, show_spinner=False)
 def coordinate_tail_curves(
     epsilon: float,
     delta: float,
@@ -109,7 +109,7 @@ def coordinate_tail_curves(
     return pd.DataFrame(columns), invalid
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cache_data(max_entries=64, show_spinner=False)
 def monte_carlo_norms(
     mechanism_id: str,
     epsilon: float,
@@ -158,7 +158,7 @@ def monte_carlo_vectors(dim: int) -> int:
     return vectors if vectors >= MONTE_CARLO_MIN_VECTORS else 0
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cache_data(max_entries=64, show_spinner=False)
 def norm_tail_curves(
     epsilon: float,
     delta: float,
@@ -217,7 +217,7 @@ def norm_tail_curves(
     return pd.DataFrame(columns), monte_carlo, vectors if norms else 0, invalid
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cache_data(max_entries=64, show_spinner=False)
 def coordinate_bounds(
     epsilon: float,
     delta: float,
@@ -253,7 +253,7 @@ def coordinate_bounds(
     return pd.DataFrame(rows, columns=["id", "std", "bound", "method"]).set_index("id")
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cache_data(max_entries=64, show_spinner=False)
 def norm_bounds(
     epsilon: float,
     delta: float,
@@ -311,7 +311,7 @@ def _epsilon_grid(epsilon: float) -> np.ndarray:
     return np.logspace(low, high, 12 * (high - low) + 1)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cache_data(max_entries=64, show_spinner=False)
 def tail_ratio_frame(threshold: float, deltas: tuple, gaussian: str, epsilon: float) -> pd.DataFrame:
     """Liu's p₁:p₂ at t = threshold·Δ on a log grid of ε around ``epsilon``, one block per δ.
 
@@ -340,7 +340,7 @@ def tail_ratio_frame(threshold: float, deltas: tuple, gaussian: str, epsilon: fl
     return pd.concat(pieces, ignore_index=True)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cache_data(max_entries=64, show_spinner=False)
 def privacy_cost_frame(threshold: float, deltas: tuple) -> pd.DataFrame:
     """Liu's ε₂:ε₁ (Lemma-10 Gaussian over Laplace) for the same tail τ at t = threshold·Δ.
 
@@ -360,7 +360,7 @@ def privacy_cost_frame(threshold: float, deltas: tuple) -> pd.DataFrame:
     return pd.concat(pieces, ignore_index=True)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cache_data(max_entries=64, show_spinner=False)
 def lemma11_frame(epsilons: tuple) -> pd.DataFrame:
     """Liu's Lemma 11 ratio Var_G/Var_L on δ from 1e-12 to 0.9, one block per ε."""
     deltas = np.logspace(-12, math.log10(0.9), 133)

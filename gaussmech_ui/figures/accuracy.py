@@ -20,6 +20,7 @@ import plotly.graph_objects as go
 
 from ..format import format_number, format_percent, math_reference_link
 from ..ranking import assumption_sentence, bounded_note, rank, ranked, reader_name, winner_phrase
+from .built_once import built_once
 from .common import (
     CURRENT_COLOR,
     FONT_SIZE,
@@ -31,6 +32,7 @@ from .common import (
     keep_in_view,
     mechanism_line,
     mechanism_marker,
+    update_layout_quickly,
     vertical_marker,
 )
 from .distributions import trace_name
@@ -124,13 +126,15 @@ def _mark_dim(figure: go.Figure, dim: int) -> go.Figure:
 
 def _legend_below(figure: go.Figure) -> go.Figure:
     """Legend under the plot, so the plot keeps the full width on a projector."""
-    figure.update_layout(
+    update_layout_quickly(
+        figure,
         legend=dict(orientation="h", yanchor="top", y=-0.2, x=0.0, xanchor="left", font=dict(size=FONT_SIZE - 2)),
         margin=dict(b=40),
     )
     return figure
 
 
+@built_once
 def expected_loss_figure(
     curves: pd.DataFrame,
     bounds: pd.DataFrame,
@@ -166,7 +170,8 @@ def expected_loss_figure(
             line.update(width=LINE_WIDTH + 7)
             name += f" (on {reader_name(mechanisms[same[mechanism_id]])}'s curve)"
         figure.add_trace(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=curve["dim"].to_numpy(dtype=float),
                 y=curve["expected_loss"].to_numpy(dtype=float),
                 name=name,
@@ -181,7 +186,8 @@ def expected_loss_figure(
     for (constant, mechanism_id), bound in bounds.groupby(["constant", "mechanism"], sort=False):
         mechanism = mechanisms[mechanism_id]
         figure.add_trace(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=bound["dim"].to_numpy(dtype=float),
                 y=bound["bound"].to_numpy(dtype=float),
                 name=f"Ji & Li's {constant}·Δ² (the paper's bound)",
@@ -197,7 +203,8 @@ def expected_loss_figure(
         mechanism = mechanisms[mechanism_id]
         mean = points["mean"].to_numpy(dtype=float)
         figure.add_trace(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=points["dim"].to_numpy(dtype=float),
                 y=mean,
                 name=MONTE_CARLO_NAME,
@@ -227,7 +234,8 @@ def expected_loss_figure(
     valid = current[current["valid"] & current["mean"].notna()]
     if len(valid):
         figure.add_trace(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=[setting.dim] * len(valid),
                 y=valid["mean"].to_numpy(dtype=float),
                 name=f"at d = {setting.dim:,}",
@@ -356,6 +364,7 @@ def paper_table(current: pd.DataFrame, mechanisms: Mapping, setting) -> pd.DataF
     return pd.DataFrame(records)
 
 
+@built_once
 def loss_bands_figure(
     bands: pd.DataFrame, monte_carlo: pd.DataFrame, mechanisms: Mapping, setting, rows: int, *, relative: bool = False
 ) -> go.Figure:
@@ -375,7 +384,8 @@ def loss_bands_figure(
         median = band["q50"].to_numpy(dtype=float) / divisor
         name = _curve_name(mechanism)
         figure.add_trace(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=x,
                 y=high,
                 name=f"{name}: 95%",
@@ -387,7 +397,8 @@ def loss_bands_figure(
             )
         )
         figure.add_trace(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=x,
                 y=low,
                 name=f"{name}: 5%",
@@ -401,7 +412,8 @@ def loss_bands_figure(
             )
         )
         figure.add_trace(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=x,
                 y=median,
                 name=f"{name} (median, 5-95% band)",
@@ -426,7 +438,8 @@ def loss_bands_figure(
             level.append(np.full(len(points), name[1:] + "%"))
         x, value, low, high, level = (np.concatenate(part) for part in (x, value, low, high, level))
         figure.add_trace(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=x,
                 y=value,
                 name=MONTE_CARLO_NAME,
@@ -560,6 +573,7 @@ def loss_csv_frame(current: pd.DataFrame, mechanisms: Mapping, setting) -> pd.Da
     return frame
 
 
+@built_once
 def true_delta_figure(curve: pd.DataFrame, point: Mapping, mechanisms: Mapping, setting) -> go.Figure:
     """R1SMG's true δ(ε) against M (quadrature) next to the claimed δ, with a Monte Carlo check at d."""
     mechanism = mechanisms["r1smg"]
@@ -567,7 +581,8 @@ def true_delta_figure(curve: pd.DataFrame, point: Mapping, mechanisms: Mapping, 
     x = curve["dim"].to_numpy(dtype=float)
     shown = np.where(curve["true_delta"].to_numpy(dtype=float) > 0, curve["true_delta"].to_numpy(dtype=float), np.nan)
     figure.add_trace(
-        go.Scatter(
+        dict(
+            type="scatter",
             x=x,
             y=shown,
             name=f"true δ({format_number(setting.epsilon)}) of its noise (quadrature)",
@@ -579,7 +594,8 @@ def true_delta_figure(curve: pd.DataFrame, point: Mapping, mechanisms: Mapping, 
     )
     if len(curve):
         figure.add_trace(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=[x.min(), x.max()],
                 y=[setting.delta, setting.delta],
                 name=f"claimed δ = {format_number(setting.delta)} (Ji & Li 2024)",
@@ -591,7 +607,8 @@ def true_delta_figure(curve: pd.DataFrame, point: Mapping, mechanisms: Mapping, 
     if point.get("valid") and math.isfinite(point.get("monte_carlo", np.nan)):
         error = 1.96 * point["monte_carlo_error"]
         figure.add_trace(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=[setting.dim],
                 y=[point["monte_carlo"] if point["monte_carlo"] > 0 else np.nan],
                 name=f"Monte Carlo at d = {setting.dim:,} (n = {point['samples']:,}), 95% interval",
@@ -651,6 +668,7 @@ def _row_colors(rows: pd.DataFrame, mechanisms: Mapping) -> list[str]:
     return [mechanisms[m].color if m else MATCHED_GAUSSIAN_COLOR for m in rows["mechanism"]]
 
 
+@built_once
 def closer_test_figure(rows: pd.DataFrame, ceiling: float, mechanisms: Mapping, setting) -> go.Figure:
     """Simulated success of the closer-answer test (Wilson 95% intervals), the exact value, and the DP ceiling."""
     figure = go.Figure()
@@ -658,7 +676,8 @@ def closer_test_figure(rows: pd.DataFrame, ceiling: float, mechanisms: Mapping, 
     colors = _row_colors(rows, mechanisms)
     rate = rows["rate"].to_numpy(dtype=float)
     figure.add_trace(
-        go.Bar(
+        dict(
+            type="bar",
             y=labels,
             x=rate,
             orientation="h",
@@ -680,7 +699,8 @@ def closer_test_figure(rows: pd.DataFrame, ceiling: float, mechanisms: Mapping, 
         )
     )
     figure.add_trace(
-        go.Scatter(
+        dict(
+            type="scatter",
             y=labels,
             x=rows["exact"].to_numpy(dtype=float),
             name="exact probability",
@@ -715,10 +735,11 @@ def closer_test_figure(rows: pd.DataFrame, ceiling: float, mechanisms: Mapping, 
     figure.update_xaxes(range=[0.45, 1.02])
     figure.update_yaxes(type="category", autorange="reversed", ticks="")
     _legend_below(figure)
-    figure.update_layout(showlegend=True, margin=dict(l=300, b=40), bargap=0.35, legend=dict(y=-0.32))
+    update_layout_quickly(figure, showlegend=True, margin=dict(l=300, b=40), bargap=0.35, legend=dict(y=-0.32))
     return figure
 
 
+@built_once
 def closer_test_curve_figure(curve: pd.DataFrame, rows: pd.DataFrame, mechanisms: Mapping, setting) -> go.Figure:
     """Exact success of the closer-answer test against M, the ceiling, and the simulated points at d."""
     figure = go.Figure()
@@ -726,7 +747,8 @@ def closer_test_curve_figure(curve: pd.DataFrame, rows: pd.DataFrame, mechanisms
     r1smg = mechanisms["r1smg"]
     analytic = mechanisms["analytic_gaussian"]
     figure.add_trace(
-        go.Scatter(
+        dict(
+            type="scatter",
             x=x,
             y=curve["r1smg"],
             name=f"{trace_name(r1smg)}",
@@ -736,7 +758,8 @@ def closer_test_curve_figure(curve: pd.DataFrame, rows: pd.DataFrame, mechanisms
         )
     )
     figure.add_trace(
-        go.Scatter(
+        dict(
+            type="scatter",
             x=x,
             y=curve["matched_gaussian"],
             name="Gaussian with R1SMG's E‖n‖²",
@@ -746,7 +769,8 @@ def closer_test_curve_figure(curve: pd.DataFrame, rows: pd.DataFrame, mechanisms
         )
     )
     figure.add_trace(
-        go.Scatter(
+        dict(
+            type="scatter",
             x=x,
             y=curve["analytic_gaussian"],
             name=f"{analytic.name} at (ε, δ)",
@@ -756,7 +780,8 @@ def closer_test_curve_figure(curve: pd.DataFrame, rows: pd.DataFrame, mechanisms
         )
     )
     figure.add_trace(
-        go.Scatter(
+        dict(
+            type="scatter",
             x=x,
             y=curve["ceiling"],
             name="ceiling for any (ε, δ)-DP mechanism",
@@ -769,7 +794,8 @@ def closer_test_curve_figure(curve: pd.DataFrame, rows: pd.DataFrame, mechanisms
         rate = rows["rate"].to_numpy(dtype=float)
         colors = _row_colors(rows, mechanisms)
         figure.add_trace(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=[setting.dim] * len(rows),
                 y=rate,
                 name=f"simulated at d = {setting.dim:,} (95% Wilson)",

@@ -15,11 +15,13 @@ import plotly.graph_objects as go
 from gaussmech_core.registry_types import Setting
 
 from ..format import format_number, format_percent
-from .common import apply_layout
+from .built_once import built_once
+from .common import apply_layout, update_layout_quickly
 
 __all__ = ["attack_tpr_figure"]
 
 
+@built_once
 def attack_tpr_figure(
     frame: pd.DataFrame, setting: Setting, *, fpr: float = 0.01, height: int = 440, featured_only: bool = True
 ) -> go.Figure:
@@ -53,7 +55,8 @@ def attack_tpr_figure(
         y_title="",
         height=height,
     )
-    figure.update_layout(
+    update_layout_quickly(
+        figure,
         title_subtitle=dict(
             text=f"ε = {format_number(setting.epsilon)}, δ = {format_number(setting.delta)}, d = {setting.dim}",
             font=dict(size=14),

@@ -127,10 +127,14 @@ def apply_layout(
         ticks="outside",
         gridcolor=GRID_COLOR,
         zeroline=False,
-        title_font=dict(size=FONT_SIZE + 1),
+        title=dict(font=dict(size=FONT_SIZE + 1)),
         tickfont=dict(size=FONT_SIZE - 1),
     )
-    figure.update_layout(
+    x_axis = _merged(axis, dict(title=dict(text=x_title), type="log" if log_x else "linear"))
+    y_axis = _merged(axis, dict(title=dict(text=y_title), type="log" if log_y else "linear"))
+    x_axis["exponentformat"] = "power" if log_x else "B"
+    y_axis["exponentformat"] = "power" if log_y else "B"
+    updates = dict(
         template="none",
         title=dict(text=readable_setting_line(title), font=dict(size=TITLE_SIZE), x=0.0, xanchor="left", y=0.97),
         font=dict(family=FONT_FAMILY, size=FONT_SIZE, color=TEXT_COLOR),
@@ -139,15 +143,44 @@ def apply_layout(
         height=height,
         margin=dict(l=80, r=30, t=80, b=70),
         legend=dict(font=dict(size=FONT_SIZE - 2), bgcolor="rgba(255,255,255,0.85)", borderwidth=0),
-        hoverlabel=dict(font_size=FONT_SIZE - 1),
+        hoverlabel=dict(font=dict(size=FONT_SIZE - 1)),
         hovermode="closest",
     )
-    figure.update_xaxes(
-        title_text=x_title, type="log" if log_x else "linear", exponentformat="power" if log_x else "B", **axis
-    )
-    figure.update_yaxes(
-        title_text=y_title, type="log" if log_y else "linear", exponentformat="power" if log_y else "B", **axis
-    )
+    # Every x and y axis of the figure (subplots have xaxis2, ...), as update_xaxes/update_yaxes do.
+    axes = _axis_names(figure)
+    for name in axes:
+        updates[name] = x_axis if name.startswith("x") else y_axis
+    return update_layout_quickly(figure, updates)
+
+
+def _merged(base: dict, updates: dict) -> dict:
+    """``base`` updated by ``updates`` as Plotly's ``update_layout`` does: dicts merged, the rest replaced."""
+    merged = dict(base)
+    for key, value in updates.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = _merged(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def _axis_names(figure: go.Figure) -> list[str]:
+    """The layout's axis keys (``xaxis``, ``yaxis``, ``xaxis2``, ...), ``xaxis`` and ``yaxis`` always."""
+    names = {"xaxis", "yaxis"}
+    names.update(key for key in figure.layout if re.fullmatch(r"[xy]axis\d*", key) and figure.layout[key] is not None)
+    return sorted(names)
+
+
+def update_layout_quickly(figure: go.Figure, updates: dict | None = None, /, **more) -> go.Figure:
+    """``figure.update_layout(updates, **more)``, in a fraction of the time.
+
+    ``update_layout`` on a figure with traces goes through Plotly's relayout machinery, checking
+    every key path against the whole figure (about 10 ms for the shared look of one chart); the
+    same layout, merged as plain dicts and validated once as a new ``Layout``, is equal and takes
+    about a tenth of that. Nested dicts merge as in ``update_layout``; a ``a_b`` shorthand key is
+    resolved by Plotly when the layout is built. Returns the same figure.
+    """
+    figure.layout = _merged(figure.layout.to_plotly_json(), {**(updates or {}), **more})
     return figure
 
 
@@ -418,7 +451,7 @@ def grouped_legend_below(figure: go.Figure, *, height: int | None = None) -> go.
     Traces are placed in groups with ``legendgroup=legend_group(m)`` and
     ``legendgrouptitle_text=LEGEND_GROUPS[...]``; a click hides one curve, not its group.
     """
-    figure.update_layout(
+    updates = dict(
         legend=dict(
             orientation="h",
             yanchor="top",
@@ -427,15 +460,15 @@ def grouped_legend_below(figure: go.Figure, *, height: int | None = None) -> go.
             xanchor="left",
             traceorder="grouped",
             groupclick="toggleitem",
-            title_text="",
+            title=dict(text=""),
             font=dict(size=FONT_SIZE - 2),
             grouptitlefont=dict(size=FONT_SIZE - 2, color=TEXT_COLOR),
         ),
         margin=dict(b=40),
     )
     if height is not None:
-        figure.update_layout(height=height)
-    return figure
+        updates["height"] = height
+    return update_layout_quickly(figure, updates)
 
 
 def coinciding_curves(curves: Mapping[str, np.ndarray], mechanisms: Mapping, rel_tol: float = 1e-9) -> dict[str, str]:

@@ -34,7 +34,8 @@ from gaussmech_core.denoise import DENOISERS
 from gaussmech_core.histogram import METRICS, improvement_factor
 
 from ..format import format_number, format_percent, format_ratio
-from .common import FONT_SIZE, LINE_WIDTH, TEXT_COLOR, apply_layout, mark_current_x
+from .built_once import built_once
+from .common import FONT_SIZE, LINE_WIDTH, TEXT_COLOR, apply_layout, mark_current_x, update_layout_quickly
 
 __all__ = [
     "TRUE_COLOR",
@@ -223,6 +224,7 @@ def _bin_labels(labels, window: slice, count: int) -> np.ndarray:
     return np.array([html_escape(label) for label in labels[window]], dtype=object)
 
 
+@built_once
 def comparison_figure(
     truth: np.ndarray,
     released: np.ndarray,
@@ -257,7 +259,8 @@ def comparison_figure(
         zip(names, (truth, released, denoised), (TRUE_COLOR, released_color, DENOISED_COLOR)), start=1
     ):
         figure.add_trace(
-            go.Bar(
+            dict(
+                type="bar",
                 x=x,
                 y=values[window],
                 name=name,
@@ -272,7 +275,7 @@ def comparison_figure(
     low, high = float(np.min(shown, initial=0.0)), float(np.max(shown, initial=0.0))
     pad = 0.05 * (high - low) or 1.0
     apply_layout(figure, title=title, x_title="bin", y_title=value_name, height=720)
-    figure.update_layout(showlegend=False, bargap=0.1)
+    update_layout_quickly(figure, showlegend=False, bargap=0.1)
     figure.update_yaxes(range=[min(low, 0.0) - pad, high + pad], title_text="")
     figure.update_yaxes(matches="y", title_text=value_name, row=2, col=1)
     figure.update_yaxes(matches="y", row=3, col=1)
@@ -315,7 +318,8 @@ def _heatmap_row(names, grids, hover, quantity: str, *, spacing: float) -> go.Fi
     figure = make_subplots(rows=1, cols=len(grids), horizontal_spacing=spacing, subplot_titles=names)
     for col, (name, values) in enumerate(zip(names, grids), start=1):
         figure.add_trace(
-            go.Heatmap(
+            dict(
+                type="heatmap",
                 z=values,
                 x=np.arange(1, values.shape[1] + 1),
                 y=np.arange(1, values.shape[0] + 1),
@@ -343,7 +347,8 @@ def _comparison_heatmaps(truth, released, denoised, names, title, row_labels, co
     low = float(min(np.nanmin(values) for values in shown))
     high = float(max(np.nanmax(values) for values in shown))
     apply_layout(figure, title=title, x_title="column", y_title="row", height=520)
-    figure.update_layout(
+    update_layout_quickly(
+        figure,
         coloraxis=dict(
             colorscale="Viridis",
             cmin=low,
@@ -359,6 +364,7 @@ def _comparison_heatmaps(truth, released, denoised, names, title, row_labels, co
     return figure
 
 
+@built_once
 def error_figure(
     truth: np.ndarray,
     released: np.ndarray,
@@ -388,7 +394,8 @@ def error_figure(
         figure = _heatmap_row(names, shown, hover, "error", spacing=0.06)
         largest = float(max(np.nanmax(np.abs(values)) for values in shown)) or 1.0
         apply_layout(figure, title=title, x_title="column", y_title="row", height=500)
-        figure.update_layout(
+        update_layout_quickly(
+            figure,
             coloraxis=dict(
                 colorscale="RdBu",
                 reversescale=True,
@@ -409,7 +416,8 @@ def error_figure(
     figure = go.Figure()
     for name, values, color, symbol in zip(names, errors, (released_color, DENOISED_COLOR), ("circle", "diamond")):
         figure.add_trace(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=x,
                 y=values[window],
                 name=name,
@@ -424,7 +432,7 @@ def error_figure(
         figure, title=title, x_title=_bin_axis_title(window, truth.size), y_title="error (estimate − true)", height=460
     )
     figure.update_xaxes(**_axis_ticks(labels, x.size))
-    figure.update_layout(legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="left", x=0.0))
+    update_layout_quickly(figure, legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="left", x=0.0))
     return figure
 
 
@@ -578,6 +586,7 @@ def _positive(values: np.ndarray) -> np.ndarray:
     return np.where(values > 0, values, np.nan)
 
 
+@built_once
 def sweep_figure(
     sweeps: Sequence,
     mechanisms: Mapping,
@@ -611,7 +620,8 @@ def sweep_figure(
                 lower, upper = result.lower[k, m, p], result.upper[k, m, p]
                 relative = relative_error(metric, mean, truth)
                 figure.add_trace(
-                    go.Scatter(
+                    dict(
+                        type="scatter",
                         x=result.epsilons,
                         y=_positive(upper),
                         mode="lines",
@@ -623,7 +633,8 @@ def sweep_figure(
                     )
                 )
                 figure.add_trace(
-                    go.Scatter(
+                    dict(
+                        type="scatter",
                         x=result.epsilons,
                         y=_positive(lower),
                         mode="lines",
@@ -638,7 +649,8 @@ def sweep_figure(
                 )
                 relative_hover = f"<br>{relative_name} = %{{customdata[2]:.3%}}" if relative_name else ""
                 figure.add_trace(
-                    go.Scatter(
+                    dict(
+                        type="scatter",
                         x=result.epsilons,
                         y=_positive(mean),
                         name=name,
@@ -664,7 +676,8 @@ def sweep_figure(
                 if not (math.isfinite(value) and value > 0):
                     continue
                 figure.add_trace(
-                    go.Scatter(
+                    dict(
+                        type="scatter",
                         x=[float(result.epsilons[0])],
                         y=[value],
                         mode="markers",
@@ -694,7 +707,7 @@ def sweep_figure(
     )
     mark_current_x(figure, current_epsilon, f"current ε = {format_number(current_epsilon)}")
     # The legend goes under the chart: its entries are long, and the chart keeps the full width.
-    figure.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.16, xanchor="left", x=0.0))
+    update_layout_quickly(figure, legend=dict(orientation="h", yanchor="top", y=-0.16, xanchor="left", x=0.0))
     return figure
 
 

@@ -16,6 +16,7 @@ import plotly.graph_objects as go
 
 from ..format import format_number, format_ratio
 from ..ranking import assumption_sentence, bounded_note, rank, ranked, reader_name, winner_phrase
+from .built_once import built_once
 from .common import (
     CURRENT_COLOR,
     FONT_FAMILY,
@@ -30,6 +31,7 @@ from .common import (
     mechanism_line,
     mechanism_marker,
     trace_name,
+    update_layout_quickly,
 )
 from .overview import setting_summary
 
@@ -51,7 +53,8 @@ __all__ = [
 
 def legend_below(figure: go.Figure, height: int = 640) -> go.Figure:
     """Move the legend under the plot, so a chart with long mechanism names keeps its full width."""
-    figure.update_layout(
+    update_layout_quickly(
+        figure,
         height=height,
         legend=dict(orientation="h", yanchor="top", y=-0.16, x=0.0, xanchor="left"),
         margin=dict(b=40),
@@ -74,6 +77,7 @@ def log_dtick(smallest: float) -> int:
     return 100
 
 
+@built_once
 def density_figure(curves: pd.DataFrame, mechanisms: Mapping, setting, *, log_density: bool) -> go.Figure:
     """Per-coordinate noise densities of several mechanisms on one chart, linear or log density.
 
@@ -93,7 +97,8 @@ def density_figure(curves: pd.DataFrame, mechanisms: Mapping, setting, *, log_de
         if getattr(mechanism, "support", "continuous") == "integer":  # a pmf on the integers: points, not a curve
             shown = np.isfinite(density)
             figure.add_trace(
-                go.Scatter(
+                dict(
+                    type="scatter",
                     x=x[shown],
                     y=density[shown],
                     name=trace_name(mechanism),
@@ -107,7 +112,8 @@ def density_figure(curves: pd.DataFrame, mechanisms: Mapping, setting, *, log_de
         # The integers where a pmf is drawn beside this curve hold NaN here: leave those points out.
         drawn = ~np.isnan(curves[mechanism_id].to_numpy(dtype=float))
         figure.add_trace(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=x[drawn],
                 y=density[drawn],
                 name=trace_name(mechanism),
@@ -200,6 +206,7 @@ def density_caption(
 _FAMILY_STYLE = {"gg": "solid", "laplace": "dash", "gaussian": "dot"}
 
 
+@built_once
 def gg_family_figure(curves: pd.DataFrame, styles: Mapping[str, Mapping], setting, *, mode: str) -> go.Figure:
     """The generalized Gaussian GG(p) next to Laplace (p = 1) and the Gaussian (p = 2).
 
@@ -215,7 +222,8 @@ def gg_family_figure(curves: pd.DataFrame, styles: Mapping[str, Mapping], settin
             continue
         style = styles[column]
         figure.add_trace(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=x,
                 y=curves[column].to_numpy(dtype=float),
                 name=style["name"],
@@ -267,6 +275,7 @@ def gg_family_caption(mode: str, order: float, at_mean: Mapping[str, float], std
     )
 
 
+@built_once
 def sample_histogram_figure(
     histogram: pd.DataFrame, curve: pd.DataFrame, mechanism, setting, *, size: int, seed: int
 ) -> go.Figure:
@@ -278,7 +287,8 @@ def sample_histogram_figure(
     right = histogram["right"].to_numpy(dtype=float)
     figure = go.Figure()
     figure.add_trace(
-        go.Bar(
+        dict(
+            type="bar",
             x=(left + right) / 2.0,
             y=histogram["density"].to_numpy(dtype=float),
             width=right - left,
@@ -288,7 +298,8 @@ def sample_histogram_figure(
         )
     )
     figure.add_trace(
-        go.Scatter(
+        dict(
+            type="scatter",
             x=curve["x"].to_numpy(dtype=float),
             y=curve["density"].to_numpy(dtype=float),
             name=f"exact density: {trace_name(mechanism)}",
@@ -306,7 +317,7 @@ def sample_histogram_figure(
         x_title="noise value x in one coordinate",
         y_title="density (histogram: share of draws per unit of x)",
     )
-    figure.update_layout(bargap=0)
+    update_layout_quickly(figure, bargap=0)
     return figure
 
 
@@ -335,7 +346,8 @@ def _scatter_layout_3d(figure: go.Figure, title: str, limit: float) -> None:
         title_font=dict(size=FONT_SIZE),
         tickfont=dict(size=FONT_SIZE - 3),
     )
-    figure.update_layout(
+    update_layout_quickly(
+        figure,
         template="none",
         title=dict(text=title, font=dict(size=TITLE_SIZE), x=0.0, xanchor="left", y=0.97),
         font=dict(family=FONT_FAMILY, size=FONT_SIZE, color=TEXT_COLOR),
@@ -352,6 +364,7 @@ def _scatter_layout_3d(figure: go.Figure, title: str, limit: float) -> None:
     )
 
 
+@built_once
 def vector_scatter_figure(
     points: Mapping[str, np.ndarray], styles: Mapping[str, Mapping], *, expected_loss: float, setting, subtitle: str
 ) -> go.Figure:
@@ -374,7 +387,8 @@ def vector_scatter_figure(
         marker = dict(color=style["color"], size=5 if dimension == 2 else 3, opacity=0.6)
         if dimension == 2:
             figure.add_trace(
-                go.Scattergl(
+                dict(
+                    type="scattergl",
                     x=array[:, 0],
                     y=array[:, 1],
                     mode="markers",
@@ -385,7 +399,8 @@ def vector_scatter_figure(
             )
         else:
             figure.add_trace(
-                go.Scatter3d(
+                dict(
+                    type="scatter3d",
                     x=array[:, 0],
                     y=array[:, 1],
                     z=array[:, 2],
@@ -401,18 +416,28 @@ def vector_scatter_figure(
         marker=dict(color=CURRENT_COLOR, size=14 if dimension == 2 else 7, symbol="x"),
     )
     if dimension == 2:
-        figure.add_trace(go.Scatter(x=[0.0], y=[0.0], hovertemplate="true value f(x) = (0, 0)<extra></extra>", **truth))
+        figure.add_trace(
+            dict(type="scatter", x=[0.0], y=[0.0], hovertemplate="true value f(x) = (0, 0)<extra></extra>", **truth)
+        )
         apply_layout(figure, title=title, x_title="x₁", y_title="x₂", height=640)
         # A square plot with equal scales: the shrink happens in the plot area, not in the range.
         figure.update_xaxes(range=[-limit, limit], constrain="domain")
         figure.update_yaxes(range=[-limit, limit], scaleanchor="x", scaleratio=1, constrain="domain")
-        figure.update_layout(
+        update_layout_quickly(
+            figure,
             margin=dict(l=60, r=20, t=110, b=60),
             legend=dict(orientation="h", yanchor="top", y=-0.14, x=0.0),
         )
     else:
         figure.add_trace(
-            go.Scatter3d(x=[0.0], y=[0.0], z=[0.0], hovertemplate="true value f(x) = (0, 0, 0)<extra></extra>", **truth)
+            dict(
+                type="scatter3d",
+                x=[0.0],
+                y=[0.0],
+                z=[0.0],
+                hovertemplate="true value f(x) = (0, 0, 0)<extra></extra>",
+                **truth,
+            )
         )
         _scatter_layout_3d(figure, title, limit)
     return figure

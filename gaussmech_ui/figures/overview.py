@@ -20,6 +20,7 @@ import plotly.graph_objects as go
 
 from ..format import cite_math, format_number, format_percent, format_ratio, math_reference_link, math_reference_name
 from ..ranking import are_tied, assumption_sentence, bounded_note, rank, ranked, reader_name, winner_phrase
+from .built_once import built_once
 from .common import (
     CURRENT_COLOR,
     DELTA_COLORS,
@@ -71,6 +72,7 @@ def setting_summary(setting, *, with_epsilon: bool = True) -> str:
     return ", ".join(parts)
 
 
+@built_once
 def std_vs_epsilon_figure(
     sweep: pd.DataFrame,
     mechanisms: Mapping,
@@ -121,7 +123,8 @@ def std_vs_epsilon_figure(
             name += f" (on {reader_name(mechanisms[same[mechanism_id]])}'s curve)"
         group = legend_group(mechanism)
         figure.add_trace(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=x,
                 y=y,
                 name=name,
@@ -158,6 +161,7 @@ def std_vs_epsilon_figure(
     return mark_current_x(figure, setting.epsilon, f"current ε = {format_number(setting.epsilon)}")
 
 
+@built_once
 def variance_ratio_figure(
     ratios: pd.DataFrame,
     current_epsilon: float,
@@ -177,7 +181,8 @@ def variance_ratio_figure(
         part = ratios[ratios["delta"] == delta]
         is_current = math.isclose(delta, current_delta, rel_tol=1e-12)
         figure.add_trace(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=part["epsilon"].to_numpy(dtype=float),
                 y=part["variance_ratio"].to_numpy(dtype=float),
                 name=f"δ = {format_number(delta)}" + (" (current)" if is_current else ""),
@@ -191,7 +196,8 @@ def variance_ratio_figure(
         )
     if current_ratio is not None and math.isfinite(current_ratio) and current_epsilon < 1:
         figure.add_trace(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=[current_epsilon],
                 y=[current_ratio],
                 name="current ε and δ",

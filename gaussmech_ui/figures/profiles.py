@@ -16,6 +16,7 @@ import plotly.graph_objects as go
 
 from ..format import format_number, format_percent, format_ratio
 from ..ranking import place_phrase, rank, reader_name
+from .built_once import built_once
 from .common import (
     CURRENT_COLOR,
     LINE_WIDTH,
@@ -24,6 +25,7 @@ from .common import (
     exact_hover,
     mechanism_line,
     mechanism_marker,
+    update_layout_quickly,
     vertical_marker,
 )
 from .distributions import legend_below, log_dtick, trace_name
@@ -57,6 +59,7 @@ _LOWER_COLOR = "#D55E00"  # the mass P[L ≤ −ε], weighted by e^ε
 REGION_COLORS = {0: "#009E73", 1: "#F0E442", 2: "#D55E00"}
 
 
+@built_once
 def profile_figure(
     curves: pd.DataFrame, mechanisms: Mapping, setting, *, claimed: Mapping[str, tuple] | None = None
 ) -> go.Figure:
@@ -83,7 +86,8 @@ def profile_figure(
             line.update(width=LINE_WIDTH + 7)
             name += f" (on {reader_name(mechanisms[same[mechanism_id]])}'s curve)"
         figure.add_trace(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=epsilons,
                 y=curves[mechanism_id].to_numpy(dtype=float),
                 name=name,
@@ -103,7 +107,8 @@ def profile_figure(
             true_delta if true_delta is not None and math.isfinite(true_delta) and true_delta > 0 else None,
         ]
         figure.add_trace(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=[setting.epsilon, setting.epsilon],
                 y=ys,
                 name=f"{trace_name(mechanism)}: claimed δ (open) vs true δ (filled) at ε",
@@ -121,7 +126,8 @@ def profile_figure(
             )
         )
     figure.add_trace(
-        go.Scatter(
+        dict(
+            type="scatter",
             x=[setting.epsilon],
             y=[setting.delta],
             name=f"chosen (ε, δ) = ({format_number(setting.epsilon)}, {format_number(setting.delta)})",
@@ -193,6 +199,7 @@ def profile_caption(comparison: pd.DataFrame, mechanisms: Mapping, setting, clai
     return " ".join(sentences)
 
 
+@built_once
 def privacy_loss_figure(
     frame: pd.DataFrame,
     setting,
@@ -217,7 +224,8 @@ def privacy_loss_figure(
     right = loss >= epsilon
     left = loss <= -epsilon
     figure.add_trace(
-        go.Scatter(
+        dict(
+            type="scatter",
             x=loss[right],
             y=density[right],
             name=f"P[L ≥ ε] = {format_number(upper)}",
@@ -229,7 +237,8 @@ def privacy_loss_figure(
         )
     )
     figure.add_trace(
-        go.Scatter(
+        dict(
+            type="scatter",
             x=loss[left],
             y=density[left],
             name=f"P[L ≤ −ε]; e^ε × it = {format_number(lower)}",
@@ -241,7 +250,8 @@ def privacy_loss_figure(
         )
     )
     figure.add_trace(
-        go.Scatter(
+        dict(
+            type="scatter",
             x=loss,
             y=density,
             name=f"privacy loss L ~ N(η, 2η), η = {format_number(eta)}",
@@ -289,6 +299,7 @@ def _decade_ticks(low: float, high: float, step: int = 1) -> tuple[list[float], 
     ]
 
 
+@built_once
 def classical_map_figure(
     log_epsilons: np.ndarray,
     log_deltas: np.ndarray,
@@ -315,7 +326,8 @@ def classical_map_figure(
     # string per cell, and the chart's data stay numeric (compact in the page's JSON).
     for code in codes:
         figure.add_trace(
-            go.Heatmap(
+            dict(
+                type="heatmap",
                 x=log_epsilons,
                 y=log_deltas,
                 z=np.where(regions == code, 1.0, np.nan),
@@ -334,7 +346,8 @@ def classical_map_figure(
         )
     for code in codes:  # legend entries for the three colours
         figure.add_trace(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=[None],
                 y=[None],
                 mode="markers",
@@ -345,7 +358,8 @@ def classical_map_figure(
     if delta_zero is not None:
         positive = delta_zero["delta_zero"].to_numpy(dtype=float) > 0
         figure.add_trace(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=np.log10(delta_zero["epsilon"].to_numpy(dtype=float)[positive]),
                 y=np.log10(delta_zero["delta_zero"].to_numpy(dtype=float)[positive]),
                 name="δ₀(ε): below it every private σ ≥ Δ/√(2ε)",
@@ -362,7 +376,8 @@ def classical_map_figure(
             )
         )
     figure.add_trace(
-        go.Scatter(
+        dict(
+            type="scatter",
             x=[math.log10(setting.epsilon)],
             y=[math.log10(setting.delta)],
             mode="markers",
@@ -388,7 +403,7 @@ def classical_map_figure(
     y_ticks = _decade_ticks(float(log_deltas.min()), float(log_deltas.max()), step=max(1, int(span // 10)))
     figure.update_xaxes(tickvals=x_ticks[0], ticktext=x_ticks[1], showgrid=False)
     figure.update_yaxes(tickvals=y_ticks[0], ticktext=y_ticks[1], showgrid=False)
-    figure.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.15, x=0.0))
+    update_layout_quickly(figure, legend=dict(orientation="h", yanchor="top", y=-0.15, x=0.0))
     return figure
 
 
@@ -413,6 +428,7 @@ def classical_map_caption(region: int, true_delta: float, setting, breakdown: fl
     return text
 
 
+@built_once
 def low_privacy_figure(frame: pd.DataFrame, setting) -> go.Figure:
     """σ against ε: analytic (exact), classical formula (a theorem for ε < 1, extrapolated beyond), and
     Balle & Wang's lower bound Δ/√(2ε), which holds wherever δ < δ₀(ε).
@@ -438,7 +454,8 @@ def low_privacy_figure(frame: pd.DataFrame, setting) -> go.Figure:
     )
     for column, name, line in styles:
         figure.add_trace(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=epsilons,
                 y=frame[column].to_numpy(dtype=float),
                 name=name,
@@ -481,6 +498,7 @@ def low_privacy_caption(frame: pd.DataFrame, setting) -> str:
     )
 
 
+@built_once
 def tradeoff_figure(
     frame: pd.DataFrame, setting, *, mu: float, alpha: float, gaussian_beta: float, region_beta: float
 ) -> go.Figure:
@@ -493,7 +511,8 @@ def tradeoff_figure(
     alphas = frame["alpha"].to_numpy(dtype=float)
     figure = go.Figure()
     figure.add_trace(
-        go.Scatter(
+        dict(
+            type="scatter",
             x=alphas,
             y=frame["region"].to_numpy(dtype=float),
             name=f"(ε, δ)-DP boundary, ε = {format_number(setting.epsilon)}, δ = {format_number(setting.delta)}",
@@ -505,7 +524,8 @@ def tradeoff_figure(
         )
     )
     figure.add_trace(
-        go.Scatter(
+        dict(
+            type="scatter",
             x=alphas,
             y=frame["gaussian"].to_numpy(dtype=float),
             name=f"analytic Gaussian: G_μ, μ = Δ/σ = {format_number(mu)}",
@@ -515,7 +535,8 @@ def tradeoff_figure(
         )
     )
     figure.add_trace(
-        go.Scatter(
+        dict(
+            type="scatter",
             x=[0.0, 1.0],
             y=[1.0, 0.0],
             name="perfect privacy: β = 1 − α (a coin flip)",
@@ -525,7 +546,8 @@ def tradeoff_figure(
         )
     )
     figure.add_trace(
-        go.Scatter(
+        dict(
+            type="scatter",
             x=[alpha, alpha],
             y=[gaussian_beta, region_beta],
             name=f"at α = {format_percent(alpha)}: best attacker's misses β",
@@ -547,7 +569,7 @@ def tradeoff_figure(
     )
     figure.update_xaxes(range=[0, 1])
     figure.update_yaxes(range=[0, 1], scaleanchor="x", scaleratio=1)
-    figure.update_layout(height=620)
+    update_layout_quickly(figure, height=620)
     return figure
 
 
@@ -578,7 +600,8 @@ def _route_curves(frame: pd.DataFrame, y_symbol: str) -> go.Figure:
         if route not in frame:
             continue
         figure.add_trace(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=ks,
                 y=frame[route].to_numpy(dtype=float),
                 name=style["name"],
@@ -590,6 +613,7 @@ def _route_curves(frame: pd.DataFrame, y_symbol: str) -> go.Figure:
     return figure
 
 
+@built_once
 def composition_figure(frame: pd.DataFrame, setting, *, total_delta_text: str, k: int) -> go.Figure:
     """Total ε after k releases of the calibrated Gaussian, by each accounting route.
 
@@ -643,6 +667,7 @@ def composition_caption(rows: pd.DataFrame, k: int) -> str:
     return text + "."
 
 
+@built_once
 def per_release_sigma_figure(frame: pd.DataFrame, setting, *, k: int) -> go.Figure:
     """The per-release σ each route needs so that k releases meet the chosen total (ε, δ).
 

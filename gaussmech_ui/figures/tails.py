@@ -24,6 +24,7 @@ from ..ranking import (
     share_exact_values,
     winner_phrase,
 )
+from .built_once import built_once
 from .common import (
     CURRENT_COLOR,
     DELTA_COLORS,
@@ -54,6 +55,7 @@ __all__ = [
 # Paul Tol's colour-blind-safe "muted" scheme, for curves of different δ or ε.
 
 
+@built_once
 def tail_figure(
     curves: pd.DataFrame,
     mechanisms: Mapping,
@@ -82,7 +84,8 @@ def tail_figure(
     for legend_rank, mechanism_id in reversed(list(enumerate(ids))):
         mechanism = mechanisms[mechanism_id]
         figure.add_trace(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=t,
                 y=curves[mechanism_id].to_numpy(dtype=float),
                 name=trace_name(mechanism),
@@ -100,7 +103,8 @@ def tail_figure(
                 continue
             mechanism = mechanisms[mechanism_id]
             figure.add_trace(
-                go.Scatter(
+                dict(
+                    type="scatter",
                     x=monte_carlo["t"].to_numpy(dtype=float),
                     y=monte_carlo[mechanism_id].to_numpy(dtype=float),
                     name=f"{trace_name(mechanism)} (Monte Carlo, {monte_carlo_size:,} vectors)",
@@ -113,7 +117,8 @@ def tail_figure(
     bound_ids = [key for key, value in bounds.items() if value is not None and math.isfinite(value)]
     if bound_ids:
         figure.add_trace(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=[bounds[key] for key in bound_ids],
                 y=[alpha] * len(bound_ids),
                 name=f"error bound at confidence 1 − α = {format_percent(1 - alpha, 6)}",
@@ -259,7 +264,8 @@ def _curve_per_value(
         part = frame[frame[group] == value]
         current = math.isclose(value, current_value, rel_tol=1e-12)
         figure.add_trace(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=part[x].to_numpy(dtype=float),
                 y=part[y].to_numpy(dtype=float),
                 name=f"{symbol} = {format_number(value)}" + (" (current)" if current else ""),
@@ -276,6 +282,7 @@ def _curve_per_value(
     return figure
 
 
+@built_once
 def tail_ratio_figure(frame: pd.DataFrame, setting, *, threshold: float, gaussian_label: str) -> go.Figure:
     """Liu's p₁:p₂, Laplace over Gaussian tail probability at threshold t, against ε, one curve per δ.
 
@@ -332,6 +339,7 @@ def tail_ratio_caption(frame: pd.DataFrame, setting, threshold: float) -> str:
     )
 
 
+@built_once
 def privacy_cost_figure(frame: pd.DataFrame, setting, *, threshold: float) -> go.Figure:
     """Liu's relative privacy cost ε₂:ε₁ for the same tail probability τ at threshold t, one curve per δ.
 
@@ -378,6 +386,7 @@ def privacy_cost_caption(frame: pd.DataFrame, setting, threshold: float, tau: fl
     )
 
 
+@built_once
 def lemma11_figure(frame: pd.DataFrame, setting, *, threshold: float) -> go.Figure:
     """Liu's Lemma 11: Var(Gaussian, Lemma 10) / Var(Laplace, b = Δ/ε) against δ, one curve per ε.
 

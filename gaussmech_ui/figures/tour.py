@@ -8,7 +8,8 @@ import plotly.graph_objects as go
 from gaussmech_core.registry_types import Setting
 
 from ..format import format_number
-from .common import LINE_WIDTH, apply_layout, mark_current_x
+from .built_once import built_once
+from .common import LINE_WIDTH, apply_layout, mark_current_x, update_layout_quickly
 
 __all__ = [
     "TOUR_HEIGHT",
@@ -24,7 +25,8 @@ TOUR_HEIGHT = 440
 
 def _titled(figure: go.Figure, title: str, setting: Setting) -> go.Figure:
     """A short title (it must fit a phone's width) with the setting as its subtitle."""
-    figure.update_layout(
+    update_layout_quickly(
+        figure,
         title=dict(
             text=title,
             subtitle=dict(
@@ -38,6 +40,7 @@ def _titled(figure: go.Figure, title: str, setting: Setting) -> go.Figure:
     return figure
 
 
+@built_once
 def count_release_figure(true_count: float, sigma: float, draws: np.ndarray, setting: Setting) -> go.Figure:
     """The density of the released count around the truth, with the history of draws as a histogram."""
     x = np.linspace(true_count - 4.5 * sigma, true_count + 4.5 * sigma, 400)
@@ -45,7 +48,8 @@ def count_release_figure(true_count: float, sigma: float, draws: np.ndarray, set
     figure = go.Figure()
     if draws.size:
         figure.add_trace(
-            go.Histogram(
+            dict(
+                type="histogram",
                 x=draws,
                 histnorm="probability density",
                 name=f"your class's {draws.size} draws",
@@ -55,7 +59,8 @@ def count_release_figure(true_count: float, sigma: float, draws: np.ndarray, set
             )
         )
     figure.add_trace(
-        go.Scatter(
+        dict(
+            type="scatter",
             x=x,
             y=density,
             mode="lines",
@@ -98,10 +103,11 @@ def count_release_figure(true_count: float, sigma: float, draws: np.ndarray, set
             text=f"latest {format_number(latest)}",
             font=dict(color="#D55E00"),
         )
-    figure.update_layout(legend=dict(orientation="h", y=-0.22, x=0.0), barmode="overlay")
+    update_layout_quickly(figure, legend=dict(orientation="h", y=-0.22, x=0.0), barmode="overlay")
     return figure
 
 
+@built_once
 def classical_delta_figure(epsilons: np.ndarray, true_deltas: np.ndarray, setting: Setting) -> go.Figure:
     """The true δ of the classical formula's noise against ε, with the δ it was asked for."""
     figure = go.Figure(
@@ -114,7 +120,8 @@ def classical_delta_figure(epsilons: np.ndarray, true_deltas: np.ndarray, settin
         )
     )
     figure.add_trace(
-        go.Scatter(
+        dict(
+            type="scatter",
             x=epsilons,
             y=np.full_like(epsilons, setting.delta),
             mode="lines",
@@ -134,15 +141,18 @@ def classical_delta_figure(epsilons: np.ndarray, true_deltas: np.ndarray, settin
     _titled(figure, figure.layout.title.text, setting)
     figure.add_vrect(x0=float(epsilons[0]), x1=1.0, fillcolor="#009E73", opacity=0.08, line_width=0)
     mark_current_x(figure, setting.epsilon, f"ε = {format_number(setting.epsilon)}")
-    figure.update_layout(legend=dict(orientation="h", y=-0.22, x=0.0))
+    update_layout_quickly(figure, legend=dict(orientation="h", y=-0.22, x=0.0))
     return figure
 
 
+@built_once
 def tail_figure(t: np.ndarray, curves: dict[str, tuple[np.ndarray, str]], setting: Setting) -> go.Figure:
     """P(|noise| > t) for each named mechanism (log scale), from ``{name: (tail values, colour)}``."""
     figure = go.Figure()
     for name, (values, color) in curves.items():
-        figure.add_trace(go.Scatter(x=t, y=values, mode="lines", name=name, line=dict(color=color, width=LINE_WIDTH)))
+        figure.add_trace(
+            dict(type="scatter", x=t, y=values, mode="lines", name=name, line=dict(color=color, width=LINE_WIDTH))
+        )
     apply_layout(
         figure,
         title="How often the error exceeds t",
@@ -152,16 +162,24 @@ def tail_figure(t: np.ndarray, curves: dict[str, tuple[np.ndarray, str]], settin
         height=TOUR_HEIGHT,
     )
     _titled(figure, figure.layout.title.text, setting)
-    figure.update_layout(legend=dict(orientation="h", y=-0.22, x=0.0))
+    update_layout_quickly(figure, legend=dict(orientation="h", y=-0.22, x=0.0))
     return figure
 
 
+@built_once
 def dimension_figure(dims: np.ndarray, curves: dict[str, tuple[np.ndarray, str, str]], setting: Setting) -> go.Figure:
     """Root-mean-square error of the whole vector against d, from ``{name: (values, colour, dash)}``."""
     figure = go.Figure()
     for name, (values, color, dash) in curves.items():
         figure.add_trace(
-            go.Scatter(x=dims, y=values, mode="lines", name=name, line=dict(color=color, width=LINE_WIDTH, dash=dash))
+            dict(
+                type="scatter",
+                x=dims,
+                y=values,
+                mode="lines",
+                name=name,
+                line=dict(color=color, width=LINE_WIDTH, dash=dash),
+            )
         )
     apply_layout(
         figure,
@@ -174,10 +192,11 @@ def dimension_figure(dims: np.ndarray, curves: dict[str, tuple[np.ndarray, str, 
     )
     _titled(figure, figure.layout.title.text, setting)
     mark_current_x(figure, setting.dim, f"d = {setting.dim}")
-    figure.update_layout(legend=dict(orientation="h", y=-0.22, x=0.0))
+    update_layout_quickly(figure, legend=dict(orientation="h", y=-0.22, x=0.0))
     return figure
 
 
+@built_once
 def denoising_figure(truth: np.ndarray, noisy: np.ndarray, denoised: np.ndarray, setting: Setting) -> go.Figure:
     """A small histogram: the truth, the noisy release, and the release cleaned by post-processing."""
     bins = np.arange(1, truth.size + 1)
@@ -198,5 +217,5 @@ def denoising_figure(truth: np.ndarray, noisy: np.ndarray, denoised: np.ndarray,
     )
     apply_layout(figure, title="Cleaning noise costs no privacy", x_title="bin", y_title="count", height=TOUR_HEIGHT)
     _titled(figure, figure.layout.title.text, setting)
-    figure.update_layout(legend=dict(orientation="h", y=-0.22, x=0.0))
+    update_layout_quickly(figure, legend=dict(orientation="h", y=-0.22, x=0.0))
     return figure
