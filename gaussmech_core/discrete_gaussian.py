@@ -1246,6 +1246,16 @@ def _square_cumulants(sigma):
     return k1, k2, k3, k4
 
 
+def _standardized_cumulants(k2: float, k3: float, k4: float, d: int) -> tuple[float, float]:
+    """Skewness κ₃/(κ₂^{3/2}√d) and excess kurtosis κ₄/(κ₂²d) of a sum of d i.i.d. squares.
+
+    Divided one factor at a time: at a small σ, κ₂ is tiny and κ₂^{3/2} or κ₂² underflows to 0
+    although both ratios are finite (about κ₂^{-1/2} and κ₂^{-1}); they reach inf, the rounded
+    value, only for a subnormal κ₂.
+    """
+    return (k3 / k2) / math.sqrt(k2) / math.sqrt(d), (k4 / k2) / k2 / d
+
+
 def discrete_gaussian_loss_summary(
     sigma: float,
     dim: int,
@@ -1320,13 +1330,13 @@ def discrete_gaussian_loss_summary(
             values = np.quantile(np.einsum("ij,ij->i", draws, draws), wanted)
             method = f"moments exact; quantiles by Monte Carlo (n={samples}, seed={seed}, float sampler)"
         else:
-            gamma1 = k3 / (k2**1.5 * math.sqrt(d)) if k2 > 0 else 0.0
-            gamma2 = k4 / (k2 * k2 * d) if k2 > 0 else 0.0
+            gamma1, gamma2 = _standardized_cumulants(k2, k3, k4, d) if k2 > 0 else (0.0, 0.0)
             standardized = d * k1 + math.sqrt(d * k2) * _cornish_fisher(wanted, gamma1, gamma2)
             with np.errstate(over="ignore"):  # σ² beyond float64: inf, the loss's rounded value
                 values = np.where(standardized > 0.0, sigma_value * sigma_value * standardized, 0.0)
             method = "moments exact; quantiles by the Cornish-Fisher expansion with the exact cumulants"
     degenerate = k2 <= 0.0  # σ so small that X = 0 to float precision
+    skewness, excess_kurtosis = (0.0, 0.0) if degenerate else _standardized_cumulants(k2, k3, k4, d)
     if degenerate:
         method += "; the noise is 0 to float precision (skewness and kurtosis reported as 0)"
     with np.errstate(over="ignore"):
@@ -1336,8 +1346,8 @@ def discrete_gaussian_loss_summary(
         median=float(values[-1]),
         quantiles=dict(zip(levels, values[:-1].tolist())),
         std=float(variance_unit * math.sqrt(d * max(k2, 0.0))),
-        skewness=0.0 if degenerate else k3 / (k2**1.5 * math.sqrt(d)),
-        excess_kurtosis=0.0 if degenerate else k4 / (k2 * k2 * d),
+        skewness=skewness,
+        excess_kurtosis=excess_kurtosis,
         exact=exact,
         method=method,
     )

@@ -149,3 +149,27 @@ def test_oracle_prior_and_shrinkage_at_the_largest_double():
     # ‖y - c‖ = 3.6e308 overflows, σ/‖y - c‖ does not: the factor is 1 (c + (y - c) rounds to 0).
     shrunk = denoise.james_stein([1.0, -0.5, 2.0, 3.5], sigma=1.0, center=-LARGEST)
     assert np.all(np.isfinite(shrunk)) and np.all(np.abs(shrunk) <= 4.0)
+
+
+@pytest.mark.parametrize("epsilon, dim", [(700.0, 10), (300.0, 1), (50.0, 4)])
+def test_discrete_gaussian_loss_shape_at_a_tiny_sigma(epsilon, dim):
+    """At a small σ the square X² is almost always 0: κ₂^{3/2} and κ₂² underflowed to 0 and the summary
+    raised ZeroDivisionError (ε = 700, the accuracy page's slider end). The exact cumulants of X²
+    from the lattice sums (mpmath) give the skewness and kurtosis of the sum of d squares."""
+    sigma = float(discrete_gaussian.discrete_gaussian_sigma(epsilon, 1e-5))
+    summary = discrete_gaussian.discrete_gaussian_loss_summary(sigma, dim)
+    with mpmath.workdps(60):
+        s2 = 2 * mpmath.mpf(sigma) ** 2
+        weights = [mpmath.exp(-(k * k) / s2) for k in range(1, 40)]
+        total = 1 + 2 * mpmath.fsum(weights)
+        moments = [
+            2 * mpmath.fsum(w * k ** (2 * j) for k, w in zip(range(1, 40), weights)) / total for j in range(1, 5)
+        ]
+        m1, m2, m3, m4 = moments
+        k2 = m2 - m1**2
+        k3 = m3 - 3 * m2 * m1 + 2 * m1**3
+        k4 = m4 - 4 * m3 * m1 - 3 * m2**2 + 12 * m2 * m1**2 - 6 * m1**4
+        skewness = k3 / (k2 ** mpmath.mpf(1.5) * mpmath.sqrt(dim))
+        kurtosis = k4 / (k2**2 * dim)
+    assert summary.skewness == pytest.approx(float(skewness), rel=1e-9)
+    assert summary.excess_kurtosis == pytest.approx(float(kurtosis), rel=1e-9)
