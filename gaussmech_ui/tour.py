@@ -28,6 +28,7 @@ from . import params
 from .attack_panel import render_attack_risk_section
 from .figures import tour as figures
 from .format import format_number, format_percent
+from .page_kit import show_chart
 
 __all__ = [
     "TourStep",
@@ -49,7 +50,6 @@ SEED_KEY = "tour_seed"
 DRAWS_KEY = "tour_draws"
 TRUE_COUNT = 42.0
 MAX_DRAWS = 400
-_PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
 
 
 @dataclass(frozen=True)
@@ -216,7 +216,7 @@ def _new_history() -> None:
 
 
 def _show(figure, key: str, alt: str, caption: str) -> None:
-    st.plotly_chart(figure, key=key, theme=None, config=_PLOTLY_CONFIG, alt=alt)
+    show_chart(figure, key, alt=alt)
     st.caption(caption)
 
 

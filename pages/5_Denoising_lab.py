@@ -32,7 +32,7 @@ from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.examples import EXAMPLES  # noqa: E402
 from gaussmech_ui.figures import denoising as figures  # noqa: E402
 from gaussmech_ui.format import escape_markdown, format_number, math_reference_link  # noqa: E402
-from gaussmech_ui.page_kit import PLOTLY_CONFIG, linked_number_input  # noqa: E402
+from gaussmech_ui.page_kit import linked_number_input, show_chart  # noqa: E402
 
 # Page settings worth sharing are bound to the URL (Streamlit's bind="query-params", keyed by the
 # widget key) and kept across page switches.
@@ -63,10 +63,13 @@ HEADER_LABELS = {None: "Detect", True: "Yes", False: "No"}
 
 st.title("The denoising lab")
 st.markdown(
-    "**How much of the noise can post-processing remove, for free?** Release a histogram with calibrated "
-    "noise, then clean it with estimators that use only the release and what is public: any such step keeps "
-    "the privacy guarantee (Balle & Wang 2018, Section 4)."
+    "**How much of the noise can post-processing remove, for free?** A histogram released with calibrated noise, "
+    "then cleaned using only the release and what is public, which keeps the privacy guarantee (Balle & Wang 2018, "
+    "Section 4). The data, the release and the denoising are set under the chart."
 )
+# The release chart comes first, so that it starts on a projector's first screen; sections 1-3 below it
+# hold the controls it follows (drawn into this slot once the release is computed).
+release_slot = st.container()
 # A bad page value in a link is reported by finish_page() (the one link checker of every page).
 
 
@@ -440,7 +443,7 @@ if data is not None:
 # --- 4. what came out ------------------------------------------------------------------------------
 
 if data is not None and release is not None:
-    st.subheader("4. What came out")
+    st.subheader("4. What came out, bin by bin")
     truth = data.counts
     with guarded("the denoised release"):
         raw_result, denoised_result = evaluate_pipelines(
@@ -452,58 +455,55 @@ if data is not None and release is not None:
         denoised_name = (
             f"Denoised: {figures.pipeline_label(steps)}" if steps else "Denoised: nothing chosen (= released)"
         )
-        st.info(
-            figures.release_caption(
-                mechanism_name=mechanism_name,
-                epsilon=setting.epsilon,
-                delta=setting.delta,
-                noise_std=release.noise_std,
-                sensitivity_phrase=f"{release.calibration.sensitivity_symbol} = {format_number(release.calibration.sensitivity)}",
-                pure=MECHANISMS[mechanism_id].guarantee == "pure",
-                truth=truth,
-                raw_metrics=raw_result.metrics,
-                denoised_metrics=denoised_result.metrics,
-                steps=steps,
-                value_name=value_name,
-            ),
-            icon=":material/campaign:",
+        release_caption = figures.release_caption(
+            mechanism_name=mechanism_name,
+            epsilon=setting.epsilon,
+            delta=setting.delta,
+            noise_std=release.noise_std,
+            sensitivity_phrase=f"{release.calibration.sensitivity_symbol} = {format_number(release.calibration.sensitivity)}",
+            pure=MECHANISMS[mechanism_id].guarantee == "pure",
+            truth=truth,
+            raw_metrics=raw_result.metrics,
+            denoised_metrics=denoised_result.metrics,
+            steps=steps,
+            value_name=value_name,
         )
         st.info(
             "The true values are shown **only because this is a teaching lab**: a real release publishes the "
             "released or denoised values alone.",
             icon=":material/school:",
         )
-        first_bin = 1
-        if truth.ndim == 1 and truth.size > figures.MAX_BARS:
-            first_bin = st.number_input(
-                f"First bin shown (the charts show {figures.MAX_BARS:,} bins at a time)",
-                1,
-                int(truth.size),
-                1,
-                step=1000,
-                key="denoising_first_bin",
+        with release_slot:
+            first_bin = 1
+            if truth.ndim == 1 and truth.size > figures.MAX_BARS:
+                first_bin = st.number_input(
+                    f"First bin shown (the charts show {figures.MAX_BARS:,} bins at a time)",
+                    1,
+                    int(truth.size),
+                    1,
+                    step=1000,
+                    key="denoising_first_bin",
+                )
+            common = dict(labels=data.labels, row_labels=data.row_labels, column_labels=data.column_labels)
+            title_setting = figures.title_setting(setting, model, MECHANISMS[mechanism_id], draw)
+            comparison = figures.comparison_figure(
+                truth,
+                release.noisy,
+                denoised,
+                title=f"True, released and denoised {value_name}s<br><sup>{figures.html_escape(data.name)}; {title_setting}</sup>",
+                released_name=released_name,
+                denoised_name=denoised_name,
+                released_color=MECHANISMS[mechanism_id].color,
+                first_bin=first_bin,
+                value_name=value_name,
+                **common,
             )
-        common = dict(labels=data.labels, row_labels=data.row_labels, column_labels=data.column_labels)
-        title_setting = figures.title_setting(setting, model, MECHANISMS[mechanism_id], draw)
-        comparison = figures.comparison_figure(
-            truth,
-            release.noisy,
-            denoised,
-            title=f"True, released and denoised {value_name}s<br><sup>{figures.html_escape(data.name)}; {title_setting}</sup>",
-            released_name=released_name,
-            denoised_name=denoised_name,
-            released_color=MECHANISMS[mechanism_id].color,
-            first_bin=first_bin,
-            value_name=value_name,
-            **common,
-        )
-        st.plotly_chart(
-            comparison,
-            key="denoising_comparison_chart",
-            theme=None,
-            config=PLOTLY_CONFIG,
-            alt="The true, released and denoised values side by side, on one scale.",
-        )
+            show_chart(
+                comparison,
+                "denoising_comparison_chart",
+                alt="The true, released and denoised values side by side, on one scale.",
+            )
+            st.info(release_caption, icon=":material/campaign:")
         errors = figures.error_figure(
             truth,
             release.noisy,
@@ -515,11 +515,9 @@ if data is not None and release is not None:
             first_bin=first_bin,
             **common,
         )
-        st.plotly_chart(
+        show_chart(
             errors,
-            key="denoising_error_chart",
-            theme=None,
-            config=PLOTLY_CONFIG,
+            "denoising_error_chart",
             alt="The error of every bin of the release and of the denoised estimate.",
         )
         left, right = st.columns(2)
@@ -645,11 +643,9 @@ if data is not None:
                     f"<br><sup>{figures.html_escape(data.name)}; {figures.title_setting(setting, model)}</sup>"
                 ),
             )
-            st.plotly_chart(
+            show_chart(
                 sweep_chart,
-                key="denoising_sweep_chart",
-                theme=None,
-                config=PLOTLY_CONFIG,
+                "denoising_sweep_chart",
                 alt="Error against ε for each mechanism, raw (dotted) and denoised (solid), with bands.",
             )
             if len(pipelines) > 1:
