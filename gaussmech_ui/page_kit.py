@@ -53,7 +53,7 @@ SEED_RANGE = (1, 1_000_000)
 # screen the chart toolbar (it appears on touch) would sit on the title, so it is hidden there.
 PAGE_STYLE = """
 <style>
-[data-testid="stMainBlockContainer"] { padding-top: 2.4rem !important; padding-bottom: 3rem !important; }
+[data-testid="stMainBlockContainer"] { padding-top: 4rem !important; padding-bottom: 3rem !important; }
 [data-testid="stMainBlockContainer"] h1 { font-size: 2.1rem !important; padding: 0 0 0.35rem 0 !important; line-height: 1.2; }
 @media (max-width: 640px) {
   [data-testid="stMainBlockContainer"] { padding-left: 0.75rem !important; padding-right: 0.75rem !important; }

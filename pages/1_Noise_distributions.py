@@ -8,6 +8,7 @@ density; and noise vectors in 2-D and 3-D (isotropic Gaussian against rank-1 R1S
 
 from dataclasses import replace
 
+import numpy as np
 import streamlit as st
 
 from gaussmech_ui.page_tools import render_page_tools
@@ -18,9 +19,10 @@ setting = render_sidebar()
 from gaussmech_core.mechanisms import DEFAULT_MECHANISM_ID, MECHANISMS  # noqa: E402
 from gaussmech_ui.cached import distributions as cached  # noqa: E402
 from gaussmech_ui.downloads import download_csv  # noqa: E402
+from gaussmech_ui.draw_history import DrawHistory, coordinate_history, history_histogram  # noqa: E402
 from gaussmech_ui.figures import distributions as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
-from gaussmech_ui.format import format_number, math_reference_link  # noqa: E402
+from gaussmech_ui.format import format_number, format_percent, math_reference_link  # noqa: E402
 from gaussmech_ui.page_kit import bounded_data_explainer, chart, say, seed_controls, show_chart  # noqa: E402
 from gaussmech_ui.params import EVERY_VARIANT_HELP  # noqa: E402
 from gaussmech_ui.ranking import other_neighbour_model  # noqa: E402
@@ -30,6 +32,43 @@ VECTOR_POINTS = 600
 
 
 ARGS = cached.setting_arguments(setting)
+HISTORY_BINS = 30
+
+
+# "Draw again" with memory: one release at a time, the history in the URL (seed and count).
+HISTORY = DrawHistory(
+    seed_key="distributions_history_seed",
+    draws_key="distributions_history_draws",
+    button_prefix="distributions_history",
+)
+
+
+def release_by_release(mechanism_id: str, table, curve) -> None:
+    """One release of one coordinate per click; the draws so far as a histogram over the exact density."""
+    mechanism = MECHANISMS[mechanism_id]
+    st.markdown(
+        "**Release by release.** Each “Draw again” releases one more noisy value; the histogram of all the "
+        "releases so far settles onto the density as the class keeps drawing (seed and count are in the link)."
+    )
+    HISTORY.buttons()
+    seed, count = HISTORY.seed, HISTORY.count
+    scale = float(table.loc[mechanism_id, "scale"])
+    draws = coordinate_history(mechanism_id, scale, setting, seed, count)
+    x = curve["x"].to_numpy(dtype=float)
+    histogram = history_histogram(draws, float(x[0]), float(x[-1]), bins=HISTORY_BINS)
+    figure = figures.sample_histogram_figure(histogram, curve, mechanism, setting, size=count, seed=seed)
+    std = float(table.loc[mechanism_id, "coordinate_std"])
+    within = float(np.mean(np.abs(draws) <= 2 * std))
+    show_chart(
+        figure,
+        "distributions_history_chart",
+        alt="Histogram of the releases drawn so far, one per click, over the exact density of the noise.",
+    )
+    st.caption(
+        f"{count:,} release{'s' if count != 1 else ''} so far (history seed {seed}); the latest noise is "
+        f"{format_number(float(draws[-1]))}, and {format_percent(within, 3)} of them are within 2 standard deviations "
+        f"({format_number(2 * std)}) of 0. At ε = {format_number(setting.epsilon)}, δ = {format_number(setting.delta)}."
+    )
 
 
 st.title("What does the noise look like?")
@@ -230,6 +269,7 @@ with sample_tab:
                     "gaussmech-noise-draws.csv",
                     key="distributions_download_sample",
                 )
+                release_by_release(mechanism_id, table, curve)
         st.markdown(
             "**Does the sampler match the curve?** Draw noise from a mechanism's own sampler and compare its histogram "
             "with the exact density: with more draws the bars settle on the curve."
