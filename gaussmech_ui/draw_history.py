@@ -18,7 +18,7 @@ import streamlit as st
 
 from . import params
 
-__all__ = ["DrawHistory", "url_int", "history_histogram", "coordinate_history", "SEED_LIMIT"]
+__all__ = ["DrawHistory", "url_int", "history_histogram", "coordinate_history", "release_errors", "SEED_LIMIT"]
 
 SEED_LIMIT = 2**31 - 1
 
@@ -141,3 +141,35 @@ def coordinate_history(mechanism_id: str, scale: float, setting, seed: int, coun
             for i in range(int(count))
         ]
     )
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def release_errors(
+    counts: np.ndarray,
+    mechanism_id: str,
+    epsilon: float,
+    delta: float,
+    model,
+    order: float,
+    seeds: tuple[int, ...],
+    steps: tuple[str, ...],
+    total: float | None,
+    prior,
+    metric: str,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The ``metric`` error of the raw and of the denoised release for each release seed in ``seeds``.
+
+    Each release is :func:`gaussmech_core.histogram.release_histogram` with ``rng=seed`` (the lab's
+    release seed), denoised by ``steps``: the same numbers the lab shows for that seed.
+    """
+    from gaussmech_core.histogram import evaluate_pipelines, release_histogram
+
+    raw, denoised = [], []
+    for seed in seeds:
+        release = release_histogram(counts, mechanism_id, epsilon, delta, model, order, rng=int(seed))
+        before, after = evaluate_pipelines(
+            counts, release.noisy, release.noise_std, [(), steps], total=total, prior=prior
+        )
+        raw.append(before.metrics[metric])
+        denoised.append(after.metrics[metric])
+    return np.array(raw, dtype=float), np.array(denoised, dtype=float)

@@ -9,6 +9,7 @@ averaged over R seeded releases across ε.
 
 import math
 
+import numpy as np
 import streamlit as st
 
 from gaussmech_ui.page_tools import render_page_tools
@@ -29,8 +30,9 @@ from gaussmech_core.mechanisms import MECHANISMS  # noqa: E402
 from gaussmech_core.registry_types import Setting  # noqa: E402
 from gaussmech_ui.cached import denoising as cached  # noqa: E402
 from gaussmech_ui.downloads import download_csv  # noqa: E402
+from gaussmech_ui.draw_history import release_errors, url_int  # noqa: E402
 from gaussmech_ui.examples import EXAMPLES  # noqa: E402
-from gaussmech_ui.figures import denoising as figures  # noqa: E402
+from gaussmech_ui.figures import denoising as figures, history as error_history  # noqa: E402
 from gaussmech_ui.format import escape_markdown, format_number, math_reference_link  # noqa: E402
 from gaussmech_ui.page_kit import linked_number_input, show_chart  # noqa: E402
 
@@ -271,9 +273,88 @@ with guarded("the data"):
 # --- 2. the release --------------------------------------------------------------------------------
 
 
-def draw_again() -> None:
-    """The "draw again" button: move to the next release seed (the seed box shows it, the URL keeps it)."""
-    st.session_state["denoising_draw"] = min(int(st.session_state.get("denoising_draw", 0)) + 1, 10**9)
+HISTORY_KEY = "denoising_history"  # how many of the last release seeds the history holds (in the URL)
+MAX_HISTORY = 100
+
+
+def draw_again(draws: int = 1) -> None:
+    """ "Draw again": move to the next release seed (the seed box shows it, the URL keeps it), and keep the
+    releases so far in the history (the last ``denoising_history`` seeds)."""
+    st.session_state["denoising_draw"] = min(int(st.session_state.get("denoising_draw", 0)) + draws, 10**9)
+    st.query_params[HISTORY_KEY] = str(min(url_int(HISTORY_KEY, 1, 1, MAX_HISTORY) + draws, MAX_HISTORY))
+
+
+def new_history() -> None:
+    """ "Start a new history": forget the earlier releases (the current one stays)."""
+    st.query_params[HISTORY_KEY] = "1"
+
+
+def release_history(data, mechanism_id: str, model, steps: tuple, total, prior, draw: int) -> None:
+    """The error of every release in the history, raw and denoised, with the buttons that add to it."""
+    columns = st.columns(3)
+    columns[0].button(
+        "Draw again",
+        key="denoising_history_draw_again",
+        on_click=draw_again,
+        icon=":material/casino:",
+        use_container_width=True,
+        help="Release again with the next seed; the earlier releases stay in the history below.",
+    )
+    columns[1].button(
+        "Draw 10 more",
+        key="denoising_history_draw_ten",
+        on_click=draw_again,
+        args=(10,),
+        icon=":material/replay_10:",
+        use_container_width=True,
+    )
+    columns[2].button(
+        "Start a new history",
+        key="denoising_history_new",
+        on_click=new_history,
+        icon=":material/restart_alt:",
+        use_container_width=True,
+        help=f"Forget the earlier releases (the history keeps at most {MAX_HISTORY}).",
+    )
+    count = min(url_int(HISTORY_KEY, 1, 1, MAX_HISTORY), draw + 1)
+    if count < 2:
+        st.caption(
+            "“Draw again” releases the same data with the next seed and keeps the earlier releases: a chart of the "
+            "error of every release so far, raw and denoised, then builds up here."
+        )
+        return
+    seeds = tuple(range(draw - count + 1, draw + 1))
+    raw, denoised = release_errors(
+        data.counts,
+        mechanism_id,
+        setting.epsilon,
+        setting.delta,
+        model,
+        setting.order,
+        seeds,
+        tuple(steps),
+        total,
+        prior,
+        "mse",
+    )
+    figure = error_history.error_history_figure(
+        raw,
+        denoised,
+        metric="MSE per bin",
+        title=f"The error of every release so far<br><sup>{count:,} release{'s' if count != 1 else ''}, "
+        f"seeds {seeds[0]:,} to {seeds[-1]:,}; ε = {format_number(setting.epsilon)}, δ = {format_number(setting.delta)}</sup>",
+        current=(float(raw[-1]), float(denoised[-1])),
+    )
+    show_chart(
+        figure,
+        "denoising_history_chart",
+        alt="Histograms of the error of every release so far, before and after denoising.",
+    )
+    st.caption(
+        f"{count:,} release{'s' if count != 1 else ''} of the same data (seeds {seeds[0]:,} to {seeds[-1]:,}): mean MSE "
+        f"{format_number(float(np.mean(raw)))} released, {format_number(float(np.mean(denoised)))} denoised; "
+        f"denoising lowered the error in {int(np.sum(denoised < raw)):,} of them. The lines mark this release."
+    )
 
 
 release = None
@@ -504,6 +585,7 @@ if data is not None and release is not None:
                 alt="The true, released and denoised values side by side, on one scale.",
             )
             st.info(release_caption, icon=":material/campaign:")
+            release_history(data, mechanism_id, model, steps, total, prior, draw)
         errors = figures.error_figure(
             truth,
             release.noisy,
