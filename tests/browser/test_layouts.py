@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from gaussmech_ui.menu import available_entries
+from tests.browser.devices import PHONE
 
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 VISIBLE_ON_FIRST_SCREEN = 250
@@ -52,20 +53,6 @@ _MEASURE = """() => {
           legend: legend ? box(legend) : null, overlapping, tables,
           pageWidth: document.documentElement.scrollWidth, viewportWidth: window.innerWidth};
 }"""
-
-
-# An iPhone 13's browser (Playwright's descriptor): its user agent says "Mobile", so the page lays its
-# charts out for a phone (gaussmech_ui.page_kit.on_phone).
-PHONE = {
-    "user_agent": (
-        "Mozilla/5.0 (iPhone; CPU iPhone OS 15_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
-        "Version/15.0 Mobile/15E148 Safari/604.1"
-    ),
-    "viewport": {"width": 390, "height": 844},
-    "device_scale_factor": 3,
-    "is_mobile": True,
-    "has_touch": True,
-}
 
 
 def _url(app_url: str, entry) -> str:
