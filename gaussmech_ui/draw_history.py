@@ -18,7 +18,15 @@ import streamlit as st
 
 from . import params
 
-__all__ = ["DrawHistory", "url_int", "history_histogram", "coordinate_history", "release_errors", "SEED_LIMIT"]
+__all__ = [
+    "DrawHistory",
+    "history_buttons",
+    "url_int",
+    "history_histogram",
+    "coordinate_history",
+    "release_errors",
+    "SEED_LIMIT",
+]
 
 SEED_LIMIT = 2**31 - 1
 
@@ -75,33 +83,39 @@ class DrawHistory:
         st.query_params[self.seed_key] = str(self._read(self.seed_key, self.first_seed, SEED_LIMIT - 1) + 1)
         st.query_params[self.draws_key] = "1"
 
-    def buttons(self, *, again_help: str | None = None) -> None:
+    def buttons(self) -> None:
         """ "Draw again", "Draw 10 more" and "Start a new history", in one row."""
-        columns = st.columns(3)
-        columns[0].button(
-            "Draw again",
-            key=f"{self.button_prefix}_draw_again",
-            on_click=self.add,
-            args=(1,),
-            icon=":material/casino:",
-            use_container_width=True,
-            help=again_help or "One more draw; the earlier ones stay in the history.",
+        history_buttons(
+            self.button_prefix,
+            self.add,
+            self.restart,
+            again_help="One more draw; the earlier ones stay in the history.",
+            restart_help=f"Forget the draws and start again from the next seed (at most {self.max_draws} draws are kept).",
         )
-        columns[1].button(
-            "Draw 10 more",
-            key=f"{self.button_prefix}_draw_ten",
-            on_click=self.add,
-            args=(10,),
-            icon=":material/replay_10:",
+
+
+def history_buttons(prefix: str, add, restart, *, again_help: str, restart_help: str) -> None:
+    """The row of a history's buttons: ``add(1)``, ``add(10)`` and ``restart()`` as callbacks.
+
+    Keys: ``<prefix>_draw_again``, ``<prefix>_draw_ten``, ``<prefix>_new_history``.
+    """
+    columns = st.columns(3)
+    for column, (label, suffix, callback, args, icon, help_text) in zip(
+        columns,
+        (
+            ("Draw again", "draw_again", add, (1,), ":material/casino:", again_help),
+            ("Draw 10 more", "draw_ten", add, (10,), ":material/replay_10:", None),
+            ("Start a new history", "new_history", restart, (), ":material/restart_alt:", restart_help),
+        ),
+    ):
+        column.button(
+            label,
+            key=f"{prefix}_{suffix}",
+            on_click=callback,
+            args=args,
+            icon=icon,
             use_container_width=True,
-        )
-        columns[2].button(
-            "Start a new history",
-            key=f"{self.button_prefix}_new_history",
-            on_click=self.restart,
-            icon=":material/restart_alt:",
-            use_container_width=True,
-            help=f"Forget the draws and start again from the next seed (at most {self.max_draws} draws are kept).",
+            help=help_text,
         )
 
 

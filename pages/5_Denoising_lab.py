@@ -30,7 +30,7 @@ from gaussmech_core.mechanisms import MECHANISMS  # noqa: E402
 from gaussmech_core.registry_types import Setting  # noqa: E402
 from gaussmech_ui.cached import denoising as cached  # noqa: E402
 from gaussmech_ui.downloads import download_csv  # noqa: E402
-from gaussmech_ui.draw_history import release_errors, url_int  # noqa: E402
+from gaussmech_ui.draw_history import history_buttons, release_errors, url_int  # noqa: E402
 from gaussmech_ui.examples import EXAMPLES  # noqa: E402
 from gaussmech_ui.figures import denoising as figures, history as error_history  # noqa: E402
 from gaussmech_ui.format import escape_markdown, format_number, math_reference_link  # noqa: E402
@@ -291,30 +291,12 @@ def new_history() -> None:
 
 def release_history(data, mechanism_id: str, model, steps: tuple, total, prior, draw: int) -> None:
     """The error of every release in the history, raw and denoised, with the buttons that add to it."""
-    columns = st.columns(3)
-    columns[0].button(
-        "Draw again",
-        key="denoising_history_draw_again",
-        on_click=draw_again,
-        icon=":material/casino:",
-        use_container_width=True,
-        help="Release again with the next seed; the earlier releases stay in the history below.",
-    )
-    columns[1].button(
-        "Draw 10 more",
-        key="denoising_history_draw_ten",
-        on_click=draw_again,
-        args=(10,),
-        icon=":material/replay_10:",
-        use_container_width=True,
-    )
-    columns[2].button(
-        "Start a new history",
-        key="denoising_history_new",
-        on_click=new_history,
-        icon=":material/restart_alt:",
-        use_container_width=True,
-        help=f"Forget the earlier releases (the history keeps at most {MAX_HISTORY}).",
+    history_buttons(
+        "denoising_history",
+        draw_again,
+        new_history,
+        again_help="Release again with the next seed; the earlier releases stay in the history below.",
+        restart_help=f"Forget the earlier releases (the history keeps at most {MAX_HISTORY}).",
     )
     count = min(url_int(HISTORY_KEY, 1, 1, MAX_HISTORY), draw + 1)
     if count < 2:

@@ -420,6 +420,6 @@ def test_draw_again_keeps_the_error_of_every_release_in_a_history(lab, chart_spe
     caption = next(c for c in _texts(at, "caption") if c.startswith("12 releases of the same data"))
     again = _open(denoising_draw="11", denoising_history="12")
     assert caption in _texts(again, "caption"), "the same link shows the same history"
-    at.button(key="denoising_history_new").click().run()
+    at.button(key="denoising_history_new_history").click().run()
     assert at.query_params["denoising_history"] == "1"
     assert any(c.startswith("“Draw again” releases the same data") for c in _texts(at, "caption"))
