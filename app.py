@@ -18,79 +18,41 @@ from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import overview as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame, trace_name  # noqa: E402
 from gaussmech_ui.format import cite_math, escape_markdown, math_reference_link  # noqa: E402
-from gaussmech_ui.page_kit import PLOTLY_CONFIG, bounded_data_explainer  # noqa: E402
+from gaussmech_ui.page_kit import bounded_data_explainer, show_chart  # noqa: E402
 from gaussmech_ui.params import EVERY_VARIANT_HELP  # noqa: E402
 
 ROW_HEIGHT = 38
 
 st.title("How much noise does each mechanism need?")
 st.markdown(
-    "Every noise mechanism in gaussmech, calibrated to the privacy setting in the sidebar: how large its "
-    "noise is, how much error it adds to a d-dimensional answer, and whether its guarantee actually holds "
-    "at this setting."
+    "Every noise mechanism calibrated to the sidebar's privacy setting: how large its noise is, how much error it "
+    "adds to a d-dimensional answer, and whether its guarantee holds here (the table under the chart)."
 )
 
-frame = None
+frame = other_model = None
 with guarded("the table of mechanisms"):
     frame = cached.calibration_table(**cached.setting_arguments(setting))
     other_model = cached.calibration_table(**cached.setting_arguments(setting, other_neighbour_model=True))
-    st.info(figures.overview_caption(frame, MECHANISMS, setting, other_model), icon=":material/campaign:")
-    for message in figures.claim_warnings(frame, MECHANISMS, setting):
-        st.warning(message, icon=":material/warning:")
-    failed = figures.failures(frame, MECHANISMS)
-    if failed:
-        st.error(
-            "Some mechanisms could not be computed at this setting; try a less extreme ε, δ or d. " + "; ".join(failed),
-            icon=":material/error:",
-        )
-    table, styled_table = figures.overview_table(frame, MECHANISMS, setting)
-    with st.container(key="overview_table"):
-        # Tall enough for every row: on a projector nothing should hide behind a scroll bar.
-        st.dataframe(
-            styled_table,
-            hide_index=True,
-            row_height=ROW_HEIGHT,
-            height=(len(table) + 1) * ROW_HEIGHT + 3,
-            # The verdict column is wide enough for "✗ no: true δ = 0.181" (it must never be cut).
-            column_config={"Holds here?": st.column_config.TextColumn(width=175)},
-        )
-    st.caption(
-        "Scale is the parameter each mechanism calibrates (σ, b, s or σ*); the noise std per coordinate makes "
-        "them comparable, and the error column compares E‖noise‖₂² with the analytic Gaussian's. Greyed rows: "
-        "the guarantee does not hold at this setting. The CSV has the exact values. Kinds of guarantee: "
-        "(ε, δ)-DP bounds every event's probability ratio by e^ε up to δ; probabilistic DP (pDP) only asks that the "
-        "privacy loss exceed ε with probability at most δ, a weaker promise; zCDP (zero-concentrated DP) bounds the "
-        "Rényi divergences by ρα and is converted to (ε, δ) here; ε-DP (pure) has δ = 0."
-    )
-    invalid = figures.not_valid_here(frame, MECHANISMS)
-    if invalid:
-        st.markdown("**Not valid at this setting:**\n" + "\n".join(f"- {escape_markdown(line)}" for line in invalid))
-    download_csv(
-        "Table as CSV",
-        lambda: figures.overview_csv_frame(frame, MECHANISMS, setting),
-        "gaussmech-overview-table.csv",
-        key="overview_download_table",
-    )
 
-st.subheader("Noise against ε")
+# The chart first, so that it starts on a projector's first screen; its control and notes under it.
 with guarded("the chart of noise against ε"):
-    low, high = cached.epsilon_grid_exponents(setting.epsilon)
-    sweep = cached.std_sweep(**cached.setting_arguments(setting, epsilon=False), low_exponent=low, high_exponent=high)
-    current_stds = {} if frame is None else frame["coordinate_std"].where(frame["valid"]).to_dict()
+    chart_slot = st.container()
     every_variant = st.checkbox(
         "Every calibration variant",
         key="overview_every_variant",
         bind="query-params",
         help=EVERY_VARIANT_HELP,
     )
+    low, high = cached.epsilon_grid_exponents(setting.epsilon)
+    sweep = cached.std_sweep(**cached.setting_arguments(setting, epsilon=False), low_exponent=low, high_exponent=high)
+    current_stds = {} if frame is None else frame["coordinate_std"].where(frame["valid"]).to_dict()
     std_figure = figures.std_vs_epsilon_figure(sweep, MECHANISMS, setting, current_stds, every_variant=every_variant)
-    st.plotly_chart(
-        std_figure,
-        key="overview_std_chart",
-        theme=None,
-        config=PLOTLY_CONFIG,
-        alt="Noise standard deviation per coordinate against ε for every mechanism, on log-log axes.",
-    )
+    with chart_slot:
+        show_chart(
+            std_figure,
+            "overview_std_chart",
+            alt="Noise standard deviation per coordinate against ε for every mechanism, on log-log axes.",
+        )
     st.caption(
         "Each line is one mechanism's noise at every ε, with δ, Δ and d from the sidebar; gaps are where its "
         "guarantee does not hold. Hover for exact values; click a legend entry to hide or show its curve, or tick "
@@ -103,6 +65,49 @@ with guarded("the chart of noise against ε"):
         key="overview_download_std",
     )
 
+if frame is not None:
+    with guarded("the table of mechanisms"):
+        st.info(figures.overview_caption(frame, MECHANISMS, setting, other_model), icon=":material/campaign:")
+        for message in figures.claim_warnings(frame, MECHANISMS, setting):
+            st.warning(message, icon=":material/warning:")
+        failed = figures.failures(frame, MECHANISMS)
+        if failed:
+            st.error(
+                "Some mechanisms could not be computed at this setting; try a less extreme ε, δ or d. "
+                + "; ".join(failed),
+                icon=":material/error:",
+            )
+        table, styled_table = figures.overview_table(frame, MECHANISMS, setting)
+        with st.container(key="overview_table"):
+            # Tall enough for every row: on a projector nothing should hide behind a scroll bar.
+            st.dataframe(
+                styled_table,
+                hide_index=True,
+                row_height=ROW_HEIGHT,
+                height=(len(table) + 1) * ROW_HEIGHT + 3,
+                # The verdict column is wide enough for "✗ no: true δ = 0.181" (it must never be cut).
+                column_config={"Holds here?": st.column_config.TextColumn(width=175)},
+            )
+        st.caption(
+            "Scale is the parameter each mechanism calibrates (σ, b, s or σ*); the noise std per coordinate makes "
+            "them comparable, and the error column compares E‖noise‖₂² with the analytic Gaussian's. Greyed rows: "
+            "the guarantee does not hold at this setting. The CSV has the exact values. Kinds of guarantee: "
+            "(ε, δ)-DP bounds every event's probability ratio by e^ε up to δ; probabilistic DP (pDP) only asks that "
+            "the privacy loss exceed ε with probability at most δ, a weaker promise; zCDP (zero-concentrated DP) "
+            "bounds the Rényi divergences by ρα and is converted to (ε, δ) here; ε-DP (pure) has δ = 0."
+        )
+        invalid = figures.not_valid_here(frame, MECHANISMS)
+        if invalid:
+            st.markdown(
+                "**Not valid at this setting:**\n" + "\n".join(f"- {escape_markdown(line)}" for line in invalid)
+            )
+        download_csv(
+            "Table as CSV",
+            lambda: figures.overview_csv_frame(frame, MECHANISMS, setting),
+            "gaussmech-overview-table.csv",
+            key="overview_download_table",
+        )
+
 st.subheader("What exact calibration saves")
 with guarded("the variance-ratio chart"):
     ratios = cached.variance_ratio_frame(
@@ -110,11 +115,9 @@ with guarded("the variance-ratio chart"):
     )
     current_ratio = None if frame is None else figures.current_variance_ratio(frame)
     ratio_figure = figures.variance_ratio_figure(ratios, setting.epsilon, setting.delta, current_ratio)
-    st.plotly_chart(
+    show_chart(
         ratio_figure,
-        key="overview_ratio_chart",
-        theme=None,
-        config=PLOTLY_CONFIG,
+        "overview_ratio_chart",
         alt="Ratio of the classical to the analytic Gaussian's variance against ε, one curve per δ.",
     )
     st.caption(

@@ -6,6 +6,10 @@
   CSV download of its data, with stable widget keys.
 * :func:`seed_controls`: a seed box bound to the URL and a "Draw again" button that moves to
   the next seed, so a drawn picture can still be shared by its link.
+* :func:`page_style`: the shared style sheet: a compact page top (the first chart starts on a
+  1280×720 projector's first screen) and, on a phone, no Plotly toolbar over a chart's title.
+* :func:`on_phone` and :func:`fit_to_screen`: a chart laid out for a phone's width (legend below in
+  one column, smaller type and margins, wrapped title), applied by :func:`show_chart`.
 * :func:`bounded_data_explainer`: where mechanisms for bounded data are shown, why bounds buy pure
   ε-DP for GG noise (Liu, Claim 4) and Liu's note on the exponential mechanism (docs/math.md sections 5.6, 5.8).
 """
@@ -19,12 +23,23 @@ from typing import Callable
 import pandas as pd
 import streamlit as st
 
-from gaussmech_core.mechanisms import MECHANISMS
-
 from .downloads import download_csv
 from .format import cite_math
 
-__all__ = ["PLOTLY_CONFIG", "say", "chart", "seed_controls", "next_seed", "BOUNDED_DATA_TEXT", "bounded_data_explainer"]
+__all__ = [
+    "PLOTLY_CONFIG",
+    "PAGE_STYLE",
+    "page_style",
+    "on_phone",
+    "fit_to_screen",
+    "show_chart",
+    "say",
+    "chart",
+    "seed_controls",
+    "next_seed",
+    "BOUNDED_DATA_TEXT",
+    "bounded_data_explainer",
+]
 
 PLOTLY_CONFIG = {
     "displaylogo": False,
@@ -32,6 +47,122 @@ PLOTLY_CONFIG = {
     "toImageButtonOptions": {"format": "png", "scale": 2},
 }
 SEED_RANGE = (1, 1_000_000)
+
+# The page's top: Streamlit leaves 6rem above the title and draws it at 2.75rem, two lines on a
+# projector; compact, the title is one line and the first chart starts within 720 px. On a narrow
+# screen the chart toolbar (it appears on touch) would sit on the title, so it is hidden there.
+PAGE_STYLE = """
+<style>
+[data-testid="stMainBlockContainer"] { padding-top: 4rem !important; padding-bottom: 3rem !important; }
+[data-testid="stMainBlockContainer"] h1 { font-size: 2.1rem !important; padding: 0 0 0.35rem 0 !important; line-height: 1.2; }
+@media (max-width: 640px) {
+  [data-testid="stMainBlockContainer"] { padding-left: 0.75rem !important; padding-right: 0.75rem !important; }
+  [data-testid="stMainBlockContainer"] h1 { font-size: 1.7rem !important; }
+  [data-testid="stPlotlyChart"] .modebar-container { display: none !important; }
+}
+</style>
+"""
+# A phone's browser says "Mobi" in its user agent (MDN's advice for telling phones from tablets and laptops).
+_PHONE_MARK = "Mobi"
+_PHONE_FONT = 12
+_PHONE_LINE = 40  # characters of a title line on a 390 px screen at 15 px (legend lines: 6 more, at 11 px)
+_PHONE_ROW = 19  # pixels per legend line
+
+
+def page_style() -> None:
+    """Apply :data:`PAGE_STYLE` (the sidebar calls it on every page)."""
+    st.html(PAGE_STYLE)
+
+
+def on_phone() -> bool:
+    """Whether the browser of this session is a phone (its user agent), so charts get the phone layout."""
+    try:
+        agent = st.context.headers.get("User-Agent") or ""
+    except Exception:  # no browser session (AppTest, a script)
+        return False
+    return _PHONE_MARK in agent
+
+
+def _wrapped(text: str, width: int = _PHONE_LINE) -> tuple[str, int]:
+    """``text`` with every line longer than ``width`` characters broken at spaces; and its number of lines."""
+    lines = []
+    for line in re.split(r"<br\s*/?>", text):
+        words, current = line.split(" "), ""
+        for word in words:
+            visible = len(re.sub(r"<[^>]+>", "", current + " " + word))
+            if current and visible > width:
+                lines.append(current)
+                current = word
+            else:
+                current = f"{current} {word}" if current else word
+        lines.append(current)
+    return "<br>".join(lines), len(lines)
+
+
+def fit_to_screen(figure, *, phone: bool | None = None):
+    """The figure laid out for the session's screen: unchanged on a laptop; on a phone, a copy with the
+    legend below the plot, one entry per row, the title and long legend entries wrapped to the width,
+    smaller type and margins, and the figure taller by the legend's rows (so the plot keeps its height).
+    """
+    import plotly.graph_objects as go
+
+    if not (on_phone() if phone is None else phone) or not isinstance(figure, go.Figure):
+        return figure
+    figure = go.Figure(figure)
+    layout = figure.layout
+    title_lines = 0
+    if layout.title.text:
+        text, title_lines = _wrapped(layout.title.text)
+        figure.update_layout(title=dict(text=text, font=dict(size=15)))
+    if layout.title.subtitle.text:
+        text, lines = _wrapped(layout.title.subtitle.text, _PHONE_LINE + 8)
+        figure.update_layout(title_subtitle=dict(text=text, font=dict(size=11)))
+        title_lines += lines
+    rows = 0
+    for trace in figure.data:
+        if trace.name and trace.showlegend is not False:
+            trace.name, lines = _wrapped(trace.name, _PHONE_LINE + 6)
+            rows += lines
+        if getattr(trace, "legendgrouptitle", None) is not None and trace.legendgrouptitle.text:
+            rows += 1
+    top = max(40, 22 * title_lines + 20) if title_lines else (layout.margin.t or 40)
+    legend_height = rows * _PHONE_ROW if layout.showlegend is not False and rows > 1 else 0
+    figure.update_layout(
+        font=dict(size=_PHONE_FONT),
+        margin=dict(l=52, r=12, t=top, b=60 + legend_height),
+        height=(layout.height or 450) + legend_height - 40,
+        legend=dict(
+            orientation="h",
+            x=0.0,
+            xanchor="left",
+            y=-0.12 if legend_height == 0 else -(60 / max((layout.height or 450) - 100, 200)),
+            yanchor="top",
+            entrywidth=1.0,
+            entrywidthmode="fraction",
+            font=dict(size=_PHONE_FONT - 1),
+            grouptitlefont=dict(size=_PHONE_FONT - 1),
+        ),
+    )
+    figure.update_xaxes(tickfont=dict(size=_PHONE_FONT - 1), title_font=dict(size=_PHONE_FONT), nticks=6)
+    figure.update_yaxes(tickfont=dict(size=_PHONE_FONT - 1), title_font=dict(size=_PHONE_FONT), nticks=6)
+    for annotation in figure.layout.annotations:
+        annotation.font.size = _PHONE_FONT - 1
+    return figure
+
+
+def show_chart(figure, key: str, *, alt: str | None = None, config: dict | None = None) -> None:
+    """``st.plotly_chart`` of ``figure`` fitted to the screen (:func:`fit_to_screen`), keyed, with the shared toolbar."""
+    options = dict(key=key, theme=None, config=config or PLOTLY_CONFIG)
+    if alt is not None:
+        options["alt"] = alt
+    fitted = fit_to_screen(figure)
+    st.plotly_chart(fitted, **options)
+    if fitted is not figure:  # the page tools export and present the chart as laid out for a laptop
+        from . import chart_log
+
+        log = chart_log.current_log()
+        if log is not None and log.charts and log.charts[-1].figure is fitted:
+            log.charts[-1].figure = figure
 
 
 def say(text: str) -> None:
@@ -55,10 +186,7 @@ def chart(
 
     The download's key is ``download_key``, or ``key`` with ``_chart`` replaced by ``_download``.
     """
-    options = dict(key=key, theme=None, config=PLOTLY_CONFIG)
-    if alt is not None:
-        options["alt"] = alt
-    st.plotly_chart(figure, **options)
+    show_chart(figure, key, alt=alt)
     say(caption or "")
     if data is not None:
         download_key = download_key or (key.replace("_chart", "_download") if "_chart" in key else f"{key}_download")
@@ -143,6 +271,10 @@ BOUNDED_DATA_TEXT = cite_math(
 
 def bounded_data_explainer() -> None:
     """An expander with :data:`BOUNDED_DATA_TEXT`, drawn when the registry has a mechanism for bounded data."""
+    from gaussmech_core.mechanisms import (
+        MECHANISMS,  # here, so the sidebar (which imports this module) draws without the core
+    )
+
     bounded = [mechanism for mechanism in MECHANISMS.values() if mechanism.uses_bounds]
     if not bounded:
         return

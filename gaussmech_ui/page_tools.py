@@ -266,7 +266,9 @@ def _apply_pending_load() -> None:
 
 def _render_python(page_path: str, setting: Setting) -> None:
     prior = st.session_state.get(ATTACK_PRIOR_KEY, 0.5)
-    code = reproduce.snippet(page_path, setting, prior=float(prior) if isinstance(prior, (int, float)) else 0.5)
+    code = reproduce.snippet(
+        page_path, setting, prior=float(prior) if isinstance(prior, (int, float)) else 0.5, values=current_query()
+    )
     st.markdown("A short script that computes this page's key numbers with `gaussmech_core` at this setting:")
     st.code(code, language="python")
     download_file(

@@ -41,6 +41,7 @@ __all__ = [
     "reader_name",
     "winner_phrase",
     "place_phrase",
+    "on_curve_note",
     "other_neighbour_model",
     "neighbour_model_phrase",
     "assumption_sentence",
@@ -170,6 +171,24 @@ def reader_name(mechanism) -> str:
     return f"the {first[0].lower()}{first[1:]} {rest}"
 
 
+def on_curve_note(mechanism) -> str:
+    """The legend's note on a curve drawn under another: " (on the analytic Gaussian's curve)".
+
+    A name with a qualifier after a comma is named by its first part ("the truncated GG(p)'s curve",
+    not "the truncated GG(p), bounded data's curve").
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as M
+    >>> on_curve_note(M(name="Analytic Gaussian")), on_curve_note(M(name="Truncated GG(p), bounded data"))
+    (" (on the analytic Gaussian's curve)", " (on the truncated GG(p)'s curve)")
+    """
+    name = reader_name(mechanism)
+    if getattr(mechanism, "guarantee", "") != "claimed":
+        name = name.split(", ")[0]
+    return f" (on {name}'s curve)"
+
+
 def same_noise(representative, other, setting) -> bool:
     """Whether two mechanisms' noise is the same kind of distribution: GG at p = 2 is the Gaussian.
 
@@ -181,8 +200,12 @@ def same_noise(representative, other, setting) -> bool:
     return order == 2.0 and families == {_GG_FAMILY, _GAUSSIAN_FAMILY}
 
 
-def _tie_note(place: tuple[str, ...], mechanisms: Mapping, setting) -> str:
-    """ "(GG(p) with p = 2 is the same noise)" or "(tied with …)" for the other members of a place."""
+def _tie_note(place: tuple[str, ...], mechanisms: Mapping, setting, values: Mapping[str, float] | None = None) -> str:
+    """ "(GG(p) with p = 2 is the same noise)" or "(tied with …)" for the other members of a place.
+
+    Members whose value is exactly the first one's (two δ that are both 0) are named with "and":
+    "the Laplace mechanism and MVG", not "tied … equal to 9 significant digits" before a 0.
+    """
     if len(place) < 2:
         return ""
     representative = mechanisms[place[0]]
@@ -190,6 +213,13 @@ def _tie_note(place: tuple[str, ...], mechanisms: Mapping, setting) -> str:
     for key in place[1:]:
         other = mechanisms[key]
         (same if same_noise(representative, other, setting) else tied).append(other)
+    exact = []
+    if values is not None:
+        exact = [
+            mechanisms[key] for key in place[1:] if mechanisms[key] in tied and values.get(key) == values[place[0]]
+        ]
+        tied = [m for m in tied if m not in exact]
+    lead = "".join(f" and {getattr(m, 'short_name', m.name)}" for m in exact)
     notes = []
     if same:
         names = " and ".join(f"{getattr(m, 'short_name', m.name)}" for m in same)
@@ -197,7 +227,7 @@ def _tie_note(place: tuple[str, ...], mechanisms: Mapping, setting) -> str:
     if tied:
         names = ", ".join(getattr(m, "short_name", m.name) for m in tied)
         notes.append(f"tied with {names}, equal to 9 significant digits")
-    return " (" + "; ".join(notes) + ")"
+    return lead + (" (" + "; ".join(notes) + ")" if notes else "")
 
 
 def share_exact_values(
@@ -229,9 +259,14 @@ def share_exact_values(
     return shared
 
 
-def place_phrase(place: tuple[str, ...], mechanisms: Mapping, setting) -> str:
-    """One place of a ranking in words, its best-known mechanism first: "the analytic Gaussian (GG with p = 2 is the same noise)"."""
-    return reader_name(mechanisms[place[0]]) + _tie_note(place, mechanisms, setting)
+def place_phrase(
+    place: tuple[str, ...], mechanisms: Mapping, setting, values: Mapping[str, float] | None = None
+) -> str:
+    """One place of a ranking in words, its best-known mechanism first: "the analytic Gaussian (GG with p = 2 is the same noise)".
+
+    With the ranked ``values``, members with exactly the same value are joined by "and" (:func:`_tie_note`).
+    """
+    return reader_name(mechanisms[place[0]]) + _tie_note(place, mechanisms, setting, values)
 
 
 def winner_phrase(ranking: Ranking, mechanisms: Mapping, setting) -> str:

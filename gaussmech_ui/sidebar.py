@@ -23,6 +23,7 @@ from gaussmech_core.registry_types import Setting
 
 from . import menu, params
 from .format import format_exact, format_number
+from .page_kit import page_style
 from .params import PARAMETERS, Parameter, exact_key, widget_key
 
 __all__ = ["render_sidebar", "finish_page", "entry_box", "guarded"]
@@ -56,6 +57,7 @@ def render_sidebar() -> Setting:
         page_icon=":material/blur_on:",
         layout="wide",
     )
+    page_style()
     params.init_state()
     params.sync_from_url()
     problems = params.entry_problems()

@@ -26,8 +26,10 @@ from gaussmech_core.registry_types import Setting
 
 from . import params
 from .attack_panel import render_attack_risk_section
+from .draw_history import DrawHistory, url_int
 from .figures import tour as figures
 from .format import format_number, format_percent
+from .page_kit import show_chart
 
 __all__ = [
     "TourStep",
@@ -49,7 +51,6 @@ SEED_KEY = "tour_seed"
 DRAWS_KEY = "tour_draws"
 TRUE_COUNT = 42.0
 MAX_DRAWS = 400
-_PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
 
 
 @dataclass(frozen=True)
@@ -168,14 +169,13 @@ def move_step(step: int) -> None:
 
 _COMPACT_STYLE = """
 <style>
-[data-testid="stMainBlockContainer"] { padding-top: 2.2rem !important; }
 .st-key-tour_idea p { margin-bottom: 0.2rem; }
 </style>
 """
 
 
 def compact_layout() -> None:
-    """Less space above the page's content, so the chart of a step starts on a 1280×720 screen."""
+    """Less space under the step's idea, so the chart of a step starts on a 1280×720 screen (the page top: page_kit)."""
     st.html(_COMPACT_STYLE)
 
 
@@ -185,45 +185,22 @@ def apply_values(values: dict) -> None:
         st.session_state[name] = value
 
 
-def _url_int(key: str, default: int, lower: int, upper: int) -> int:
-    raw = st.query_params.get(key)
-    try:
-        value = int(raw) if raw is not None else default
-    except ValueError:
-        st.warning(
-            f"The link sets {params.quote_untrusted(f'{key}={raw}')}, which is not a whole number; using {default}."
-        )
-        return default
-    return min(max(value, lower), upper)
-
-
 def draw_history(seed: int, count: int, sigma: float) -> np.ndarray:
     """The first ``count`` released counts of history ``seed``: draw i uses the stream (seed, i)."""
     return np.array([TRUE_COUNT + np.random.default_rng([seed, i]).normal(0.0, sigma) for i in range(count)])
 
 
-def _draw_again() -> None:
-    st.query_params[DRAWS_KEY] = str(min(_url_int(DRAWS_KEY, 1, 1, MAX_DRAWS) + 1, MAX_DRAWS))
-
-
-def _draw_ten() -> None:
-    st.query_params[DRAWS_KEY] = str(min(_url_int(DRAWS_KEY, 1, 1, MAX_DRAWS) + 10, MAX_DRAWS))
-
-
-def _new_history() -> None:
-    st.query_params[SEED_KEY] = str(_url_int(SEED_KEY, 0, 0, 2**31 - 1) + 1)
-    st.query_params[DRAWS_KEY] = "1"
+HISTORY = DrawHistory(seed_key=SEED_KEY, draws_key=DRAWS_KEY, button_prefix="tour", max_draws=MAX_DRAWS)
 
 
 def _show(figure, key: str, alt: str, caption: str) -> None:
-    st.plotly_chart(figure, key=key, theme=None, config=_PLOTLY_CONFIG, alt=alt)
+    show_chart(figure, key, alt=alt)
     st.caption(caption)
 
 
 def _step_one(setting: Setting) -> None:
     sigma = float(analytic_gaussian_sigma(setting.epsilon, setting.delta, setting.sensitivity))
-    seed = _url_int(SEED_KEY, 0, 0, 2**31 - 1)
-    count = _url_int(DRAWS_KEY, 1, 1, MAX_DRAWS)
+    seed, count = HISTORY.seed, HISTORY.count
     draws = draw_history(seed, count, sigma)
     inside = float(np.mean(np.abs(draws - TRUE_COUNT) <= 2 * sigma))
     _show(
@@ -235,20 +212,7 @@ def _step_one(setting: Setting) -> None:
         f"δ = {format_number(setting.delta)}, Δ = {format_number(setting.sensitivity)}; "
         f"{format_percent(inside, 3)} of these draws are within 2σ of the truth (95.4% in the long run).",
     )
-    columns = st.columns(3)
-    columns[0].button(
-        "Draw again", key="tour_draw_again", on_click=_draw_again, icon=":material/casino:", use_container_width=True
-    )
-    columns[1].button(
-        "Draw 10 more", key="tour_draw_ten", on_click=_draw_ten, icon=":material/replay_10:", use_container_width=True
-    )
-    columns[2].button(
-        "Start a new history",
-        key="tour_new_history",
-        on_click=_new_history,
-        icon=":material/restart_alt:",
-        use_container_width=True,
-    )
+    HISTORY.buttons()
 
 
 def _step_two(setting: Setting) -> None:
@@ -368,7 +332,7 @@ def _histogram_release(epsilon: float, delta: float, sensitivity: float, seed: i
 
 
 def _step_six(setting: Setting) -> None:
-    seed = _url_int(SEED_KEY, 0, 0, 2**31 - 1)
+    seed = url_int(SEED_KEY, 0, 0, 2**31 - 1)
     truth, noisy, denoised, sigma = _histogram_release(setting.epsilon, setting.delta, setting.sensitivity, seed)
     before = float(np.sqrt(np.mean((noisy - truth) ** 2)))
     after = float(np.sqrt(np.mean((denoised - truth) ** 2)))

@@ -8,6 +8,7 @@ density; and noise vectors in 2-D and 3-D (isotropic Gaussian against rank-1 R1S
 
 from dataclasses import replace
 
+import numpy as np
 import streamlit as st
 
 from gaussmech_ui.page_tools import render_page_tools
@@ -18,10 +19,11 @@ setting = render_sidebar()
 from gaussmech_core.mechanisms import DEFAULT_MECHANISM_ID, MECHANISMS  # noqa: E402
 from gaussmech_ui.cached import distributions as cached  # noqa: E402
 from gaussmech_ui.downloads import download_csv  # noqa: E402
+from gaussmech_ui.draw_history import DrawHistory, coordinate_history, history_histogram  # noqa: E402
 from gaussmech_ui.figures import distributions as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
-from gaussmech_ui.format import format_number, math_reference_link  # noqa: E402
-from gaussmech_ui.page_kit import PLOTLY_CONFIG, bounded_data_explainer, chart, say, seed_controls  # noqa: E402
+from gaussmech_ui.format import format_number, format_percent, math_reference_link  # noqa: E402
+from gaussmech_ui.page_kit import bounded_data_explainer, chart, say, seed_controls, show_chart  # noqa: E402
 from gaussmech_ui.params import EVERY_VARIANT_HELP  # noqa: E402
 from gaussmech_ui.ranking import other_neighbour_model  # noqa: E402
 
@@ -30,6 +32,43 @@ VECTOR_POINTS = 600
 
 
 ARGS = cached.setting_arguments(setting)
+HISTORY_BINS = 30
+
+
+# "Draw again" with memory: one release at a time, the history in the URL (seed and count).
+HISTORY = DrawHistory(
+    seed_key="distributions_history_seed",
+    draws_key="distributions_history_draws",
+    button_prefix="distributions_history",
+)
+
+
+def release_by_release(mechanism_id: str, table, curve) -> None:
+    """One release of one coordinate per click; the draws so far as a histogram over the exact density."""
+    mechanism = MECHANISMS[mechanism_id]
+    st.markdown(
+        "**Release by release.** Each “Draw again” releases one more noisy value; the histogram of all the "
+        "releases so far settles onto the density as the class keeps drawing (seed and count are in the link)."
+    )
+    HISTORY.buttons()
+    seed, count = HISTORY.seed, HISTORY.count
+    scale = float(table.loc[mechanism_id, "scale"])
+    draws = coordinate_history(mechanism_id, scale, setting, seed, count)
+    x = curve["x"].to_numpy(dtype=float)
+    histogram = history_histogram(draws, float(x[0]), float(x[-1]), bins=HISTORY_BINS)
+    figure = figures.sample_histogram_figure(histogram, curve, mechanism, setting, size=count, seed=seed)
+    std = float(table.loc[mechanism_id, "coordinate_std"])
+    within = float(np.mean(np.abs(draws) <= 2 * std))
+    show_chart(
+        figure,
+        "distributions_history_chart",
+        alt="Histogram of the releases drawn so far, one per click, over the exact density of the noise.",
+    )
+    st.caption(
+        f"{count:,} release{'s' if count != 1 else ''} so far (history seed {seed}); the latest noise is "
+        f"{format_number(float(draws[-1]))}, and {format_percent(within, 3)} of them are within 2 standard deviations "
+        f"({format_number(2 * std)}) of 0. At ε = {format_number(setting.epsilon)}, δ = {format_number(setting.delta)}."
+    )
 
 
 st.title("What does the noise look like?")
@@ -43,10 +82,6 @@ density_tab, family_tab, sample_tab, vector_tab = st.tabs(TAB_LABELS, key="distr
 
 with density_tab:
     if density_tab.open:
-        st.markdown(
-            "**How wide is each mechanism's noise?** The density of the noise added to one coordinate, for every "
-            "mechanism at its calibrated scale: the narrower, the less error."
-        )
         with guarded("the density chart"):
             left, middle, right = st.columns([1, 1, 1.3])
             with left:
@@ -92,6 +127,10 @@ with density_tab:
                 file_name="gaussmech-noise-densities.csv",
                 download_key="distributions_download_density",
             )
+        st.markdown(
+            "**How wide is each mechanism's noise?** The density of the noise added to one coordinate, for every "
+            "mechanism at its calibrated scale: the narrower, the less error."
+        )
         with st.expander("The math", icon=":material/function:"):
             st.markdown(
                 "Per-coordinate densities at the calibrated scale ("
@@ -118,10 +157,6 @@ with density_tab:
 
 with family_tab:
     if family_tab.open:
-        st.markdown(
-            f"**How does the order p shape the noise?** The generalized Gaussian with p = {setting.order:g} (sidebar) "
-            "between Laplace (p = 1) and the Gaussian (p = 2)."
-        )
         with guarded("the generalized Gaussian chart"):
             mode = st.segmented_control(
                 "Compare",
@@ -134,11 +169,9 @@ with family_tab:
             )
             curves, styles, at_mean, stds = cached.gg_family_curves(**ARGS, mode=mode)
             figure = figures.gg_family_figure(curves, styles, setting, mode=mode)
-            st.plotly_chart(
+            show_chart(
                 figure,
-                key="distributions_family_chart",
-                theme=None,
-                config=PLOTLY_CONFIG,
+                "distributions_family_chart",
                 alt="Generalized Gaussian density next to Laplace and Gaussian densities.",
             )
             named_stds = {styles[key]["name"]: value for key, value in stds.items()}
@@ -158,6 +191,10 @@ with family_tab:
                 "gaussmech-generalized-gaussian.csv",
                 key="distributions_download_family",
             )
+        st.markdown(
+            f"**How does the order p shape the noise?** The generalized Gaussian with p = {setting.order:g} (sidebar) "
+            "between Laplace (p = 1) and the Gaussian (p = 2)."
+        )
         with st.expander("The math", icon=":material/function:"):
             st.markdown(
                 "The generalized Gaussian GG(0, b, p) (Liu, arXiv:1602.06028; "
@@ -180,10 +217,6 @@ with family_tab:
 
 with sample_tab:
     if sample_tab.open:
-        st.markdown(
-            "**Does the sampler match the curve?** Draw noise from a mechanism's own sampler and compare its histogram "
-            "with the exact density: with more draws the bars settle on the curve."
-        )
         with guarded("the Monte Carlo histogram"):
             left, right = st.columns([1.2, 1])
             with left:
@@ -218,11 +251,9 @@ with sample_tab:
                 figure = figures.sample_histogram_figure(
                     histogram, curve, mechanism, setting, size=int(size), seed=seed
                 )
-                st.plotly_chart(
+                show_chart(
                     figure,
-                    key="distributions_sample_chart",
-                    theme=None,
-                    config=PLOTLY_CONFIG,
+                    "distributions_sample_chart",
                     alt="Histogram of Monte Carlo draws of one noise coordinate over its exact density.",
                 )
                 say(figures.sample_caption(summary, mechanism, int(size)))
@@ -238,6 +269,11 @@ with sample_tab:
                     "gaussmech-noise-draws.csv",
                     key="distributions_download_sample",
                 )
+                release_by_release(mechanism_id, table, curve)
+        st.markdown(
+            "**Does the sampler match the curve?** Draw noise from a mechanism's own sampler and compare its histogram "
+            "with the exact density: with more draws the bars settle on the curve."
+        )
         with st.expander("The math", icon=":material/function:"):
             st.markdown(
                 "Each bar is (draws in the bin) / (n × bin width), so it estimates the density. The samplers ("
@@ -255,10 +291,6 @@ with sample_tab:
 
 with vector_tab:
     if vector_tab.open:
-        st.markdown(
-            "**What does the whole noise vector look like?** The isotropic Gaussian against R1SMG's rank-1 noise, both "
-            "with the same expected squared error, around the true value (black cross)."
-        )
         with guarded("the noise-vector scatter"):
             left, right = st.columns([1.2, 1])
             with left:
@@ -286,11 +318,9 @@ with vector_tab:
                     figure = figures.vector_scatter_figure(
                         points, styles, expected_loss=expected_loss, setting=setting, subtitle=subtitle
                     )
-                    st.plotly_chart(
+                    show_chart(
                         figure,
-                        key=f"distributions_vectors_{vector_dim}d_chart",
-                        theme=None,
-                        config=PLOTLY_CONFIG,
+                        f"distributions_vectors_{vector_dim}d_chart",
                         alt=f"{vector_dim}-D scatter of Gaussian and R1SMG noise vectors.",
                     )
                     download_csv(
@@ -305,6 +335,10 @@ with vector_tab:
                 "(" + math_reference_link("6.2") + "). The picture shows its noise's shape, not a recommendation.",
                 icon=":material/warning:",
             )
+        st.markdown(
+            "**What does the whole noise vector look like?** The isotropic Gaussian against R1SMG's rank-1 noise, both "
+            "with the same expected squared error, around the true value (black cross)."
+        )
         with st.expander("The math", icon=":material/function:"):
             st.markdown(
                 "Both noises have the same expected squared error $E\\lVert n \\rVert_2^2 = D\\sigma^2$ in D = 2 or 3 dimensions, with σ the analytic Gaussian's:"

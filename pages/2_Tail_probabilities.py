@@ -23,7 +23,7 @@ from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import tails as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
 from gaussmech_ui.format import format_number, format_percent, math_reference_link  # noqa: E402
-from gaussmech_ui.page_kit import PLOTLY_CONFIG, bounded_data_explainer, say  # noqa: E402
+from gaussmech_ui.page_kit import bounded_data_explainer, say, show_chart  # noqa: E402
 from gaussmech_ui.params import EVERY_VARIANT_HELP  # noqa: E402
 from gaussmech_ui.ranking import other_neighbour_model  # noqa: E402
 
@@ -110,10 +110,6 @@ TAIL_MATH = (
 
 with coordinate_tab:
     if coordinate_tab.open:
-        st.markdown(
-            "**How often is one coordinate's error larger than t?** Each curve falls as t grows; the diamonds mark "
-            "the error bound at the chosen confidence."
-        )
         with guarded("the per-coordinate tail chart"):
             alpha, floor, every_variant = _tail_controls()
             curves, invalid = cached.coordinate_tail_curves(**ARGS, every_variant=every_variant, floor=floor)
@@ -122,11 +118,9 @@ with coordinate_tab:
                 curves, MECHANISMS, setting, alpha=alpha, bounds=bounds["bound"].to_dict(), vector=False
             )
             figure.update_xaxes(type="log", exponentformat="power")
-            st.plotly_chart(
+            show_chart(
                 figure,
-                key="tails_coordinate_chart",
-                theme=None,
-                config=PLOTLY_CONFIG,
+                "tails_coordinate_chart",
                 alt="Per-coordinate tail probability of each mechanism's noise against the error size, log-log.",
             )
             other_bounds = cached.coordinate_bounds(**OTHER_MODEL, every_variant=every_variant, alpha=alpha)
@@ -162,6 +156,10 @@ with coordinate_tab:
                 "gaussmech-coordinate-error-bounds.csv",
                 key="tails_download_coordinate_bounds",
             )
+        st.markdown(
+            "**How often is one coordinate's error larger than t?** Each curve falls as t grows; the diamonds mark "
+            "the error bound at the chosen confidence."
+        )
         with st.expander("The math", icon=":material/function:"):
             st.markdown(
                 "Tail of one noise coordinate ("
@@ -178,10 +176,6 @@ with coordinate_tab:
 
 with vector_tab:
     if vector_tab.open:
-        st.markdown(
-            f"**How often is the whole answer's error larger than t?** The tail of the noise vector's length "
-            f"‖noise‖₂ at d = {setting.dim:,}: exact for Gaussian-type noise, Monte Carlo (dash-dot) for the others."
-        )
         with guarded("the vector tail chart"):
             alpha, floor, every_variant = _tail_controls()
             curves, monte_carlo, vectors, invalid = cached.norm_tail_curves(
@@ -199,11 +193,9 @@ with vector_tab:
                 monte_carlo_size=vectors,
             )
             figure.update_xaxes(type="log", exponentformat="power")
-            st.plotly_chart(
+            show_chart(
                 figure,
-                key="tails_vector_chart",
-                theme=None,
-                config=PLOTLY_CONFIG,
+                "tails_vector_chart",
                 alt="Tail probability of the l2 norm of each mechanism's noise vector, log-log.",
             )
             other_bounds = cached.norm_bounds(**OTHER_MODEL, every_variant=every_variant, alpha=alpha)
@@ -246,6 +238,10 @@ with vector_tab:
                 "gaussmech-vector-error-bounds.csv",
                 key="tails_download_norm_bounds",
             )
+        st.markdown(
+            f"**How often is the whole answer's error larger than t?** The tail of the noise vector's length "
+            f"‖noise‖₂ at d = {setting.dim:,}: exact for Gaussian-type noise, Monte Carlo (dash-dot) for the others."
+        )
         with st.expander("The math", icon=":material/function:"):
             st.markdown(
                 "For i.i.d. Gaussian noise $\\lVert N\\rVert_2^2/\\sigma^2 \\sim \\chi^2_d$; R1SMG's length is $\\sqrt{\\sigma^*}\\,|z|$ ("
@@ -263,10 +259,6 @@ with vector_tab:
 
 with ratio_tab:
     if ratio_tab.open:
-        st.markdown(
-            "**Which noise makes a large error rarer?** Liu's ratio of Laplace's to the Gaussian's tail probability at "
-            "a fixed error size t, for a scalar query (Δ₁ = Δ₂ = Δ)."
-        )
         with guarded("the tail-ratio chart"):
             left, right = st.columns([1.3, 1])
             with left:
@@ -292,15 +284,17 @@ with ratio_tab:
             frame = cached.tail_ratio_frame(float(threshold), deltas, gaussian_kind, setting.epsilon)
             label = "Liu's Lemma 10 (probabilistic DP)" if gaussian_kind == "pdp" else "the analytic Gaussian (exact)"
             figure = figures.tail_ratio_figure(frame, setting, threshold=float(threshold), gaussian_label=label)
-            st.plotly_chart(
+            show_chart(
                 figure,
-                key="tails_ratio_chart",
-                theme=None,
-                config=PLOTLY_CONFIG,
+                "tails_ratio_chart",
                 alt="Ratio of Laplace to Gaussian tail probability against epsilon, one curve per delta.",
             )
             say(figures.tail_ratio_caption(frame, setting, float(threshold)))
             download_csv("Chart data as CSV", lambda: frame, "gaussmech-liu-tail-ratio.csv", key="tails_download_ratio")
+        st.markdown(
+            "**Which noise makes a large error rarer?** Liu's ratio of Laplace's to the Gaussian's tail probability at "
+            "a fixed error size t, for a scalar query (Δ₁ = Δ₂ = Δ)."
+        )
         with st.expander("The math", icon=":material/function:"):
             st.markdown(
                 "Liu (arXiv:1602.06028), Sec. 3; "
@@ -315,10 +309,6 @@ with ratio_tab:
 
 with cost_tab:
     if cost_tab.open:
-        st.markdown(
-            "**What does the same tail cost in privacy?** Tune Laplace and the Lemma-10 Gaussian so that an error "
-            "beyond t has the same probability τ, and compare the ε each one spends."
-        )
         with guarded("the privacy-cost chart"):
             threshold = st.select_slider(
                 "Error size t (in units of Δ)",
@@ -331,17 +321,19 @@ with cost_tab:
             deltas = cached.comparison_deltas(setting.delta)
             frame = cached.privacy_cost_frame(float(threshold), deltas)
             figure = figures.privacy_cost_figure(frame, setting, threshold=float(threshold))
-            st.plotly_chart(
+            show_chart(
                 figure,
-                key="tails_cost_chart",
-                theme=None,
-                config=PLOTLY_CONFIG,
+                "tails_cost_chart",
                 alt="Ratio of the Gaussian's to Laplace's epsilon for the same tail probability.",
             )
             say(figures.privacy_cost_caption(frame, setting, float(threshold)))
             download_csv(
                 "Chart data as CSV", lambda: frame, "gaussmech-liu-privacy-cost.csv", key="tails_download_cost"
             )
+        st.markdown(
+            "**What does the same tail cost in privacy?** Tune Laplace and the Lemma-10 Gaussian so that an error "
+            "beyond t has the same probability τ, and compare the ε each one spends."
+        )
         with st.expander("The math", icon=":material/function:"):
             st.markdown("Liu, Sec. 3; " + math_reference_link("5.7") + " [derived]. For a common tail τ at t:")
             st.latex(
@@ -351,19 +343,13 @@ with cost_tab:
 
 with lemma_tab:
     if lemma_tab.open:
-        st.markdown(
-            "**When is Gaussian noise noisier than Laplace?** Liu's Lemma 11 compares the variance of the Lemma-10 "
-            "Gaussian with Laplace's (b = Δ/ε): below δ ≈ 0.1573 the Gaussian is noisier for every ε."
-        )
         with guarded("the Lemma 11 chart"):
             epsilons = tuple(sorted(set(cached.LEMMA11_EPSILONS) | {float(setting.epsilon)}))
             frame = cached.lemma11_frame(epsilons)
             figure = figures.lemma11_figure(frame, setting, threshold=LEMMA11_DELTA_THRESHOLD)
-            st.plotly_chart(
+            show_chart(
                 figure,
-                key="tails_lemma11_chart",
-                theme=None,
-                config=PLOTLY_CONFIG,
+                "tails_lemma11_chart",
                 alt="Variance ratio of Gaussian to Laplace noise against delta, one curve per epsilon.",
             )
             current_ratio = (
@@ -371,6 +357,10 @@ with lemma_tab:
             )
             say(figures.lemma11_caption(current_ratio, setting, LEMMA11_DELTA_THRESHOLD))
             download_csv("Chart data as CSV", lambda: frame, "gaussmech-liu-lemma11.csv", key="tails_download_lemma11")
+        st.markdown(
+            "**When is Gaussian noise noisier than Laplace?** Liu's Lemma 11 compares the variance of the Lemma-10 "
+            "Gaussian with Laplace's (b = Δ/ε): below δ ≈ 0.1573 the Gaussian is noisier for every ε."
+        )
         with st.expander("The math", icon=":material/function:"):
             st.markdown(
                 "Liu, Lemma 11 ("

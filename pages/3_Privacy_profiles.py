@@ -22,7 +22,7 @@ from gaussmech_ui.figures import profiles as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
 from gaussmech_ui.figures.distributions import trace_name  # noqa: E402
 from gaussmech_ui.format import format_number, format_percent, math_reference_link  # noqa: E402
-from gaussmech_ui.page_kit import PLOTLY_CONFIG, bounded_data_explainer, say  # noqa: E402
+from gaussmech_ui.page_kit import bounded_data_explainer, say, show_chart  # noqa: E402
 from gaussmech_ui.params import EVERY_VARIANT_HELP  # noqa: E402
 
 ARGS = cached_setting.setting_arguments(setting)
@@ -47,10 +47,6 @@ profile_tab, loss_tab, classical_tab, testing_tab, composition_tab = st.tabs(
 
 with profile_tab:
     if profile_tab.open:
-        st.markdown(
-            "**Two mechanisms calibrated to the same (ε, δ) differ everywhere else.** Each curve is the smallest δ "
-            "that the noise guarantees at every ε; all pass through or below the chosen point (×)."
-        )
         with guarded("the privacy-profile chart"):
             every_variant = st.checkbox(
                 "Every calibration variant",
@@ -60,11 +56,9 @@ with profile_tab:
             )
             curves, claimed, invalid, comparison = cached.profile_curves(**ARGS, every_variant=every_variant)
             figure = figures.profile_figure(curves, MECHANISMS, setting, claimed=claimed)
-            st.plotly_chart(
+            show_chart(
                 figure,
-                key="profiles_profile_chart",
-                theme=None,
-                config=PLOTLY_CONFIG,
+                "profiles_profile_chart",
                 alt="Privacy profile delta of epsilon of each calibrated mechanism, log-log.",
             )
             say(figures.profile_caption(comparison, MECHANISMS, setting, claimed))
@@ -91,6 +85,10 @@ with profile_tab:
                 "gaussmech-privacy-profiles.csv",
                 key="profiles_download_profile",
             )
+        st.markdown(
+            "**Two mechanisms calibrated to the same (ε, δ) differ everywhere else.** Each curve is the smallest δ "
+            "that the noise guarantees at every ε; all pass through or below the chosen point (×)."
+        )
         with st.expander("The math", icon=":material/function:"):
             st.markdown(
                 "The privacy profile (hockey-stick divergence) of a mechanism; it is (ε, δ)-DP exactly when δ ≥ δ(ε):"
@@ -120,10 +118,6 @@ with profile_tab:
 
 with loss_tab:
     if loss_tab.open:
-        st.markdown(
-            "**Where δ comes from.** The privacy loss of one Gaussian release is itself Gaussian; δ is the blue mass "
-            "beyond ε minus e^ε times the orange mass below −ε (Balle & Wang, Theorem 5)."
-        )
         with guarded("the privacy-loss chart"):
             scale_view = st.segmented_control(
                 "Density axis",
@@ -136,11 +130,9 @@ with loss_tab:
             )
             frame, numbers = cached.privacy_loss_frame(**ARGS)
             figure = figures.privacy_loss_figure(frame, setting, **numbers, log_density=scale_view == "log")
-            st.plotly_chart(
+            show_chart(
                 figure,
-                key="profiles_loss_chart",
-                theme=None,
-                config=PLOTLY_CONFIG,
+                "profiles_loss_chart",
                 alt="Density of the Gaussian privacy loss with the two masses of Theorem 5 shaded.",
             )
             say(
@@ -154,6 +146,10 @@ with loss_tab:
                 "gaussmech-privacy-loss.csv",
                 key="profiles_download_loss",
             )
+        st.markdown(
+            "**Where δ comes from.** The privacy loss of one Gaussian release is itself Gaussian; δ is the blue mass "
+            "beyond ε minus e^ε times the orange mass below −ε (Balle & Wang, Theorem 5)."
+        )
         with st.expander("The math", icon=":material/function:"):
             st.markdown(
                 "Balle & Wang 2018, Lemma 3 and Theorem 5 ("
@@ -173,10 +169,6 @@ with loss_tab:
 
 with classical_tab:
     if classical_tab.open:
-        st.markdown(
-            "**Where is σ = Δ√(2 ln(1.25/δ))/ε actually private?** Its theorem covers only ε < 1; beyond, the exact δ "
-            "of its noise decides. And Balle & Wang show no private σ can fall like 1/ε."
-        )
         with guarded("the classical-validity map"):
             low = cached.map_delta_exponent(setting.delta)
             log_epsilons, log_deltas, regions, true_deltas, delta_zero = cached.classical_map(low)
@@ -191,11 +183,9 @@ with classical_tab:
                 current_region=point["region"],
                 delta_zero=delta_zero,
             )
-            st.plotly_chart(
+            show_chart(
                 figure,
-                key="profiles_map_chart",
-                theme=None,
-                config=PLOTLY_CONFIG,
+                "profiles_map_chart",
                 alt="Map of the epsilon-delta plane showing where the classical Gaussian formula is valid.",
             )
             message = figures.classical_map_caption(point["region"], point["true_delta"], setting, point["breakdown"])
@@ -213,11 +203,9 @@ with classical_tab:
         with guarded("the low-privacy chart"):
             frame = cached.low_privacy_frame(setting.delta, setting.sensitivity, setting.epsilon)
             figure = figures.low_privacy_figure(frame, setting)
-            st.plotly_chart(
+            show_chart(
                 figure,
-                key="profiles_low_privacy_chart",
-                theme=None,
-                config=PLOTLY_CONFIG,
+                "profiles_low_privacy_chart",
                 alt="Analytic and classical sigma against epsilon with Balle and Wang's lower bound.",
             )
             say(figures.low_privacy_caption(frame, setting))
@@ -227,6 +215,10 @@ with classical_tab:
                 "gaussmech-low-privacy-bound.csv",
                 key="profiles_download_low_privacy",
             )
+        st.markdown(
+            "**Where is σ = Δ√(2 ln(1.25/δ))/ε actually private?** Its theorem covers only ε < 1; beyond, the exact δ "
+            "of its noise decides. And Balle & Wang show no private σ can fall like 1/ε."
+        )
         with st.expander("The math", icon=":material/function:"):
             st.markdown(
                 "Classical formula (Dwork & Roth 2014, Theorem A.1; Balle & Wang Theorem 1), a theorem for 0 < ε < 1 only ("
@@ -251,10 +243,6 @@ with classical_tab:
 
 with testing_tab:
     if testing_tab.open:
-        st.markdown(
-            '**What can an attacker do?** Any test of "is this person in the data?" trades false accusations (α) '
-            "against misses (β); the privacy guarantee says how good the best test can be."
-        )
         with guarded("the trade-off chart"):
             type_one_error = st.select_slider(
                 "False-accusation rate α",
@@ -273,11 +261,9 @@ with testing_tab:
                 gaussian_beta=numbers["gaussian_beta"],
                 region_beta=numbers["region_beta"],
             )
-            st.plotly_chart(
+            show_chart(
                 figure,
-                key="profiles_tradeoff_chart",
-                theme=None,
-                config=PLOTLY_CONFIG,
+                "profiles_tradeoff_chart",
                 alt="Trade-off curve of the calibrated Gaussian against the epsilon-delta region.",
             )
             say(figures.tradeoff_caption(float(type_one_error), numbers["gaussian_power"], numbers["region_power"]))
@@ -287,6 +273,10 @@ with testing_tab:
                 "gaussmech-tradeoff.csv",
                 key="profiles_download_tradeoff",
             )
+        st.markdown(
+            '**What can an attacker do?** Any test of "is this person in the data?" trades false accusations (α) '
+            "against misses (β); the privacy guarantee says how good the best test can be."
+        )
         with st.expander("The math", icon=":material/function:"):
             st.markdown(
                 "Gaussian differential privacy (Dong, Roth & Su 2022; "
@@ -302,11 +292,6 @@ with testing_tab:
 
 with composition_tab:
     if composition_tab.open:
-        st.markdown(
-            "**How does privacy add up over k releases?** The same Gaussian noise, four ways of counting: exact "
-            "composition is far tighter than the generic rules, which answers the open question of Balle & Wang's "
-            "conclusion (how to calibrate Gaussians under composition) with a picture."
-        )
         with guarded("the composition charts"):
             k = int(
                 st.select_slider(
@@ -322,11 +307,9 @@ with composition_tab:
             rows = cached.composition_rows(**ARGS, k=k)
             total_text = "exact, zCDP and advanced at total δ = 2kδ (advanced: kδ + δ′, δ′ = kδ); naive: (kε, kδ)"
             figure = figures.composition_figure(frame, setting, total_delta_text=total_text, k=k)
-            st.plotly_chart(
+            show_chart(
                 figure,
-                key="profiles_composition_chart",
-                theme=None,
-                config=PLOTLY_CONFIG,
+                "profiles_composition_chart",
                 alt="Total epsilon of k Gaussian releases by each accounting route.",
             )
             st.markdown(
@@ -342,11 +325,9 @@ with composition_tab:
             per_release = cached.per_release_frame(setting.epsilon, setting.delta, setting.sensitivity)
             sigmas = cached.per_release_at(setting.epsilon, setting.delta, setting.sensitivity, k)
             figure = figures.per_release_sigma_figure(per_release, setting, k=k)
-            st.plotly_chart(
+            show_chart(
                 figure,
-                key="profiles_per_release_chart",
-                theme=None,
-                config=PLOTLY_CONFIG,
+                "profiles_per_release_chart",
                 alt="Per-release sigma needed to keep k releases within a total budget, by route.",
             )
             say(figures.per_release_caption(sigmas, k))
@@ -356,6 +337,11 @@ with composition_tab:
                 "gaussmech-per-release-sigma.csv",
                 key="profiles_download_per_release",
             )
+        st.markdown(
+            "**How does privacy add up over k releases?** The same Gaussian noise, four ways of counting: exact "
+            "composition is far tighter than the generic rules, which answers the open question of Balle & Wang's "
+            "conclusion (how to calibrate Gaussians under composition) with a picture."
+        )
         with st.expander("The math", icon=":material/function:"):
             st.markdown(
                 "Exact (Dong, Roth & Su 2022, Cor. 3.3; "

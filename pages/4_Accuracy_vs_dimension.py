@@ -21,7 +21,7 @@ from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import accuracy as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
 from gaussmech_ui.format import format_number, math_reference_link  # noqa: E402
-from gaussmech_ui.page_kit import PLOTLY_CONFIG, bounded_data_explainer, linked_number_input  # noqa: E402
+from gaussmech_ui.page_kit import bounded_data_explainer, linked_number_input, show_chart  # noqa: E402
 from gaussmech_ui.params import Parameter  # noqa: E402
 from gaussmech_ui.ranking import other_neighbour_model  # noqa: E402
 
@@ -56,55 +56,56 @@ st.markdown(
     "the paper's own mechanism, R1SMG."
 )
 
-controls = st.columns([1, 1, 0.8, 2])
-with controls[0]:
-    requested_rows = linked_number_input(
-        st,
-        "MVG matrix rows M₁",
-        1,
-        cached.MAX_DIM,
-        1,
-        step=1,
-        key="accuracy_mvg_rows",
-        help="The MVG mechanism releases a matrix: the d numbers as M₁ rows × d/M₁ columns. Its loss depends on the "
-        "shape through r = min(rows, columns).",
-    )
-with controls[1]:
-    gamma_ratio = linked_number_input(
-        st,
-        "MVG γ / Δ",
-        0.5,
-        1e6,
-        0.5,
-        step=0.5,
-        key="accuracy_mvg_gamma",
-        help="γ bounds ‖f(X)‖_F, the size of the answer itself, which MVG's calibration needs. It cannot be below Δ/2; "
-        "Ji & Li's C_M assumes exactly Δ/2.",
-    )
-with controls[2]:
-    # The seed of every simulation on the page: in the link, so a shared URL shows the same draws.
-    seed = int(
-        linked_number_input(
+# The page's own settings in one collapsed row, so the chart starts on the first screen (a phone too).
+with st.expander("This page's settings: MVG's matrix shape and γ, the simulation seed", icon=":material/tune:"):
+    controls = st.columns([1, 1, 0.8, 2])
+    with controls[0]:
+        requested_rows = linked_number_input(
             st,
-            "Simulation seed",
-            0,
-            10**9,
+            "MVG matrix rows M₁",
+            1,
+            cached.MAX_DIM,
+            1,
             step=1,
-            key=SEED_KEY,
-            help="Fixes the random draws of the simulated points and tests; “Draw again” moves to the next seed.",
+            key="accuracy_mvg_rows",
+            help="The MVG mechanism releases a matrix: the d numbers as M₁ rows × d/M₁ columns. Its loss depends on the "
+            "shape through r = min(rows, columns).",
         )
-    )
+    with controls[1]:
+        gamma_ratio = linked_number_input(
+            st,
+            "MVG γ / Δ",
+            0.5,
+            1e6,
+            0.5,
+            step=0.5,
+            key="accuracy_mvg_gamma",
+            help="γ bounds ‖f(X)‖_F, the size of the answer itself, which MVG's calibration needs. It cannot be below Δ/2; "
+            "Ji & Li's C_M assumes exactly Δ/2.",
+        )
+    with controls[2]:
+        # The seed of every simulation on the page: in the link, so a shared URL shows the same draws.
+        seed = int(
+            linked_number_input(
+                st,
+                "Simulation seed",
+                0,
+                10**9,
+                step=1,
+                key=SEED_KEY,
+                help="Fixes the random draws of the simulated points and tests; “Draw again” moves to the next seed.",
+            )
+        )
 rows = int(requested_rows) if setting.dim % int(requested_rows) == 0 else 1
-with controls[3]:
-    if rows != int(requested_rows):
-        st.info(
-            f"M₁ = {int(requested_rows):,} does not divide d = {setting.dim:,}, so MVG uses a 1 × {setting.dim:,} matrix. "
-            f"Row counts that fit: {', '.join(f'{r:,}' for r in cached.divisors(setting.dim)[:12])}"
-            + ("…" if len(cached.divisors(setting.dim)) > 12 else "")
-            + ".",
-            icon=":material/info:",
-        )
-    st.caption(figures.shape_note(rows, setting.dim))
+if rows != int(requested_rows):
+    st.info(
+        f"M₁ = {int(requested_rows):,} does not divide d = {setting.dim:,}, so MVG uses a 1 × {setting.dim:,} matrix. "
+        f"Row counts that fit: {', '.join(f'{r:,}' for r in cached.divisors(setting.dim)[:12])}"
+        + ("…" if len(cached.divisors(setting.dim)) > 12 else "")
+        + ".",
+        icon=":material/info:",
+    )
+controls[3].caption(figures.shape_note(rows, setting.dim))
 
 BOUNDS = dict(data_lower=setting.data_lower, data_upper=setting.data_upper)
 page_setting = cached.make_setting(
@@ -130,10 +131,6 @@ mean_tab, spread_tab, audit_tab, first_tab = st.tabs(
 
 with mean_tab:
     if mean_tab.open:
-        st.markdown(
-            "**Expected squared error against the dimension.** Each mechanism is calibrated to the sidebar's (ε, δ, Δ) "
-            "at every d; solid lines are exact, dotted lines are the constants Ji & Li state for them."
-        )
         current = None
         with guarded("the chart of expected error against dimension"):
             curves, not_drawn = cached.loss_curves(**SWEEP)
@@ -141,11 +138,9 @@ with mean_tab:
             monte_carlo = cached.monte_carlo_points(**SWEEP, seed=seed)
             current = cached.current_losses(**SWEEP, dim=setting.dim)
             figure = figures.expected_loss_figure(curves, bounds, monte_carlo, current, MECHANISMS, page_setting, rows)
-            st.plotly_chart(
+            show_chart(
                 figure,
-                key="accuracy_mean_chart",
-                theme=None,
-                config=PLOTLY_CONFIG,
+                "accuracy_mean_chart",
                 alt="Expected squared error of each mechanism against the dimension, log-log, with Ji and Li's constants.",
             )
             other_current = cached.current_losses(**OTHER_SWEEP, dim=setting.dim)
@@ -203,6 +198,10 @@ with mean_tab:
                     )
                 else:
                     st.caption("Ji & Li's constants need ε > 0.")
+        st.markdown(
+            "**Expected squared error against the dimension.** Each mechanism is calibrated to the sidebar's (ε, δ, Δ) "
+            "at every d; solid lines are exact, dotted lines are the constants Ji & Li state for them."
+        )
         with st.expander("The math", icon=":material/function:"):
             st.markdown("Expected squared error of d-dimensional noise (" + math_reference_link("10") + "):")
             st.latex(
@@ -235,9 +234,6 @@ with mean_tab:
 
 with spread_tab:
     if spread_tab.open:
-        st.markdown(
-            "**Not only the mean: how the error is spread.** Shaded: the middle 90% of ‖n‖₂² (5% to 95%), line: the median."
-        )
         with guarded("the chart of error quantiles"):
             relative = st.checkbox(
                 "Divide by the mean",
@@ -250,11 +246,9 @@ with spread_tab:
             monte_carlo = cached.monte_carlo_points(**SWEEP, seed=seed)
             current = cached.current_losses(**SWEEP, dim=setting.dim)
             figure = figures.loss_bands_figure(bands, monte_carlo, MECHANISMS, page_setting, rows, relative=relative)
-            st.plotly_chart(
+            show_chart(
                 figure,
-                key="accuracy_bands_chart",
-                theme=None,
-                config=PLOTLY_CONFIG,
+                "accuracy_bands_chart",
                 alt="5, 50 and 95 percent quantiles of the squared error against the dimension.",
             )
             caption = figures.bands_caption(current, MECHANISMS, page_setting)
@@ -294,6 +288,9 @@ with spread_tab:
                 "gaussmech-error-distribution.csv",
                 key="accuracy_download_loss_table",
             )
+        st.markdown(
+            "**Not only the mean: how the error is spread.** Shaded: the middle 90% of ‖n‖₂² (5% to 95%), line: the median."
+        )
         with st.expander("The math", icon=":material/function:"):
             st.markdown(
                 "For i.i.d. Gaussian noise (and MVG, with d = M₁M₂ entries) and for R1SMG ("
@@ -343,11 +340,9 @@ with audit_tab:
         with guarded("the chart of R1SMG's true δ against dimension"):
             curve = cached.r1smg_true_delta_curve(setting.epsilon, setting.delta, setting.sensitivity)
             figure = figures.true_delta_figure(curve, point or {}, MECHANISMS, page_setting)
-            st.plotly_chart(
+            show_chart(
                 figure,
-                key="accuracy_true_delta_chart",
-                theme=None,
-                config=PLOTLY_CONFIG,
+                "accuracy_true_delta_chart",
                 alt="True delta of R1SMG noise against the dimension, next to the claimed delta.",
             )
             download_csv(
@@ -387,11 +382,9 @@ with audit_tab:
             )
             curve_test = cached.closer_test_curve(setting.epsilon, setting.delta, setting.sensitivity)
             figure = figures.closer_test_figure(rows_test, ceiling, MECHANISMS, page_setting)
-            st.plotly_chart(
+            show_chart(
                 figure,
-                key="accuracy_test_chart",
-                theme=None,
-                config=PLOTLY_CONFIG,
+                "accuracy_test_chart",
                 alt="Success rate of the closer-answer test for R1SMG and Gaussian noise, with the DP ceiling.",
             )
             sentences = figures.closer_test_caption(rows_test, ceiling, curve_test, page_setting)
@@ -407,11 +400,9 @@ with audit_tab:
                 st.caption("R1SMG needs d ≥ 3; move d in the sidebar to include it.")
         with guarded("the chart of the test against dimension"):
             figure = figures.closer_test_curve_figure(curve_test, rows_test, MECHANISMS, page_setting)
-            st.plotly_chart(
+            show_chart(
                 figure,
-                key="accuracy_test_curve_chart",
-                theme=None,
-                config=PLOTLY_CONFIG,
+                "accuracy_test_curve_chart",
                 alt="Exact success probability of the closer-answer test against the dimension, with the DP ceiling.",
             )
             download_csv(
@@ -454,10 +445,6 @@ with audit_tab:
 
 with first_tab:
     if first_tab.open:
-        st.markdown(
-            "**Start from the accuracy you need.** Give the largest error you can accept at d; each mechanism's ε is the "
-            "smallest (most private) ε in [10⁻⁶, 1000] at which its calibrated noise meets it."
-        )
         with guarded("the accuracy-first table"):
             inputs = st.columns([1, 1.3, 1.3, 1])
             with inputs[0]:
@@ -548,6 +535,10 @@ with first_tab:
                 "gaussmech-accuracy-first.csv",
                 key="accuracy_download_first",
             )
+        st.markdown(
+            "**Start from the accuracy you need.** Give the largest error you can accept at d; each mechanism's ε is the "
+            "smallest (most private) ε in [10⁻⁶, 1000] at which its calibrated noise meets it."
+        )
         with st.expander("The math", icon=":material/function:"):
             st.markdown(
                 "For each mechanism, error(ε) is the root-mean-square √E‖n‖² (or √(E‖n‖²/d) per coordinate), or the bound t "

@@ -9,6 +9,7 @@ averaged over R seeded releases across ε.
 
 import math
 
+import numpy as np
 import streamlit as st
 
 from gaussmech_ui.page_tools import render_page_tools
@@ -29,10 +30,11 @@ from gaussmech_core.mechanisms import MECHANISMS  # noqa: E402
 from gaussmech_core.registry_types import Setting  # noqa: E402
 from gaussmech_ui.cached import denoising as cached  # noqa: E402
 from gaussmech_ui.downloads import download_csv  # noqa: E402
+from gaussmech_ui.draw_history import history_buttons, release_errors, url_int  # noqa: E402
 from gaussmech_ui.examples import EXAMPLES  # noqa: E402
-from gaussmech_ui.figures import denoising as figures  # noqa: E402
+from gaussmech_ui.figures import denoising as figures, history as error_history  # noqa: E402
 from gaussmech_ui.format import escape_markdown, format_number, math_reference_link  # noqa: E402
-from gaussmech_ui.page_kit import PLOTLY_CONFIG, linked_number_input  # noqa: E402
+from gaussmech_ui.page_kit import linked_number_input, show_chart  # noqa: E402
 
 # Page settings worth sharing are bound to the URL (Streamlit's bind="query-params", keyed by the
 # widget key) and kept across page switches.
@@ -63,10 +65,13 @@ HEADER_LABELS = {None: "Detect", True: "Yes", False: "No"}
 
 st.title("The denoising lab")
 st.markdown(
-    "**How much of the noise can post-processing remove, for free?** Release a histogram with calibrated "
-    "noise, then clean it with estimators that use only the release and what is public: any such step keeps "
-    "the privacy guarantee (Balle & Wang 2018, Section 4)."
+    "**How much of the noise can post-processing remove, for free?** A histogram released with calibrated noise, "
+    "then cleaned using only the release and what is public, which keeps the privacy guarantee (Balle & Wang 2018, "
+    "Section 4). The data, the release and the denoising are set under the chart."
 )
+# The release chart comes first, so that it starts on a projector's first screen; sections 1-3 below it
+# hold the controls it follows (drawn into this slot once the release is computed).
+release_slot = st.container()
 # A bad page value in a link is reported by finish_page() (the one link checker of every page).
 
 
@@ -268,9 +273,70 @@ with guarded("the data"):
 # --- 2. the release --------------------------------------------------------------------------------
 
 
-def draw_again() -> None:
-    """The "draw again" button: move to the next release seed (the seed box shows it, the URL keeps it)."""
-    st.session_state["denoising_draw"] = min(int(st.session_state.get("denoising_draw", 0)) + 1, 10**9)
+HISTORY_KEY = "denoising_history"  # how many of the last release seeds the history holds (in the URL)
+MAX_HISTORY = 100
+
+
+def draw_again(draws: int = 1) -> None:
+    """ "Draw again": move to the next release seed (the seed box shows it, the URL keeps it), and keep the
+    releases so far in the history (the last ``denoising_history`` seeds)."""
+    st.session_state["denoising_draw"] = min(int(st.session_state.get("denoising_draw", 0)) + draws, 10**9)
+    st.query_params[HISTORY_KEY] = str(min(url_int(HISTORY_KEY, 1, 1, MAX_HISTORY) + draws, MAX_HISTORY))
+
+
+def new_history() -> None:
+    """ "Start a new history": forget the earlier releases (the current one stays)."""
+    st.query_params[HISTORY_KEY] = "1"
+
+
+def release_history(data, mechanism_id: str, model, steps: tuple, total, prior, draw: int) -> None:
+    """The error of every release in the history, raw and denoised, with the buttons that add to it."""
+    history_buttons(
+        "denoising_history",
+        draw_again,
+        new_history,
+        again_help="Release again with the next seed; the earlier releases stay in the history below.",
+        restart_help=f"Forget the earlier releases (the history keeps at most {MAX_HISTORY}).",
+    )
+    count = min(url_int(HISTORY_KEY, 1, 1, MAX_HISTORY), draw + 1)
+    if count < 2:
+        st.caption(
+            "“Draw again” releases the same data with the next seed and keeps the earlier releases: a chart of the "
+            "error of every release so far, raw and denoised, then builds up here."
+        )
+        return
+    seeds = tuple(range(draw - count + 1, draw + 1))
+    raw, denoised = release_errors(
+        data.counts,
+        mechanism_id,
+        setting.epsilon,
+        setting.delta,
+        model,
+        setting.order,
+        seeds,
+        tuple(steps),
+        total,
+        prior,
+        "mse",
+    )
+    figure = error_history.error_history_figure(
+        raw,
+        denoised,
+        metric="MSE per bin",
+        title=f"The error of every release so far<br><sup>{count:,} release{'s' if count != 1 else ''}, "
+        f"seeds {seeds[0]:,} to {seeds[-1]:,}; ε = {format_number(setting.epsilon)}, δ = {format_number(setting.delta)}</sup>",
+        current=(float(raw[-1]), float(denoised[-1])),
+    )
+    show_chart(
+        figure,
+        "denoising_history_chart",
+        alt="Histograms of the error of every release so far, before and after denoising.",
+    )
+    st.caption(
+        f"{count:,} release{'s' if count != 1 else ''} of the same data (seeds {seeds[0]:,} to {seeds[-1]:,}): mean MSE "
+        f"{format_number(float(np.mean(raw)))} released, {format_number(float(np.mean(denoised)))} denoised; "
+        f"denoising lowered the error in {int(np.sum(denoised < raw)):,} of them. The lines mark this release."
+    )
 
 
 release = None
@@ -440,7 +506,7 @@ if data is not None:
 # --- 4. what came out ------------------------------------------------------------------------------
 
 if data is not None and release is not None:
-    st.subheader("4. What came out")
+    st.subheader("4. What came out, bin by bin")
     truth = data.counts
     with guarded("the denoised release"):
         raw_result, denoised_result = evaluate_pipelines(
@@ -452,58 +518,56 @@ if data is not None and release is not None:
         denoised_name = (
             f"Denoised: {figures.pipeline_label(steps)}" if steps else "Denoised: nothing chosen (= released)"
         )
-        st.info(
-            figures.release_caption(
-                mechanism_name=mechanism_name,
-                epsilon=setting.epsilon,
-                delta=setting.delta,
-                noise_std=release.noise_std,
-                sensitivity_phrase=f"{release.calibration.sensitivity_symbol} = {format_number(release.calibration.sensitivity)}",
-                pure=MECHANISMS[mechanism_id].guarantee == "pure",
-                truth=truth,
-                raw_metrics=raw_result.metrics,
-                denoised_metrics=denoised_result.metrics,
-                steps=steps,
-                value_name=value_name,
-            ),
-            icon=":material/campaign:",
+        release_caption = figures.release_caption(
+            mechanism_name=mechanism_name,
+            epsilon=setting.epsilon,
+            delta=setting.delta,
+            noise_std=release.noise_std,
+            sensitivity_phrase=f"{release.calibration.sensitivity_symbol} = {format_number(release.calibration.sensitivity)}",
+            pure=MECHANISMS[mechanism_id].guarantee == "pure",
+            truth=truth,
+            raw_metrics=raw_result.metrics,
+            denoised_metrics=denoised_result.metrics,
+            steps=steps,
+            value_name=value_name,
         )
         st.info(
             "The true values are shown **only because this is a teaching lab**: a real release publishes the "
             "released or denoised values alone.",
             icon=":material/school:",
         )
-        first_bin = 1
-        if truth.ndim == 1 and truth.size > figures.MAX_BARS:
-            first_bin = st.number_input(
-                f"First bin shown (the charts show {figures.MAX_BARS:,} bins at a time)",
-                1,
-                int(truth.size),
-                1,
-                step=1000,
-                key="denoising_first_bin",
+        with release_slot:
+            first_bin = 1
+            if truth.ndim == 1 and truth.size > figures.MAX_BARS:
+                first_bin = st.number_input(
+                    f"First bin shown (the charts show {figures.MAX_BARS:,} bins at a time)",
+                    1,
+                    int(truth.size),
+                    1,
+                    step=1000,
+                    key="denoising_first_bin",
+                )
+            common = dict(labels=data.labels, row_labels=data.row_labels, column_labels=data.column_labels)
+            title_setting = figures.title_setting(setting, model, MECHANISMS[mechanism_id], draw)
+            comparison = figures.comparison_figure(
+                truth,
+                release.noisy,
+                denoised,
+                title=f"True, released and denoised {value_name}s<br><sup>{figures.html_escape(data.name)}; {title_setting}</sup>",
+                released_name=released_name,
+                denoised_name=denoised_name,
+                released_color=MECHANISMS[mechanism_id].color,
+                first_bin=first_bin,
+                value_name=value_name,
+                **common,
             )
-        common = dict(labels=data.labels, row_labels=data.row_labels, column_labels=data.column_labels)
-        title_setting = figures.title_setting(setting, model, MECHANISMS[mechanism_id], draw)
-        comparison = figures.comparison_figure(
-            truth,
-            release.noisy,
-            denoised,
-            title=f"True, released and denoised {value_name}s<br><sup>{figures.html_escape(data.name)}; {title_setting}</sup>",
-            released_name=released_name,
-            denoised_name=denoised_name,
-            released_color=MECHANISMS[mechanism_id].color,
-            first_bin=first_bin,
-            value_name=value_name,
-            **common,
-        )
-        st.plotly_chart(
-            comparison,
-            key="denoising_comparison_chart",
-            theme=None,
-            config=PLOTLY_CONFIG,
-            alt="The true, released and denoised values side by side, on one scale.",
-        )
+            show_chart(
+                comparison,
+                "denoising_comparison_chart",
+                alt="The true, released and denoised values side by side, on one scale.",
+            )
+            st.info(release_caption, icon=":material/campaign:")
+            release_history(data, mechanism_id, model, steps, total, prior, draw)
         errors = figures.error_figure(
             truth,
             release.noisy,
@@ -515,11 +579,9 @@ if data is not None and release is not None:
             first_bin=first_bin,
             **common,
         )
-        st.plotly_chart(
+        show_chart(
             errors,
-            key="denoising_error_chart",
-            theme=None,
-            config=PLOTLY_CONFIG,
+            "denoising_error_chart",
             alt="The error of every bin of the release and of the denoised estimate.",
         )
         left, right = st.columns(2)
@@ -645,11 +707,9 @@ if data is not None:
                     f"<br><sup>{figures.html_escape(data.name)}; {figures.title_setting(setting, model)}</sup>"
                 ),
             )
-            st.plotly_chart(
+            show_chart(
                 sweep_chart,
-                key="denoising_sweep_chart",
-                theme=None,
-                config=PLOTLY_CONFIG,
+                "denoising_sweep_chart",
                 alt="Error against ε for each mechanism, raw (dotted) and denoised (solid), with bands.",
             )
             if len(pipelines) > 1:

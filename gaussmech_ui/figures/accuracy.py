@@ -19,7 +19,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..format import format_number, format_percent, math_reference_link
-from ..ranking import assumption_sentence, bounded_note, rank, ranked, reader_name, winner_phrase
+from ..ranking import assumption_sentence, bounded_note, on_curve_note, rank, ranked, winner_phrase
 from .built_once import built_once
 from .common import (
     CURRENT_COLOR,
@@ -168,7 +168,7 @@ def expected_loss_figure(
         line, name = mechanism_line(mechanism), _curve_name(mechanism)
         if mechanism_id in same:
             line.update(width=LINE_WIDTH + 7)
-            name += f" (on {reader_name(mechanisms[same[mechanism_id]])}'s curve)"
+            name += on_curve_note(mechanisms[same[mechanism_id]])
         figure.add_trace(
             dict(
                 type="scatter",

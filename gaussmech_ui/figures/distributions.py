@@ -292,7 +292,7 @@ def sample_histogram_figure(
             x=(left + right) / 2.0,
             y=histogram["density"].to_numpy(dtype=float),
             width=right - left,
-            name=f"{size:,} draws (seed {seed})",
+            name=f"{size:,} draw{'s' if size != 1 else ''} (seed {seed})",
             marker=dict(color=mechanism.color, opacity=0.45, line=dict(width=0)),
             hovertemplate="<b>%{fullData.name}</b><br>bin centre = %{x:.10g}<br>draws / (n × bin width) = %{y:.10g}<extra></extra>",
         )
@@ -311,7 +311,7 @@ def sample_histogram_figure(
     apply_layout(
         figure,
         title=(
-            f"{size:,} draws of {trace_name(mechanism)} noise against its density"
+            f"{size:,} draw{'s' if size != 1 else ''} of {trace_name(mechanism)} noise against its density"
             f"<br><sup>one coordinate, seed {seed}; {setting_summary(setting)}</sup>"
         ),
         x_title="noise value x in one coordinate",

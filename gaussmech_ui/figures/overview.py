@@ -19,7 +19,16 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..format import cite_math, format_number, format_percent, format_ratio, math_reference_link, math_reference_name
-from ..ranking import are_tied, assumption_sentence, bounded_note, rank, ranked, reader_name, winner_phrase
+from ..ranking import (
+    are_tied,
+    assumption_sentence,
+    bounded_note,
+    on_curve_note,
+    rank,
+    ranked,
+    reader_name,
+    winner_phrase,
+)
 from .built_once import built_once
 from .common import (
     CURRENT_COLOR,
@@ -120,7 +129,7 @@ def std_vs_epsilon_figure(
         if mechanism_id in same:
             line.update(width=LINE_WIDTH + 7)
             opacity = 0.45
-            name += f" (on {reader_name(mechanisms[same[mechanism_id]])}'s curve)"
+            name += on_curve_note(mechanisms[same[mechanism_id]])
         group = legend_group(mechanism)
         figure.add_trace(
             dict(

@@ -15,7 +15,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..format import format_number, format_percent, format_ratio
-from ..ranking import place_phrase, rank, reader_name
+from ..ranking import on_curve_note, place_phrase, rank, reader_name
 from .built_once import built_once
 from .common import (
     CURRENT_COLOR,
@@ -84,7 +84,7 @@ def profile_figure(
             name += ": true δ(ε) of its noise"
         if mechanism_id in same:
             line.update(width=LINE_WIDTH + 7)
-            name += f" (on {reader_name(mechanisms[same[mechanism_id]])}'s curve)"
+            name += on_curve_note(mechanisms[same[mechanism_id]])
         figure.add_trace(
             dict(
                 type="scatter",
@@ -168,11 +168,11 @@ def profile_caption(comparison: pd.DataFrame, mechanisms: Mapping, setting, clai
             values = comparison[column].to_dict()
             ranking = rank(values, mechanisms, smaller_is_better=False)
             parts = [
-                f"{place_phrase(place, mechanisms, setting)} {format_number(values[place[0]])}"
+                f"{format_number(values[place[0]])} for {place_phrase(place, mechanisms, setting, values)}"
                 for place in ranking.places
             ]
             parts += [
-                f"{reader_name(mechanisms[key])} {format_number(value)}"
+                f"{format_number(value)} for {reader_name(mechanisms[key])}"
                 for key, value in values.items()
                 if ranking.place_of(key) is None
             ]

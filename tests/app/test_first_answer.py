@@ -368,5 +368,5 @@ def test_the_profile_listing_names_the_gaussian_first_where_gg_ties_with_it():
     from tests.app.page_helpers import open_page
 
     text = open_page("pages/3_Privacy_profiles.py").info[0].value
-    assert f"{TIE} 0.00413" in text
-    assert "Generalized Gaussian GG(p) 0.00413" not in text
+    assert f"0.00413 for {TIE}" in text
+    assert "for the generalized Gaussian" not in text

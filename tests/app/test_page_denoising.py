@@ -390,3 +390,36 @@ def test_the_page_settings_survive_a_visit_to_another_page(lab):
     assert not at.exception
     assert at.selectbox(key="denoising_mechanism").value == "laplace"
     assert at.button_group(key="denoising_data").value == "carshare"
+
+
+def _history_spec(at, chart_specs) -> dict:
+    (spec,) = [
+        s for s in chart_specs(at) if s["layout"]["title"]["text"].startswith("The error of every release so far")
+    ]
+    return spec
+
+
+def test_draw_again_keeps_the_error_of_every_release_in_a_history(lab, chart_specs):
+
+    at = lab
+    assert not any(s["layout"]["title"]["text"].startswith("The error of every") for s in chart_specs(at))
+    at.button(key="denoising_history_draw_again").click().run()
+    assert at.number_input(key="denoising_draw").value == 1 and at.query_params["denoising_history"] == "2"
+    raw, denoised = _history_spec(at, chart_specs)["data"]
+    assert raw["name"] == "released (2 releases)" and denoised["name"] == "denoised (2 releases)"
+    at.button(key="denoising_history_draw_ten").click().run()
+    assert at.number_input(key="denoising_draw").value == 11 and at.query_params["denoising_history"] == "12"
+    spec = _history_spec(at, chart_specs)
+    assert "12 releases, seeds 0 to 11" in spec["layout"]["title"]["text"]
+    released = np.asarray(spec["data"][0]["x"], dtype=float)
+    assert released.size == 12
+    # The last entry is the release the lab shows now (seed 11): the same error as its metrics table.
+    truth = np.asarray(chart_specs(at)[0]["data"][0]["y"], dtype=float)
+    shown = np.asarray(chart_specs(at)[0]["data"][1]["y"], dtype=float)
+    assert released[-1] == pytest.approx(float(np.mean((shown - truth) ** 2)), rel=1e-9)
+    caption = next(c for c in _texts(at, "caption") if c.startswith("12 releases of the same data"))
+    again = _open(denoising_draw="11", denoising_history="12")
+    assert caption in _texts(again, "caption"), "the same link shows the same history"
+    at.button(key="denoising_history_new_history").click().run()
+    assert at.query_params["denoising_history"] == "1"
+    assert any(c.startswith("“Draw again” releases the same data") for c in _texts(at, "caption"))

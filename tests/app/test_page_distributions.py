@@ -130,7 +130,7 @@ def test_generalized_gaussian_family_at_equal_variance_and_calibrated(chart_spec
 
 def test_draw_samples_matches_the_density_and_draw_again_changes_the_bars(chart_specs):
     at = _open("Draw samples")
-    (spec,) = chart_specs(at)
+    spec = chart_specs(at)[0]
     bars, curve = spec["data"]
     assert bars["type"] == "bar" and bars["name"] == "10,000 draws (seed 1)"
     assert curve["name"] == "exact density: Analytic Gaussian"
@@ -143,15 +143,47 @@ def test_draw_samples_matches_the_density_and_draw_again_changes_the_bars(chart_
     tolerance = 5 * np.sqrt(exact * width * (1 - exact * width) / 10_000) / width + 1e-3 * exact.max()
     assert np.all(np.abs(heights - exact) < tolerance)
     at.button(key="distributions_draw_again").click().run()
-    (spec,) = chart_specs(at)
+    spec = chart_specs(at)[0]
     assert spec["data"][0]["name"] == "10,000 draws (seed 2)"
     assert not np.array_equal(np.asarray(spec["data"][0]["y"], dtype=float), heights)
     at.select_slider(key="distributions_draws").set_value(1_000).run()
     assert chart_specs(at)[0]["data"][0]["name"] == "1,000 draws (seed 2)"
     at.selectbox(key="distributions_sample_mechanism").set_value("r1smg").run()
-    (spec,) = chart_specs(at)
+    spec = chart_specs(at)[0]
     assert spec["data"][1]["name"] == "exact density: R1SMG, claimed (Ji & Li 2024)"
     assert any("claim does not hold" in w.value for w in at.warning)
+
+
+def _history_spec(at, chart_specs) -> dict:
+    (spec,) = [spec for spec in chart_specs(at) if spec["layout"]["title"]["text"].split(" draw")[0].isdigit()]
+    return spec
+
+
+def test_release_by_release_keeps_a_seeded_history_in_the_link(chart_specs):
+    from gaussmech_core.streams import mechanism_rng
+
+    at = _open("Draw samples")
+    bars, curve = _history_spec(at, chart_specs)["data"]
+    assert bars["name"] == "1 draw (seed 0)" and curve["name"] == "exact density: Analytic Gaussian"
+    at.button(key="distributions_history_draw_again").click().run()
+    assert at.query_params["distributions_history_draws"] == "2"
+    at.button(key="distributions_history_draw_ten").click().run()
+    assert at.query_params["distributions_history_draws"] == "12"
+    spec = _history_spec(at, chart_specs)
+    assert spec["data"][0]["name"] == "12 draws (seed 0)"
+    # The history is the releases (seed 0, i) for i < 12: the caption names the latest, the bars count all.
+    sigma = MECHANISMS["analytic_gaussian"].scale(Setting(1.0, 1e-5))
+    latest = mechanism_rng(0, "analytic_gaussian", 11).normal(0.0, sigma)
+    caption = next(c.value for c in at.caption if c.value.startswith("12 releases so far (history seed 0)"))
+    heights = np.asarray(spec["data"][0]["y"], dtype=float)
+    centres = np.asarray(spec["data"][0]["x"], dtype=float)
+    assert round(float(np.sum(heights) * (centres[1] - centres[0]) * 12)) == 12
+    again = _open("Draw samples", distributions_history_draws="12")
+    assert caption in [c.value for c in again.caption], "the same link shows the same history"
+    assert f"{latest:.3g}"[:4] in caption.replace("−", "-")
+    at.button(key="distributions_history_new_history").click().run()
+    assert at.query_params["distributions_history_seed"] == "1"
+    assert at.query_params["distributions_history_draws"] == "1"
 
 
 def test_draw_samples_of_an_invalid_mechanism_says_why(chart_specs):

@@ -40,7 +40,7 @@ def test_profiles_pass_through_the_chosen_point_and_r1smg_is_flagged(chart_specs
         "R1SMG, claimed (Ji & Li 2024): true δ(ε) of its noise",
         "Truncated GG(p), bounded data",
         # Both bounded-data profiles are the pure-ε-DP bound δ(ε') at the same ε: one curve.
-        "Boundary-inflated truncated GG(p), bounded data (on the truncated GG(p), bounded data's curve)",
+        "Boundary-inflated truncated GG(p), bounded data (on the truncated GG(p)'s curve)",
         "Discrete Gaussian",
         "R1SMG, claimed (Ji & Li 2024): claimed δ (open) vs true δ (filled) at ε",
         "chosen (ε, δ) = (1, 1e-5)",
@@ -57,7 +57,7 @@ def test_profiles_pass_through_the_chosen_point_and_r1smg_is_flagged(chart_specs
     claim = _trace(spec, "R1SMG, claimed (Ji & Li 2024): claimed δ (open) vs true δ (filled) at ε")
     assert claim["y"][0] == 1e-5 and claim["y"][1] == pytest.approx(0.18141, rel=1e-3)  # docs/math.md section 6.2
     assert any("published guarantee does not hold here" in w.value for w in at.warning)
-    assert "at ε/2 = 0.5 their δ is the Laplace mechanism 0.221" in at.info[0].value
+    assert "at ε/2 = 0.5 their δ is 0.221 for the Laplace mechanism" in at.info[0].value
     assert at.expander[0].label == "The math" and len(at.expander[0].get("latex")) >= 3
 
 

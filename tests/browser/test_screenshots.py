@@ -1,4 +1,4 @@
-"""Each page's first screen at 1400×1000 and 1280×720 (the projector), compared with a stored image.
+"""Each page's first screen at 1400×1000, 1280×720 (the projector) and on a phone (390×844), compared with a stored image.
 
 A layout regression (a legend eating the chart, a table needing a sideways scroll, a warning
 pushing the answer below the fold) changes the first screen a lot; font antialiasing and a
@@ -23,9 +23,10 @@ import numpy as np
 import pytest
 
 from gaussmech_ui.menu import available_entries
+from tests.browser.devices import PHONE
 
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
-VIEWPORTS = ((1400, 1000), (1280, 720))
+VIEWPORTS = ((1400, 1000), (1280, 720), (390, 844))
 REDUCTION = 4
 MEAN_DIFFERENCE_LIMIT = 4.0
 UPDATE = os.environ.get("GAUSSMECH_UPDATE_SCREENSHOTS") == "1"
@@ -49,7 +50,12 @@ def _reduced(png: bytes) -> np.ndarray:
 
 
 def _first_screen(browser, url: str, width: int, height: int) -> bytes:
-    context = browser.new_context(viewport={"width": width, "height": height})
+    phone = width < 500  # a phone's browser (its user agent), so the page lays its charts out for a phone
+    context = (
+        browser.new_context(**{**PHONE, "device_scale_factor": 1})
+        if phone
+        else browser.new_context(viewport={"width": width, "height": height})
+    )
     context.set_default_timeout(90_000)
     page = context.new_page()
     try:

@@ -98,11 +98,22 @@ def test_profile_caption_compares_at_half_and_twice_epsilon_and_flags_the_claim(
         {"half": [1.2e-3, 0.221], "double": [4.6e-15, 0.0]}, index=["analytic_gaussian", "laplace"]
     )
     text = profile_caption(comparison, MECHANISMS, SETTING, {"r1smg": (1e-5, 0.181)})
-    assert "at ε/2 = 0.5 their δ is the Laplace mechanism 0.221; the analytic Gaussian 0.0012" in text
-    assert "at 2ε = 2 it is the analytic Gaussian 4.6e-15; the Laplace mechanism 0." in text
+    assert "at ε/2 = 0.5 their δ is 0.221 for the Laplace mechanism; 0.0012 for the analytic Gaussian" in text
+    assert "at 2ε = 2 it is 4.6e-15 for the analytic Gaussian; 0 for the Laplace mechanism." in text
     assert "true δ = 0.181 at ε = 1, 18,100× the claimed δ = 1e-5. The claim does not hold here." in text
     text = profile_caption(comparison.iloc[:0], MECHANISMS, SETTING, {"r1smg": (1e-5, 1e-6)})
     assert text.startswith("R1SMG, claimed (Ji & Li 2024): its true δ") and "within the claim here" in text
+
+
+def test_profile_caption_names_mechanisms_with_the_same_exact_value_together():
+    comparison = pd.DataFrame(
+        {"half": [1.2e-3, 0.221, 0.3], "double": [4.6e-15, 0.0, 0.0]}, index=["analytic_gaussian", "laplace", "mvg_iid"]
+    )
+    from gaussmech_core.mechanisms import MECHANISMS as REGISTRY
+
+    text = profile_caption(comparison, REGISTRY, SETTING, {})
+    assert "at 2ε = 2 it is 4.6e-15 for the analytic Gaussian; 0 for the Laplace mechanism and MVG." in text
+    assert "significant digits" not in text
 
 
 def test_privacy_loss_figure_shades_both_masses_beyond_plus_and_minus_epsilon():

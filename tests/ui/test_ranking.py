@@ -10,7 +10,15 @@ from gaussmech_core.mechanisms import MECHANISMS
 from gaussmech_core.registry_types import Setting
 from gaussmech_ui import ranking
 from gaussmech_ui.figures import distributions, tails
-from gaussmech_ui.ranking import TIE_TOLERANCE, assumption_sentence, rank, reader_name, winner_phrase
+from gaussmech_ui.ranking import (
+    TIE_TOLERANCE,
+    assumption_sentence,
+    on_curve_note,
+    place_phrase,
+    rank,
+    reader_name,
+    winner_phrase,
+)
 
 
 def _mechanism(name, family, *, is_default=False, featured=True, short_name=None):
@@ -62,6 +70,18 @@ def test_a_tie_that_is_not_the_same_noise_says_so():
         winner_phrase(ranked, REGISTRY, SETTING)
         == "the analytic Gaussian (tied with Laplace, equal to 9 significant digits)"
     )
+
+
+def test_members_of_a_place_with_exactly_the_same_value_are_joined_by_and():
+    ranked = rank({"lap": 0.0, "zz_gauss": 0.0}, REGISTRY)
+    assert place_phrase(ranked.best, REGISTRY, SETTING, ranked.values) == "the analytic Gaussian and Laplace"
+    close = rank({"lap": 3.0, "zz_gauss": 3.0 * (1 + 1e-12)}, REGISTRY)
+    assert place_phrase(close.best, REGISTRY, SETTING, close.values).endswith("equal to 9 significant digits)")
+
+
+def test_a_curve_under_another_is_named_by_the_first_part_of_its_name():
+    assert on_curve_note(MECHANISMS["truncated_gg"]) == " (on the truncated GG(p)'s curve)"
+    assert on_curve_note(MECHANISMS["analytic_gaussian"]) == " (on the analytic Gaussian's curve)"
 
 
 def test_the_real_registry_names_read_in_a_sentence():
