@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import codecs
 import csv
+import hashlib
 import io
 import operator
 import re
@@ -154,7 +155,7 @@ class Labels(Sequence):
     ('apple', 'plum', 3, True, ['apple', 'pear', 'plum'])
     """
 
-    __slots__ = ("_array",)
+    __slots__ = ("_array", "_fingerprint")
     _BLOCK = 1 << 16  # strings made per step when iterating
 
     def __init__(self, values=()):
@@ -169,6 +170,26 @@ class Labels(Sequence):
         if array.null_count:
             raise ValueError(f"labels must not be missing; got {array.null_count} missing label(s)")
         self._array = array
+        self._fingerprint: bytes | None = None
+
+    def fingerprint(self) -> bytes:
+        """A digest of the labels' text (BLAKE2b of the lengths and bytes, read in place), computed once.
+
+        ``st.cache_data`` keys cached figures and computations by it: its own hashing reduces an
+        object to pickle's parts, and pyarrow's buffers refuse that protocol.
+        """
+        if self._fingerprint is None:
+            array = self._array
+            offsets = np.frombuffer(array.buffers()[1], dtype=np.int32, count=len(array) + 1, offset=4 * array.offset)
+            start, end = int(offsets[0]), int(offsets[-1])
+            digest = hashlib.blake2b(digest_size=16)
+            digest.update(len(array).to_bytes(8, "little"))
+            digest.update((offsets - offsets[0]).tobytes())
+            data = array.buffers()[2]
+            if data is not None:
+                digest.update(memoryview(data)[start:end])
+            self._fingerprint = digest.digest()
+        return self._fingerprint
 
     def arrow(self) -> pa.Array:
         """The labels as a pyarrow string array (no copy)."""

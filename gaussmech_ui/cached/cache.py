@@ -17,6 +17,8 @@ from collections.abc import Callable
 
 import streamlit as st
 
+from ..uploads import Labels
+
 __all__ = ["cache_data"]
 
 
@@ -30,7 +32,12 @@ def cache_data(
 
     def decorate(function: Callable) -> Callable:
         signature = inspect.signature(function)
-        cached = st.cache_data(max_entries=max_entries, ttl=ttl, show_spinner=show_spinner)(function)
+        cached = st.cache_data(
+            max_entries=max_entries,
+            ttl=ttl,
+            show_spinner=show_spinner,
+            hash_funcs={Labels: Labels.fingerprint},  # Arrow buffers refuse the reduce protocol st.cache_data hashes by
+        )(function)
 
         @functools.wraps(function)
         def call(*args, **kwargs):

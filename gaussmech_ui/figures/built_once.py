@@ -26,6 +26,8 @@ import streamlit as st
 
 from gaussmech_core.registry_types import Mechanism
 
+from ..uploads import Labels
+
 __all__ = ["built_once", "mechanism_identity", "with_arrays"]
 
 MAX_FIGURES = 64  # per builder: a few settings of every open view, a few MB in all
@@ -85,7 +87,7 @@ def built_once(build: Callable[..., go.Figure]) -> Callable[..., go.Figure]:
     cached = st.cache_data(
         max_entries=MAX_FIGURES,
         show_spinner=False,
-        hash_funcs={Mechanism: mechanism_identity},
+        hash_funcs={Mechanism: mechanism_identity, Labels: Labels.fingerprint},
     )(figure_dict)
     name = f"{build.__module__}.{build.__qualname__}"
 

@@ -556,3 +556,18 @@ def test_prefix_keys_are_equal_exactly_for_equal_lengths_and_first_8_bytes(label
             a_bytes, b_bytes = a.encode(), b.encode()
             if len(a_bytes) == len(b_bytes):
                 assert (keys[i] == keys[j]) == (a_bytes[:8] == b_bytes[:8])
+
+
+def test_labels_fingerprint_is_the_text_not_the_buffers():
+    """st.cache_data keys figures by Labels.fingerprint (Arrow buffers cannot be hashed its way):
+    a slice and a fresh copy of the same text agree, a changed label or an order does not."""
+    import pickle
+
+    from gaussmech_ui.uploads import Labels
+
+    labels = Labels([f"bin {i}" for i in range(10)])
+    assert labels[2:5].fingerprint() == Labels(["bin 2", "bin 3", "bin 4"]).fingerprint()
+    assert labels.fingerprint() == pickle.loads(pickle.dumps(labels)).fingerprint()
+    assert labels[2:5].fingerprint() != Labels(["bin 2", "bin 3", "bin 5"]).fingerprint()
+    assert Labels(["ab", "c"]).fingerprint() != Labels(["a", "bc"]).fingerprint()
+    assert Labels([]).fingerprint() != Labels([""]).fingerprint()
