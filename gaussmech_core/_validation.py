@@ -12,9 +12,11 @@ with :func:`require_interval` (or :func:`require_integer`), broadcasts them toge
 
 from __future__ import annotations
 
+import contextlib
 import math
 import numbers
-from collections.abc import Collection
+import re
+from collections.abc import Collection, Iterator
 from typing import Any
 
 import numpy as np
@@ -33,6 +35,10 @@ __all__ = [
     "epsilon_array",
     "delta_array",
     "positive_array",
+    "sample_shape",
+    "MAX_SAMPLE_COUNT",
+    "parameter_names",
+    "overflow_is_inf",
 ]
 
 
@@ -213,3 +219,81 @@ def delta_array(delta: ArrayLike) -> np.ndarray:
 def positive_array(value: ArrayLike, name: str) -> np.ndarray:
     """A strictly positive, finite parameter as a float array."""
     return require_interval(as_float_array(value, name), name, 0.0, None, lower_open=True)
+
+
+#: The most draws one sampler call makes (8 GB of float64): beyond it a ``size`` is refused with
+#: a ValueError naming it, instead of numpy's unnamed "Maximum allowed dimension exceeded" or a
+#: MemoryError.
+MAX_SAMPLE_COUNT = 10**9
+
+
+def sample_shape(size: object, name: str = "size") -> tuple[int, ...]:
+    """A sampler's ``size`` (a whole number of draws or a shape) as a tuple of Python ints.
+
+    Accepts an ``int``, a numpy integer, a 0-d or 1-d integer array, or a tuple/list of them.
+    A float (even ``4.0``), a bool or anything else raises ``TypeError`` naming ``name``; a
+    negative entry, or more than :data:`MAX_SAMPLE_COUNT` draws in all, raises ``ValueError``.
+
+    Examples
+    --------
+    >>> sample_shape(3), sample_shape((2, 3)), sample_shape(np.array(4))
+    ((3,), (2, 3), (4,))
+    """
+    given = size
+    if isinstance(size, np.ndarray) and size.ndim == 1:
+        size = tuple(size)
+    entries = tuple(size) if isinstance(size, (tuple, list)) else (size,)
+    shape = []
+    for entry in entries:
+        if isinstance(entry, (bool, np.bool_)) or not (
+            isinstance(entry, (numbers.Integral, np.integer))
+            or (isinstance(entry, np.ndarray) and entry.ndim == 0 and entry.dtype.kind in "iu")
+        ):
+            raise TypeError(f"{name} must be a non-negative integer or a tuple of them, got {name}={given!r}")
+        shape.append(int(entry))
+    shown = ", ".join(str(n) if abs(n) < 10**15 else f"{'-' if n < 0 else ''}~1e{len(str(abs(n))) - 1}" for n in shape)
+    shown = f"({shown})" if len(shape) != 1 else shown
+    if any(n < 0 for n in shape):
+        raise ValueError(f"{name} must be non-negative, got {name}={shown}")
+    if math.prod(shape) > MAX_SAMPLE_COUNT:
+        raise ValueError(f"{name} must describe at most {MAX_SAMPLE_COUNT:.0e} draws, got {name}={shown}")
+    return tuple(shape)
+
+
+@contextlib.contextmanager
+def parameter_names(**caller_names: str) -> Iterator[None]:
+    """Name the caller's parameters in the errors of the functions it delegates to.
+
+    A wrapper such as ``per_release_sigma(total_epsilon, ...)`` validates through
+    ``analytic_gaussian_sigma(epsilon, ...)``; inside ``with parameter_names(epsilon="total_epsilon")``
+    a ``ValueError``/``TypeError`` that says ``epsilon must ...`` / ``got epsilon=...`` is re-raised
+    saying ``total_epsilon`` (only the parameter's own mentions change, not a hint's formula).
+
+    Examples
+    --------
+    >>> with parameter_names(epsilon="total_epsilon"):
+    ...     epsilon_array(-1.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: total_epsilon must be finite and in [0, inf), got total_epsilon=-1.0
+    """
+    try:
+        yield
+    except (ValueError, TypeError) as error:
+        message = str(error)
+        renamed = message
+        for inner, outer in caller_names.items():
+            renamed = re.sub(rf"(?<![\w.]){re.escape(inner)}(?= must |=)", outer, renamed)
+        if renamed == message:
+            raise
+        raise (ValueError if isinstance(error, ValueError) else TypeError)(renamed) from error
+
+
+def overflow_is_inf() -> contextlib.AbstractContextManager[Any]:
+    """``np.errstate`` that lets float64 overflow give ±inf (and x/0 give ±inf) without a warning.
+
+    Use it only around a formula whose exact value, rounded to float64, *is* that inf (e.g.
+    σ = Δ/ε at ε = 5e-324), and say so in the function's docstring; where the exact value is
+    representable, rewrite the formula instead (a product of logs, a quotient of square roots).
+    """
+    return np.errstate(over="ignore", divide="ignore")
