@@ -44,7 +44,9 @@ from ._validation import (
     epsilon_array as _epsilon_array,
     positive_array as _positive_array,
     require_choice,
+    overflow_is_inf,
     require_interval,
+    sample_shape,
     scalar_or_array,
 )
 from .gaussian import analytic_gaussian_sigma, pdp_gaussian_sigma
@@ -819,6 +821,8 @@ def gg_sample(rng: np.random.Generator, size: Shape, scale: ArrayLike, order: Ar
     Returns
     -------
     numpy.ndarray
+        Samples of shape ``size``; a draw beyond the float64 range (b near the largest double)
+        is ±inf, the draw rounded to float64.
 
     Notes
     -----
@@ -832,9 +836,12 @@ def gg_sample(rng: np.random.Generator, size: Shape, scale: ArrayLike, order: Ar
     (2, 3)
     """
     _require_rng(rng)
+    shape = sample_shape(size)
     scale_array = _positive_array(scale, "scale")
     order_array = _order_array(order)
-    return np.asarray(stats.gennorm.rvs(order_array, scale=scale_array, size=size, random_state=rng), dtype=np.float64)
+    with overflow_is_inf():  # b G^{1/p} beyond 1.8e308 is ±inf, as documented
+        draws = stats.gennorm.rvs(order_array, scale=scale_array, size=shape, random_state=rng)
+    return np.asarray(draws, dtype=np.float64)
 
 
 # --- the exact (ε, δ) profile in one dimension (docs/math.md section 5.5) -----------------------------------
@@ -1602,6 +1609,9 @@ def bit_gg_scale(
     return scalar_or_array(scale, epsilon, sensitivity, order, lower, upper)
 
 
+_FAR_Z = 1e3  # standard units beyond which GG(0, 1, p >= 1) has no float64 tail mass (e^-1000)
+
+
 def truncated_gg_sample(
     rng: np.random.Generator,
     size: Shape,
@@ -1652,7 +1662,7 @@ def truncated_gg_sample(
     scale_array = _positive_array(scale, "scale")
     order_array = _order_array(order)
     lower_array, upper_array = _bounds_arrays(lower, upper)
-    shape = np.empty(size, dtype=np.int8).shape
+    shape = sample_shape(size)
     try:
         center_b, scale_b, order_b, lower_b, upper_b = (
             np.broadcast_to(array, shape)
@@ -1660,15 +1670,19 @@ def truncated_gg_sample(
         )
     except ValueError as error:
         raise ValueError(f"center, scale, order, lower and upper must broadcast to size={size!r}") from error
-    standard_lower = (lower_b - center_b) / scale_b
-    standard_upper = (upper_b - center_b) / scale_b
-    below = stats.gennorm.cdf(standard_lower, order_b)  # P(Z < z_lo)
-    above = stats.gennorm.sf(standard_upper, order_b)  # P(Z > z_hi)
+    with overflow_is_inf():  # a bound beyond 1.8e308 scales is ±inf standard units: its tail is 0
+        standard_lower = (lower_b - center_b) / scale_b
+        standard_upper = (upper_b - center_b) / scale_b
+    # Beyond |z| = 1e3 every tail of GG(0, 1, p >= 1) is below e^-1000, 0 in float64; clamping
+    # there keeps gennorm's |z|^p from overflowing without changing any probability.
+    far_lower, far_upper = np.clip(standard_lower, -_FAR_Z, _FAR_Z), np.clip(standard_upper, -_FAR_Z, _FAR_Z)
+    below = stats.gennorm.cdf(far_lower, order_b)  # P(Z < z_lo)
+    above = stats.gennorm.sf(far_upper, order_b)  # P(Z > z_hi)
     # Mass of [z_lo, z_hi], from whichever pair of one-sided probabilities has no cancellation.
     mass = np.where(
-        standard_upper <= 0.0,
-        stats.gennorm.cdf(standard_upper, order_b) - below,
-        np.where(standard_lower >= 0.0, stats.gennorm.sf(standard_lower, order_b) - above, 1.0 - below - above),
+        far_upper <= 0.0,
+        stats.gennorm.cdf(far_upper, order_b) - below,
+        np.where(far_lower >= 0.0, stats.gennorm.sf(far_lower, order_b) - above, 1.0 - below - above),
     )
     if np.any(mass <= 0.0):
         raise ValueError(
@@ -1705,7 +1719,8 @@ def bit_gg_sample(
     size : int or tuple of int
         Output shape.
     center : float or array_like
-        The true value s(x), broadcastable to ``size``.
+        The true value s(x), in ``[lower, upper]`` (the mechanism is for bounded data),
+        broadcastable to ``size``.
     scale : float or array_like
         b > 0.
     order : float or array_like
@@ -1728,10 +1743,19 @@ def bit_gg_sample(
     >>> bool((draws == 1.0).any())
     True
     """
-    center_array = require_interval(as_float_array(center, "center"), "center")
     lower_array, upper_array = _bounds_arrays(lower, upper)
+    center_array = as_float_array(center, "center")
+    center_b, lower_b, upper_b = broadcast(center_array, lower_array, upper_array)
+    outside = (center_b < lower_b) | (center_b > upper_b) | np.isnan(center_b)
+    if np.any(outside):
+        where = f" (first bad element at index {int(np.argmax(outside.ravel()))})" if center_b.ndim else ""
+        bad = float(center_b[outside][0]) if center_b.ndim else float(center_b)
+        raise ValueError(
+            f"center must be in [lower, upper] (the true value of a bounded query), got center={bad!r}{where}"
+        )
     noise = gg_sample(rng, size, scale, order)
-    return np.clip(center_array + noise, lower_array, upper_array)
+    with overflow_is_inf():  # center + noise beyond 1.8e308 is clamped to the bound just below
+        return np.clip(center_array + noise, lower_array, upper_array)
 
 
 # --- Liu's Gaussian-versus-Laplace comparisons (docs/math.md section 5.7) ------------------------------------

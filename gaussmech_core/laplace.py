@@ -27,6 +27,7 @@ from ._validation import (
     epsilon_array as _epsilon_array,
     positive_array as _positive_array,
     require_interval,
+    sample_shape,
     scalar_or_array,
 )
 
@@ -483,7 +484,8 @@ def laplace_sample(rng: np.random.Generator, size: Shape, scale: ArrayLike) -> n
     Returns
     -------
     numpy.ndarray
-        Samples of shape ``size``.
+        Samples of shape ``size``; a draw beyond the float64 range (b near the largest double)
+        is ±inf, the draw rounded to float64.
 
     Notes
     -----
@@ -498,5 +500,6 @@ def laplace_sample(rng: np.random.Generator, size: Shape, scale: ArrayLike) -> n
     """
     if not isinstance(rng, np.random.Generator):
         raise TypeError(f"rng must be a numpy.random.Generator, got rng={rng!r}")
+    shape = sample_shape(size)
     scale_array = _positive_array(scale, "scale")
-    return rng.laplace(0.0, scale_array, size)
+    return rng.laplace(0.0, scale_array, shape)
