@@ -898,7 +898,9 @@ def analytic_gaussian_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: A
     delta_array, sensitivity_array = _delta(delta), _sensitivity(sensitivity)
     shape, (e, d, s) = _flat(epsilon_array, delta_array, sensitivity_array)
     if e.size == 1:
-        return scalar_or_array(np.full(shape, _analytic_sigma_scalar(e[0], d[0], s[0])), epsilon, delta, sensitivity)
+        # Python floats: the scalar path relies on float products overflowing to inf silently
+        sigma = _analytic_sigma_scalar(float(e[0]), float(d[0]), float(s[0]))
+        return scalar_or_array(np.full(shape, sigma), epsilon, delta, sensitivity)
     return scalar_or_array(_analytic_sigma_blocks(e, d, s).reshape(shape), epsilon, delta, sensitivity)
 
 
