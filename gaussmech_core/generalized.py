@@ -326,7 +326,9 @@ def _scaled_gamma_drop(
     # ε itself may underflow. There R1 - R2 = e^x (ΔP - expm1(ε) Q(a, x + ε)) with
     # ΔP = P(a, far^p) - P(a, root^p) = ∫ e^{-t^p} dt / Γ(1 + a) over [root, far], by Gauss-Legendre
     # (the integrand is analytic within a distance root of the interval, and D <= root/10).
-    narrow = ~short & (x + epsilon < 1.0) & (gap <= _SHORT_INTERVAL * root) & (gap > 0.0)
+    with overflow_is_inf():  # x + ε beyond 1.8e308 (ε near the largest double) is inf: R(a, inf) = 0
+        far_x_all = x + epsilon
+    narrow = ~short & (far_x_all < 1.0) & (gap <= _SHORT_INTERVAL * root) & (gap > 0.0)
     if narrow.any():
         root_n, gap_n, a_n, order_n = root[narrow][:, None], gap[narrow][:, None], a[narrow], order[narrow]
         nodes = root_n + gap_n * (1.0 + _GAUSS_NODES) / 2.0
@@ -334,16 +336,14 @@ def _scaled_gamma_drop(
         increment = gap[narrow] / 2.0 * (integrand @ _GAUSS_WEIGHTS) / special.gamma(1.0 + a_n)
         far_x = x[narrow] + epsilon[narrow]
         result[narrow] = np.exp(x[narrow]) * (increment - np.expm1(epsilon[narrow]) * special.gammaincc(a_n, far_x))
-    near_zero = ~short & ~narrow & (x + epsilon < 1.0)
+    near_zero = ~short & ~narrow & (far_x_all < 1.0)
     a_near, x_near, epsilon_near = a[near_zero], x[near_zero], epsilon[near_zero]
     root_near, order_near = root[near_zero], order[near_zero]
     result[near_zero] = _one_minus_scaled_upper_gamma(
         a_near, x_near + epsilon_near, far_root[near_zero], order_near
     ) - _one_minus_scaled_upper_gamma(a_near, x_near, root_near, order_near)
     direct = ~short & ~narrow & ~near_zero
-    result[direct] = _scaled_upper_gamma(a[direct], x[direct]) - _scaled_upper_gamma(
-        a[direct], x[direct] + epsilon[direct]
-    )
+    result[direct] = _scaled_upper_gamma(a[direct], x[direct]) - _scaled_upper_gamma(a[direct], far_x_all[direct])
     return result
 
 
@@ -641,10 +641,13 @@ def gg_absolute_moment(q: ArrayLike, scale: ArrayLike, order: ArrayLike) -> Floa
     Returns
     -------
     float or numpy.ndarray
+        ``E|X|^q``; inf where it exceeds 1.8e308 (q or b large).
 
     Notes
     -----
-    docs/math.md section 5.1 (from ``|X|^p / b^p ~ Gamma(1/p, 1)``); the Gamma ratio is taken with ``gammaln``.
+    docs/math.md section 5.1 (from ``|X|^p / b^p ~ Gamma(1/p, 1)``); evaluated as
+    ``exp(q log b + log Γ((q+1)/p) − log Γ(1/p))`` (``gammaln``), so b^q may overflow or
+    underflow on its own without spoiling the product.
 
     Examples
     --------
@@ -655,9 +658,12 @@ def gg_absolute_moment(q: ArrayLike, scale: ArrayLike, order: ArrayLike) -> Floa
     scale_array = _positive_array(scale, "scale")
     order_array = _order_array(order)
     q_b, scale_b, order_b = _broadcast(q_array, scale_array, order_array)
-    log_ratio = special.gammaln((q_b + 1.0) / order_b) - special.gammaln(1.0 / order_b)
-    with np.errstate(over="ignore"):  # a moment beyond 1.8e308 is reported as inf
-        result = _power(scale_b, q_b) * np.exp(log_ratio)
+    with overflow_is_inf():  # a moment beyond 1.8e308 is inf, as documented
+        log_ratio = special.gammaln((q_b + 1.0) / order_b) - special.gammaln(1.0 / order_b)
+        log_power = np.where(q_b == 0.0, 0.0, q_b * np.log(scale_b))
+        # -inf + inf only where q is near 1.8e308 and b < 1/e: Γ((q+1)/p) grows faster than b^q falls
+        log_moment = np.where(np.isposinf(log_ratio), np.inf, log_power + log_ratio)
+        result = np.exp(log_moment)
     return scalar_or_array(result, q, scale, order)
 
 
@@ -674,6 +680,7 @@ def gg_variance(scale: ArrayLike, order: ArrayLike) -> FloatOrArray:
     Returns
     -------
     float or numpy.ndarray
+        The variance; inf where it exceeds 1.8e308 (b above about 1e154).
 
     Notes
     -----
@@ -700,6 +707,7 @@ def gg_mean_absolute(scale: ArrayLike, order: ArrayLike) -> FloatOrArray:
     Returns
     -------
     float or numpy.ndarray
+        ``E|X|``; inf where it exceeds 1.8e308 (b near the largest double).
 
     Notes
     -----
@@ -756,6 +764,7 @@ def gg_scale_from_std(std: ArrayLike, order: ArrayLike) -> FloatOrArray:
     Returns
     -------
     float or numpy.ndarray
+        b; inf where it exceeds 1.8e308 (std near the largest double, p > 1).
 
     Notes
     -----
@@ -770,7 +779,9 @@ def gg_scale_from_std(std: ArrayLike, order: ArrayLike) -> FloatOrArray:
     order_array = _order_array(order)
     std_b, order_b = _broadcast(std_array, order_array)
     log_factor = (special.gammaln(1.0 / order_b) - special.gammaln(3.0 / order_b)) / 2.0
-    return scalar_or_array(std_b * np.exp(log_factor), std, order)
+    with overflow_is_inf():  # b beyond 1.8e308 is inf, as documented
+        scale = std_b * np.exp(log_factor)
+    return scalar_or_array(scale, std, order)
 
 
 def gg_density_at_mean_equal_variance(std: ArrayLike, order: ArrayLike) -> FloatOrArray:
@@ -786,6 +797,7 @@ def gg_density_at_mean_equal_variance(std: ArrayLike, order: ArrayLike) -> Float
     Returns
     -------
     float or numpy.ndarray
+        The density; inf where it exceeds 1.8e308 (σ subnormal).
 
     Notes
     -----
@@ -801,7 +813,10 @@ def gg_density_at_mean_equal_variance(std: ArrayLike, order: ArrayLike) -> Float
     order_array = _order_array(order)
     std_b, order_b = _broadcast(std_array, order_array)
     log_value = special.gammaln(3.0 / order_b) / 2.0 - 1.5 * special.gammaln(1.0 / order_b)
-    return scalar_or_array(order_b / (2.0 * std_b) * np.exp(log_value), std, order)
+    # (p/2) e^{...} / σ, not p/(2σ) e^{...}: 2σ overflows at σ near 1.8e308, where the density is 1e-309
+    with overflow_is_inf():  # a density beyond 1.8e308 (σ subnormal) is inf, as documented
+        density = 0.5 * order_b * np.exp(log_value) / std_b
+    return scalar_or_array(density, std, order)
 
 
 def gg_sample(rng: np.random.Generator, size: Shape, scale: ArrayLike, order: ArrayLike) -> np.ndarray:
@@ -1121,7 +1136,8 @@ def generalized_gaussian_epsilon(
     -------
     float or numpy.ndarray
         ε >= 0; 0 when δ is at least the total-variation distance. The value is rounded up and
-        checked: ``generalized_gaussian_delta(ε, b, Δ, p) <= δ`` holds in floating point.
+        checked: ``generalized_gaussian_delta(ε, b, Δ, p) <= δ`` holds in floating point. inf
+        where ε exceeds 1.8e308 (Δ/b beyond about (1.8e308)^{1/p}).
 
     Notes
     -----
@@ -1303,7 +1319,8 @@ def generalized_gaussian_scale(
     float or numpy.ndarray
         The scale b, never below the exact answer: the result is checked with
         :func:`generalized_gaussian_delta` (resp. :func:`generalized_gaussian_pdp_delta`) and is
-        at most δ there. Standard deviation ``b √(Γ(3/p)/Γ(1/p))``.
+        at most δ there. Standard deviation ``b √(Γ(3/p)/Γ(1/p))``. inf where b exceeds 1.8e308
+        (Δ near the largest double).
 
     Raises
     ------
@@ -1402,7 +1419,9 @@ def _kernel_shape(sensitivity: np.ndarray, width: np.ndarray, order: np.ndarray)
 
 def _kernel_log_ratio(scale: np.ndarray, sensitivity: np.ndarray, width: np.ndarray, order: np.ndarray) -> np.ndarray:
     """``A(b) = (W^p - (W - Δ)^p)/b^p``: the sup over the box of the GG kernel's log-ratio."""
-    return _power(width / scale, order) * _kernel_shape(sensitivity, width, order)
+    with overflow_is_inf():  # W/b beyond 1.8e308 (b subnormal): A = inf, no privacy
+        ratio = width / scale
+    return _power(ratio, order) * _kernel_shape(sensitivity, width, order)
 
 
 def _log_upper_gamma_of_root(a: np.ndarray, root: np.ndarray, order: np.ndarray) -> np.ndarray:
@@ -1467,7 +1486,7 @@ def truncated_gg_scale(
     -------
     float or numpy.ndarray
         ``b = (2 (W^p - (W - Δ)^p) / ε)^{1/p}``, raised by ulps until ``2 A(b) <= ε`` holds in
-        floating point.
+        floating point; inf where b exceeds 1.8e308 (ε subnormal).
 
     Notes
     -----
@@ -1491,10 +1510,12 @@ def truncated_gg_scale(
     )
     width = upper_b - lower_b
     shape = _kernel_shape(sensitivity_b, width, order_b)
-    scale = width * _power(2.0 * shape / epsilon_b, 1.0 / order_b)
+    with overflow_is_inf():  # b beyond 1.8e308 (ε subnormal) is inf, as documented
+        scale = width * _power(2.0 * shape / epsilon_b, 1.0 / order_b)
     scale = _raise_until(
         lambda candidate, where: (
-            2.0 * _kernel_log_ratio(candidate, sensitivity_b[where], width[where], order_b[where]) <= epsilon_b[where]
+            # A <= ε/2 rather than 2A <= ε: 2A overflows for the tiny first candidates at ε near 1.8e308
+            _kernel_log_ratio(candidate, sensitivity_b[where], width[where], order_b[where]) <= 0.5 * epsilon_b[where]
         ),
         scale,
     )
@@ -1595,7 +1616,8 @@ def bit_gg_scale(
         epsilon_array, sensitivity_array, order_array, lower_array, upper_array
     )
     width = upper_b - lower_b
-    kernel_scale = width * _power(_kernel_shape(sensitivity_b, width, order_b) / epsilon_b, 1.0 / order_b)
+    with overflow_is_inf():  # b beyond 1.8e308 (ε subnormal) is inf, as documented
+        kernel_scale = width * _power(_kernel_shape(sensitivity_b, width, order_b) / epsilon_b, 1.0 / order_b)
     lower_scale = kernel_scale / 2.0  # A(b) = 2^p ε > ε there
     upper_scale = kernel_scale * 2.0
     # ε_BIT(b) -> 0 as b -> inf, so doubling ends; 2100 doublings span every double.
@@ -1791,7 +1813,12 @@ def lemma11_variance_ratio(epsilon: ArrayLike, delta: ArrayLike) -> FloatOrArray
     delta_array = _delta_array(delta)
     epsilon_b, delta_b = _broadcast(epsilon_array, delta_array)
     sigma = np.asarray(pdp_gaussian_sigma(epsilon_b, delta_b, 1.0))
-    return scalar_or_array((sigma * epsilon_b) ** 2 / 2.0, epsilon, delta)
+    with overflow_is_inf():  # σ = inf (ε subnormal) is replaced by the closed form just below
+        ratio = (sigma * epsilon_b) ** 2 / 2.0
+    # Where σ(Δ = 1) exceeds float64 (ε below about 1e-308) the closed form has the finite value.
+    z = -special.ndtri(delta_b / 2.0)
+    closed_form = ((z + math.sqrt(2.0) * np.sqrt(0.5 * z * z + epsilon_b)) / math.sqrt(8.0)) ** 2  # no 2ε to overflow
+    return scalar_or_array(np.where(np.isfinite(sigma), ratio, closed_form), epsilon, delta)
 
 
 class TailComparison(NamedTuple):
@@ -1847,9 +1874,13 @@ def laplace_gaussian_tail_ratio(
     t_b, epsilon_b, delta_b, sensitivity_b = _broadcast(t_array, epsilon_array, delta_array, sensitivity_array)
     sigma_function = pdp_gaussian_sigma if gaussian == "pdp" else analytic_gaussian_sigma
     sigma = np.asarray(sigma_function(epsilon_b, delta_b, sensitivity_b), dtype=np.float64)
-    log_laplace = -epsilon_b * t_b / sensitivity_b
-    log_gaussian = math.log(2.0) + special.log_ndtr(-t_b / sigma)
-    log_ratio = log_laplace - log_gaussian
+    with overflow_is_inf():  # ε t/Δ beyond 1.8e308 (Δ subnormal): log p1 = -inf, p1 = 0 exactly rounded
+        log_laplace = -epsilon_b * (t_b / sensitivity_b)
+    with overflow_is_inf():  # t/σ beyond 1.8e308 (Δ subnormal): log p2 = -inf
+        log_gaussian = math.log(2.0) + special.log_ndtr(-t_b / sigma)
+    # Where p2 underflows even in log space, p1 (log-linear in t/Δ) dwarfs it (log-quadratic): +inf.
+    underflow = np.isneginf(log_gaussian)
+    log_ratio = np.where(underflow, np.inf, log_laplace - np.where(underflow, 0.0, log_gaussian))
     with np.errstate(over="ignore"):  # a ratio beyond 1.8e308 is inf; log_ratio keeps its value
         ratio = np.exp(log_ratio)
     inputs = (t, epsilon, delta, sensitivity)
@@ -1880,7 +1911,8 @@ def privacy_cost_ratio(
     Returns
     -------
     float or numpy.ndarray
-        ``ε₂/ε₁``; below 1 where the Gaussian reaches the tail τ at t for less privacy cost.
+        ``ε₂/ε₁``; below 1 where the Gaussian reaches the tail τ at t for less privacy cost; inf
+        where it exceeds 1.8e308 (t/Δ below about 1e-308).
 
     Notes
     -----
@@ -1906,8 +1938,12 @@ def privacy_cost_ratio(
     delta_array = _delta_array(delta)
     sensitivity_array = _positive_array(sensitivity, "sensitivity")
     t_b, tail_b, delta_b, sensitivity_b = _broadcast(t_array, tail_array, delta_array, sensitivity_array)
-    laplace_epsilon = -sensitivity_b * np.log(tail_b) / t_b
-    relative_sigma = t_b / (-special.ndtri(tail_b / 2.0)) / sensitivity_b
-    z = -special.ndtri(delta_b / 2.0)
-    gaussian_epsilon = (1.0 + 2.0 * relative_sigma * z) / (2.0 * relative_sigma**2)
-    return scalar_or_array(gaussian_epsilon / laplace_epsilon, t, tail_probability, delta, sensitivity)
+    # With u = t/Δ, w = -Φ⁻¹(τ/2) and L = ln(1/τ): s = u/w, so ε₁ = L/u, ε₂ = (w² + 2uzw)/(2u²) and
+    # ε₂/ε₁ = w (w/(2u) + z)/L, which neither squares nor divides by s. Φ⁻¹(τ/2) is taken as
+    # ndtri_exp(log τ − log 2): τ/2 itself rounds to 0 at τ = 5e-324 (w is 38.5 there).
+    w = -special.ndtri_exp(np.log(tail_b) - math.log(2.0))
+    z = -special.ndtri_exp(np.log(delta_b) - math.log(2.0))
+    with overflow_is_inf():  # u = t/Δ overflowing gives w/(2u) = 0, its limit; u subnormal gives inf
+        half_w_over_u = 0.5 * w / (t_b / sensitivity_b)
+        ratio = w * (half_w_over_u + z) / -np.log(tail_b)
+    return scalar_or_array(ratio, t, tail_probability, delta, sensitivity)
