@@ -73,7 +73,11 @@ def _total_variance(count: float, variance_factor: float, scale: float) -> float
     At ε = 0 and δ = 1e-300 the exact σ is about 4e299, so E‖noise‖² is honestly "beyond 1e308".
     """
     log_value = math.log(count) + math.log(variance_factor) + 2.0 * math.log(float(scale))
-    return math.inf if log_value >= _LOG_FLOAT_MAX else count * variance_factor * float(scale) ** 2
+    if log_value >= _LOG_FLOAT_MAX:
+        return math.inf
+    if isinstance(count, int) and count.bit_length() > 1023:  # d >= 2**1023 has no float: use the log
+        return math.exp(log_value)  # (relative error below 2e-13; a figure of accuracy, not privacy)
+    return count * variance_factor * float(scale) ** 2
 
 
 def _log_probability(probability) -> np.ndarray:
