@@ -23,6 +23,7 @@ from scipy import stats
 
 from . import bounded, discrete_gaussian, gaussian, generalized, laplace, loss, multivariate, tails
 from ._types import ArrayLike
+from ._validation import as_float_array, parameter_names, require_interval
 from .registry_types import (
     GUARANTEE_LABELS,
     HistogramCalibration,
@@ -873,6 +874,9 @@ class Calibration:
 def evaluate(mechanism: Mechanism | str, setting: Setting) -> Calibration:
     """Calibrate one mechanism at ``setting``; invalid settings give a Calibration without numbers.
 
+    The scale, coordinate std and expected loss are inf where they exceed 1.8e308 (δ or ε tiny,
+    Δ or d near the largest double): the true values rounded to float64.
+
     Examples
     --------
     >>> c = evaluate("analytic_gaussian", Setting(epsilon=1.0, delta=1e-5))
@@ -902,7 +906,10 @@ def evaluate(mechanism: Mechanism | str, setting: Setting) -> Calibration:
 
 
 def calibrate_all(setting: Setting, *, featured_only: bool = False) -> list[Calibration]:
-    """Evaluate every registered mechanism (or only the featured ones) at ``setting``."""
+    """Evaluate every registered mechanism (or only the featured ones) at ``setting``.
+
+    As :func:`evaluate`, a number is inf where it exceeds 1.8e308.
+    """
     return [
         evaluate(mechanism, setting) for mechanism in MECHANISMS.values() if mechanism.featured or not featured_only
     ]
@@ -913,7 +920,9 @@ def coordinate_std_over_epsilon(mechanism: Mechanism | str, epsilons: ArrayLike,
 
     The other parameters come from ``setting``. Validity is checked at each ε; the scales of the
     valid ones come from one vectorized call (``scale_over_epsilon``) where the mechanism has it,
-    which for root-found calibrations is far faster than one call per ε.
+    which for root-found calibrations is far faster than one call per ε. A std is inf where it
+    exceeds 1.8e308 (Δ near the largest double). ``epsilons`` (each ε ≥ 0 and finite) is checked,
+    and named, before any calibration.
 
     Examples
     --------
@@ -923,7 +932,14 @@ def coordinate_std_over_epsilon(mechanism: Mechanism | str, epsilons: ArrayLike,
     """
     if isinstance(mechanism, str):
         mechanism = MECHANISMS[mechanism]
-    epsilons = np.asarray(epsilons, dtype=float)
+    given = require_interval(as_float_array(epsilons, "epsilons"), "epsilons", 0.0, None)
+    epsilons = np.atleast_1d(given).ravel()
+    with parameter_names(epsilon="epsilons"):
+        stds = _stds_over_epsilon(mechanism, epsilons, setting)
+    return stds.reshape(given.shape)
+
+
+def _stds_over_epsilon(mechanism: Mechanism, epsilons: np.ndarray, setting: Setting) -> np.ndarray:
     settings = [replace(setting, epsilon=float(epsilon)) for epsilon in epsilons]
     valid = np.array([mechanism.validity(s).valid for s in settings], dtype=bool)
     stds = np.full(epsilons.shape, np.nan)
