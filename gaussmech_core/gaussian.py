@@ -1711,7 +1711,8 @@ def vinterbo_gaussian_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: A
     -------
     float or ndarray
         σ = inf where it would exceed 1.8e308 (ε below about 1e-308, or Δ near the largest double).
-        σ with z = −ln(4δ(1 − δ)) and (a, s) = (1, 1) for δ ≤ ½, (π/4, −1) for δ > ½. Never
+        σ with z = −ln(4δ(1 − δ)) and (a, s) = (1, 1) for δ ≤ ½, (π/4, −1) for δ > ½, rounded
+        up by 4 ulps. Never
         below the exact :func:`analytic_gaussian_sigma` (checked in the tests on ε ∈ [1e-6, 1e3],
         δ ∈ [1e-300, 0.9]); within 10-50% of it at typical settings.
 
@@ -1741,7 +1742,9 @@ def vinterbo_gaussian_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: A
     with overflow_is_inf():  # σ beyond 1.8e308 (ε below about 1e-308, Δ near 1.8e308) is inf
         # plus/√2/ε, not plus/(√2 ε): √2 ε overflows at ε near 1.8e308, where σ is about 5e-155 Δ
         unit = np.where(upper_half, 1.0 / (SQRT2 * plus), plus / SQRT2 / e)
-        sigma = s * unit
+        # + 4 ulps for the (at most 3) roundings above: at ε near 1.8e308 the formula exceeds the
+        # necessary Δ/√(2ε) by a factor 1 + 4e-154 only, and rounded to nearest it fell an ulp below
+        sigma = _with_margin_up(s * unit, s * unit)
     return scalar_or_array(sigma.reshape(shape), epsilon, delta, sensitivity)
 
 

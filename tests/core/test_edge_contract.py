@@ -744,6 +744,15 @@ DOMAINS = {
     "gamma": (0.0, None, True, False, False),
     "prior_variance": (0.0, None, True, False, False),
     "total": (0.0, None, False, False, False),
+    # attack_risk, audit, inverse and the bounded-data GG functions of generalized
+    "advantage": (0.0, 1.0, True, True, False),
+    "true_positive_rate": (0.0, 1.0, False, False, False),
+    "false_positive_rate": (0.0, 1.0, True, False, False),
+    "expected_loss": (0.0, None, True, False, False),
+    "target": (0.0, None, True, False, False),
+    "center": (None, None, False, False, False),
+    "lower": (None, None, False, False, False),
+    "upper": (None, None, False, False, False),
 }
 HUGE_FLOAT = 1e300
 
