@@ -20,6 +20,7 @@ advanced composition approximates.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 from scipy import special
@@ -86,7 +87,13 @@ def _composed_pair(sigma: ArrayLike, sensitivity: ArrayLike, k: int) -> tuple[Fl
     return (float(pair[0]), float(pair[1])) if scalar else pair
 
 
-def _calibrated_at_composed_sensitivity(calibrate, epsilon, delta, sensitivity, k):
+def _calibrated_at_composed_sensitivity(
+    calibrate: Callable[[ArrayLike, ArrayLike, ArrayLike], FloatOrArray],
+    epsilon: ArrayLike,
+    delta: ArrayLike,
+    sensitivity: ArrayLike,
+    k: int,
+) -> FloatOrArray:
     """``calibrate(ε, δ, √k Δ)``; where √k Δ overflows float64, √k × ``calibrate(ε, δ, Δ)`` rounded
     up by an ulp (σ is linear in Δ), which is inf only where the true σ exceeds 1.8e308."""
     sensitivity_array = _sensitivity_array(sensitivity)

@@ -462,7 +462,9 @@ def _mechanism(mechanism: Mechanism | str) -> Mechanism:
     return MECHANISMS[mechanism]
 
 
-def _false_positive_rates(false_positive_rates: Sequence[float], name: str = "false_positive_rates") -> tuple[float, ...]:
+def _false_positive_rates(
+    false_positive_rates: Sequence[float], name: str = "false_positive_rates"
+) -> tuple[float, ...]:
     rates = np.atleast_1d(_alpha_array(false_positive_rates, name))
     if rates.size == 0:
         raise ValueError(f"{name} must hold at least one rate in (0, 1), got {name}={false_positive_rates!r}")
@@ -654,7 +656,9 @@ def scale_for_attack_limit(
         def gap(log_scale):
             return (
                 # floored well below the level (not at a fixed 1e-300, which a tiny advantage reaches)
-                math.log(max(_risk_at(mechanism, setting, math.exp(log_scale), advantage, target_fpr), 1e-3 * level, 5e-324))
+                math.log(
+                    max(_risk_at(mechanism, setting, math.exp(log_scale), advantage, target_fpr), 1e-3 * level, 5e-324)
+                )
                 - log_level
             )
 

@@ -27,8 +27,8 @@ from ._validation import (
     broadcast_1d as _broadcast,
     delta_array as _delta_array,
     epsilon_array as _epsilon_array,
-    positive_array as _positive_array,
     overflow_is_inf,
+    positive_array as _positive_array,
     require_interval,
     sample_shape,
     scalar_or_array,
@@ -118,7 +118,9 @@ def _pure_scale(epsilon: np.ndarray, sensitivity: np.ndarray) -> np.ndarray:
         scale = np.nextafter(quotient, np.inf)
     largest = np.flatnonzero(np.ravel(quotient) == _LARGEST)
     if largest.size:
-        flat_scale, flat_epsilon, flat_sensitivity = (np.ravel(a).copy() for a in np.broadcast_arrays(scale, epsilon, sensitivity))
+        flat_scale, flat_epsilon, flat_sensitivity = (
+            np.ravel(a).copy() for a in np.broadcast_arrays(scale, epsilon, sensitivity)
+        )
         for index in largest:
             if Fraction(float(flat_sensitivity[index])) <= Fraction(_LARGEST) * Fraction(float(flat_epsilon[index])):
                 flat_scale[index] = _LARGEST

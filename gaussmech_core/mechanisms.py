@@ -81,6 +81,11 @@ def _total_variance(count: float, variance_factor: float, scale: float) -> float
     return count * variance_factor * float(scale) ** 2
 
 
+def _dim_times(dim: int, variance: float) -> float:
+    """d × a per-coordinate variance, through :func:`_total_variance` (inf, never an OverflowError)."""
+    return 0.0 if variance == 0.0 else _total_variance(dim, float(variance), 1.0)
+
+
 def _log_probability(probability) -> np.ndarray:
     """log p with log 0 = -inf (a tail that underflowed is below every α the pages accept)."""
     probability = np.asarray(probability, dtype=np.float64)
@@ -476,7 +481,7 @@ def _bounded_mechanism(
             epsilons, s.sensitivity, s.order, s.data_lower, s.data_upper
         ),
         coordinate_std=lambda b, s: math.sqrt(variance(b, s)),
-        expected_loss=lambda b, s: s.dim * variance(b, s),
+        expected_loss=lambda b, s: _dim_times(s.dim, variance(b, s)),
         sample=lambda rng, size, b, s: sampler(rng, (size, s.dim), b, s.order, half(s)),
         coordinate_sample=lambda rng, size, b, s: sampler(rng, size, b, s.order, half(s)),
         pdf=lambda x, b, s: pdf(x, b, s.order, half(s)),

@@ -243,10 +243,14 @@ def test_posterior_at_a_subnormal_prior_is_prior_odds_times_the_likelihood_ratio
 def test_sigma_for_a_tiny_advantage_is_finite_and_matched_by_the_registry_search():
     expected = float(1 / (mp.mpf("1e-300") * mp.sqrt(2 * mp.pi)))  # μ = 2√2 erfinv(a) ≈ a √(2π)
     assert attack_risk.gaussian_sigma_for_attack(advantage=1e-300) == pytest.approx(expected, rel=1e-14)
-    searched = attack_risk.scale_for_attack_limit("analytic_gaussian", Setting(epsilon=1.0, delta=1e-5), advantage=1e-300)
+    searched = attack_risk.scale_for_attack_limit(
+        "analytic_gaussian", Setting(epsilon=1.0, delta=1e-5), advantage=1e-300
+    )
     assert searched == pytest.approx(expected, rel=1e-9)
 
 
 def test_attack_functions_name_an_empty_rate_list():
     with pytest.raises(ValueError, match="^false_positive_rates must hold at least one"):
-        attack_risk.mechanism_attack_risk("analytic_gaussian", Setting(epsilon=1.0, delta=1e-5), false_positive_rates=[])
+        attack_risk.mechanism_attack_risk(
+            "analytic_gaussian", Setting(epsilon=1.0, delta=1e-5), false_positive_rates=[]
+        )

@@ -836,8 +836,14 @@ def _privacy_cost_ratio_mp(t, tail, delta, sensitivity):
 
 @pytest.mark.parametrize(
     ("t", "tail", "delta", "sensitivity"),
-    [(1.0, 0.01, 1e-5, 1.0), (1.0, 5e-324, 1e-5, 1.0), (1.0, 0.01, 5e-324, 1.0), (1e-300, 0.01, 1e-5, 1.0),
-     (1e300, 0.01, 1e-5, 1.0), (1.0, 0.01, 1e-5, 1e-300)],
+    [
+        (1.0, 0.01, 1e-5, 1.0),
+        (1.0, 5e-324, 1e-5, 1.0),
+        (1.0, 0.01, 5e-324, 1.0),
+        (1e-300, 0.01, 1e-5, 1.0),
+        (1e300, 0.01, 1e-5, 1.0),
+        (1.0, 0.01, 1e-5, 1e-300),
+    ],
 )
 def test_privacy_cost_ratio_against_mpmath_at_the_edges(t, tail, delta, sensitivity):
     expected = _privacy_cost_ratio_mp(t, tail, delta, sensitivity)
