@@ -1122,7 +1122,7 @@ def _half_mu_squared(sigma, sensitivity):
     """η = μ²/2 = Δ²/(2σ²), inf where it overflows."""
     mu = _unit_mu(sigma, sensitivity)
     eta = np.full_like(mu, np.inf)
-    fits = mu < 1e154
+    fits = mu < 1.8e154  # (μ/2) μ fits below √(2 × 1.8e308) = 1.896e154
     eta[fits] = 0.5 * mu[fits] * mu[fits]
     return eta
 
@@ -1604,7 +1604,7 @@ def zcdp_bun_steinke_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: Ar
 
     def holds(candidate):
         rho = _half_mu_squared(candidate, s)
-        converted = rho + 2.0 * np.sqrt(rho * log_inverse)
+        converted = rho + 2.0 * (np.sqrt(rho) * np.sqrt(log_inverse))  # ρ L overflows at ε near 1.8e308
         return (s == 0.0) | (_with_margin_up(converted, converted) <= e)
 
     sigma = _nudged_up(sigma, holds)

@@ -881,9 +881,12 @@ def test_low_privacy_bound_and_vinterbo_stay_finite_at_the_largest_epsilon():
     assert exact <= vinterbo <= 1.01 * exact
 
 
-def test_zcdp_cks_sigma_at_the_largest_epsilon_is_verified_and_finite():
-    sigma = gaussian.zcdp_cks_sigma(LARGEST, 1e-5)  # raised "could not verify" before
-    assert 0.0 < sigma < 1e-150
+@pytest.mark.parametrize("calibrate", [gaussian.zcdp_cks_sigma, gaussian.zcdp_bun_steinke_sigma])
+def test_zcdp_sigma_at_the_largest_epsilon_is_verified_and_near_the_lower_bound(calibrate):
+    # CKS raised "could not verify" there; both were pushed to σ >= 1e-154, where ρ stopped overflowing
+    sigma = calibrate(LARGEST, 1e-5)
+    bound = gaussian.low_privacy_sigma_bound(LARGEST)
+    assert bound <= sigma <= 1.1 * bound
     assert gaussian.zcdp_to_epsilon_cks(gaussian.zcdp_rho(sigma), 1e-5) <= LARGEST
 
 
