@@ -157,10 +157,13 @@ def _require_rng(rng: object) -> None:
         raise TypeError(f"rng must be a numpy.random.Generator, got rng={rng!r}")
 
 
+_SMALLEST_FRACTION = float(np.finfo(np.float64).tiny)  # Δ/W below it: the kernel shape underflows
+
+
 def _bounds_arrays(
     lower: ArrayLike, upper: ArrayLike, sensitivity: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Validate bounds ``lower < upper`` (finite, with a finite width) and ``0 < Δ <= W``."""
+    """Validate bounds ``lower < upper`` (finite, with a finite width) and ``2.2e-308 W <= Δ <= W``."""
     lower_array = require_interval(as_float_array(lower, "lower"), "lower")
     upper_array = require_interval(as_float_array(upper, "upper"), "upper")
     lower_b, upper_b = broadcast(lower_array, upper_array)
@@ -178,6 +181,16 @@ def _bounds_arrays(
                 f"sensitivity must be at most the width W = upper - lower of the bounded range, got "
                 f"sensitivity={float(sensitivity_b[tuple(index)])!r} > W={float(width_b[tuple(index)])!r}"
                 + (f" (first bad element at index {tuple(int(i) for i in index)})" if bad.ndim else "")
+            )
+        # Below Δ/W = 2.2e-308 the kernel's 1 - (1 - Δ/W)^p underflows (to 0, or to a subnormal
+        # with a few bits), so neither the scale nor ε can be computed from it.
+        tiny = sensitivity_b / width_b < _SMALLEST_FRACTION
+        if tiny.any():
+            index = np.argwhere(tiny)[0] if tiny.ndim else ()
+            raise ValueError(
+                f"sensitivity must be at least {_SMALLEST_FRACTION:.3g} × the width W = upper - lower, got "
+                f"sensitivity={float(sensitivity_b[tuple(index)])!r} with W={float(width_b[tuple(index)])!r}"
+                + (f" (first bad element at index {tuple(int(i) for i in index)})" if tiny.ndim else "")
             )
     return lower_array, upper_array
 
@@ -1476,7 +1489,7 @@ def truncated_gg_scale(
     epsilon : float or array_like
         ε > 0.
     sensitivity : float or array_like
-        Δ > 0, at most the width ``W = upper - lower``.
+        Δ in [2.2e-308 W, W], W = ``upper - lower`` (below, the kernel shape underflows).
     order : float or array_like
         p in [1, 10].
     lower, upper : float or array_like
@@ -1532,7 +1545,7 @@ def bit_gg_epsilon(
     scale : float or array_like
         b > 0.
     sensitivity : float or array_like
-        Δ > 0, at most ``W = upper - lower``.
+        Δ in [2.2e-308 W, W], W = ``upper - lower`` (below, the kernel shape underflows).
     order : float or array_like
         p in [1, 10].
     lower, upper : float or array_like
@@ -1584,7 +1597,7 @@ def bit_gg_scale(
     epsilon : float or array_like
         ε > 0.
     sensitivity : float or array_like
-        Δ > 0, at most ``W = upper - lower``.
+        Δ in [2.2e-308 W, W], W = ``upper - lower`` (below, the kernel shape underflows).
     order : float or array_like
         p in [1, 10].
     lower, upper : float or array_like

@@ -66,6 +66,7 @@ _COLORS = {
 
 _ALWAYS = Validity(True)
 _LOG_FLOAT_MAX = math.log(np.finfo(float).max)
+_SMALLEST_NORMAL = float(np.finfo(float).tiny)
 
 
 def _total_variance(count: float, variance_factor: float, scale: float) -> float:
@@ -411,6 +412,12 @@ def _bounded_validity(setting: Setting, what: str) -> Validity:
             f"Δ = {setting.sensitivity:g} exceeds the width W = {setting.data_width:g} of the data bounds "
             f"[{setting.data_lower:g}, {setting.data_upper:g}]: no query on data in [a, b] moves further. "
             "Widen the bounds or lower Δ.",
+        )
+    if setting.sensitivity < _SMALLEST_NORMAL * setting.data_width:
+        return Validity(
+            False,
+            f"Δ = {setting.sensitivity:g} is below 2.2e-308 × the width W = {setting.data_width:g}: "
+            f"the kernel 1 − (1 − Δ/W)^p of {what} underflows in double precision. Raise Δ or narrow the bounds.",
         )
     if setting.dim > 1 and setting.l1_model != "one_coordinate":
         return Validity(
