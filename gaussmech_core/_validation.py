@@ -37,6 +37,8 @@ __all__ = [
     "positive_array",
     "sample_shape",
     "MAX_SAMPLE_COUNT",
+    "MAX_DIMENSION",
+    "MAX_SEED",
     "parameter_names",
     "overflow_is_inf",
 ]
@@ -258,6 +260,15 @@ def sample_shape(size: object, name: str = "size") -> tuple[int, ...]:
     if math.prod(shape) > MAX_SAMPLE_COUNT:
         raise ValueError(f"{name} must describe at most {MAX_SAMPLE_COUNT:.0e} draws, got {name}={shown}")
     return tuple(shape)
+
+
+#: The largest dimension (number of noise coordinates) a function accepts: 2**53, the last
+#: integer float64 holds exactly, so that d, d σ² and χ²_d are computed for the d given.
+MAX_DIMENSION = 2**53
+
+#: The largest seed accepted for ``numpy.random.default_rng`` (64 bits of entropy suffice, and a
+#: seed is echoed in results, where a number beyond float64 would read as inf).
+MAX_SEED = 2**64 - 1
 
 
 @contextlib.contextmanager

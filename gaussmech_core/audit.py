@@ -31,6 +31,8 @@ from scipy import integrate, special
 
 from ._types import ArrayLike, FloatOrArray
 from ._validation import (
+    MAX_DIMENSION,
+    MAX_SEED,
     as_float_array,
     broadcast,
     overflow_is_inf,
@@ -59,10 +61,6 @@ CLOSER_TEST_NOISES = ("gaussian", "r1smg")
 MAX_TRIALS = 10_000_000
 #: Trials in a Wilson interval: up to 2**53, where k/n and z²/n are still formed from exact doubles.
 MAX_WILSON_TRIALS = 2**53
-#: Dimensions of the R1SMG closer-test quadrature: up to 2**53, where (M - 1)/2 is an exact double.
-MAX_QUADRATURE_DIM = 2**53
-#: Seeds up to 2**128 - 1: numpy's SeedSequence pools 128 bits of entropy by default.
-MAX_SEED = 2**128 - 1
 
 
 def max_distinguishing_success(epsilon: ArrayLike, delta: ArrayLike) -> FloatOrArray:
@@ -258,7 +256,7 @@ def r1smg_closer_test_success(sigma_star: float, sensitivity: float, dim: int) -
     sensitivity_value = float(
         require_interval(as_float_array(sensitivity, "sensitivity"), "sensitivity", 0.0, None, lower_open=True)
     )
-    dim_value = require_integer(dim, "dim", minimum=2, maximum=MAX_QUADRATURE_DIM)
+    dim_value = require_integer(dim, "dim", minimum=2, maximum=MAX_DIMENSION)
     half_gap = sensitivity_value / (2.0 * math.sqrt(sigma_star_value))
     return 1.0 - _r1smg_closer_test_failure(half_gap, dim_value)
 
@@ -271,7 +269,7 @@ def matched_gaussian_sigma(expected_loss: ArrayLike, dim: int) -> FloatOrArray:
     expected_loss : float or array_like
         Target E‖n‖₂² > 0.
     dim : int
-        The dimension d ≥ 1.
+        The dimension, 1 ≤ d ≤ 2**53 (:data:`~gaussmech_core._validation.MAX_DIMENSION`).
 
     Returns
     -------
@@ -284,11 +282,8 @@ def matched_gaussian_sigma(expected_loss: ArrayLike, dim: int) -> FloatOrArray:
     2.0
     """
     loss = require_interval(as_float_array(expected_loss, "expected_loss"), "expected_loss", 0.0, None, lower_open=True)
-    dim_value = require_integer(dim, "dim", minimum=1)
-    if dim_value < 2**1023:
-        return scalar_or_array(np.sqrt(loss / dim_value), expected_loss)
-    # d beyond the doubles: √loss / √d with √d = isqrt(d) (exact to far below an ulp there)
-    return scalar_or_array(np.sqrt(loss) / float(math.isqrt(dim_value)), expected_loss)
+    dim_value = require_integer(dim, "dim", minimum=1, maximum=MAX_DIMENSION)
+    return scalar_or_array(np.sqrt(loss / dim_value), expected_loss)
 
 
 def closer_test_projection_sample(
@@ -421,7 +416,7 @@ def simulate_closer_test(
     trials : int
         Number of simulated releases, 1 to 10 000 000.
     seed : int
-        Seed of ``numpy.random.default_rng``, 0 ≤ seed < 2**128; the same seed gives the same result.
+        Seed of ``numpy.random.default_rng``, 0 ≤ seed < 2**64; the same seed gives the same result.
     confidence : float
         Coverage of the reported Wilson interval.
 

@@ -28,7 +28,7 @@ import numpy as np
 from scipy import special
 
 from ._types import ArrayLike, FloatOrArray
-from ._validation import as_float_array, broadcast, require_interval, scalar_or_array
+from ._validation import as_float_array, broadcast, require_interval, sample_shape, scalar_or_array
 
 __all__ = [
     "half_width",
@@ -47,15 +47,41 @@ __all__ = [
 ]
 
 
-def half_width(lower: float, upper: float) -> float:
+def half_width(lower: ArrayLike, upper: ArrayLike) -> FloatOrArray:
     """``h = (upper - lower)/2``: the noise at the middle of the bounds lies in [-h, h].
+
+    Parameters
+    ----------
+    lower, upper : float or array_like
+        Finite data bounds a < b (broadcast together).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        h > 0, evaluated as ``upper/2 - lower/2`` so that bounds near ±1.8e308 do not overflow.
+
+    Raises
+    ------
+    ValueError
+        If a bound is NaN or infinite, or ``upper <= lower``.
 
     Examples
     --------
     >>> half_width(-1.0, 3.0)
     2.0
     """
-    return 0.5 * (float(upper) - float(lower))
+    lower_b, upper_b = broadcast(
+        require_interval(as_float_array(lower, "lower"), "lower"),
+        require_interval(as_float_array(upper, "upper"), "upper"),
+    )
+    width = 0.5 * upper_b - 0.5 * lower_b
+    if np.any(width <= 0.0):
+        index = np.argwhere(np.atleast_1d(width <= 0.0))[0][0]
+        raise ValueError(
+            f"upper must exceed lower, got lower={float(np.atleast_1d(lower_b)[index])!r}, "
+            f"upper={float(np.atleast_1d(upper_b)[index])!r}"
+        )
+    return scalar_or_array(width, lower, upper)
 
 
 def _positive(value: ArrayLike, name: str) -> np.ndarray:
@@ -143,6 +169,26 @@ def _mass_inside(scale: np.ndarray, order: np.ndarray, h: np.ndarray) -> np.ndar
     return special.gammainc(1.0 / order, _standard(h, scale, order))
 
 
+def _scaled_lower_gamma(s: np.ndarray, z: np.ndarray) -> np.ndarray:
+    """``S(s, z) = P(s, z) Γ(s + 1)/z^s = e^{-z} Σ_k z^k/((s+1)(s+2)…(s+k))`` for 0 <= z <= 1.
+
+    For X ~ GG(0, b, p), s = 1/p, z_h = (h/b)^p: ``P(|X| <= h) = (h/b) S(s, z_h)/Γ(s + 1)``,
+    so ratios of such masses need no b at all (the truncated law tends to the uniform one as
+    h/b -> 0, where P itself underflows). With z <= 1 and s > 0 the k-th term is below 1/k!;
+    28 terms reach 1e-29.
+    """
+    term = np.ones_like(z)
+    total = np.ones_like(z)
+    for k in range(1, 29):
+        term = term * z / (s + k)
+        total = total + term
+    return np.exp(-z) * total
+
+
+# Below this z_h = (h/b)^p the truncated noise's formulas use the series S (no b, no underflow).
+_SERIES_LIMIT = 1.0
+
+
 def _gg_density(x: np.ndarray, scale: np.ndarray, order: np.ndarray) -> np.ndarray:
     log_norm = np.log(order) - math.log(2.0) - np.log(scale) - special.gammaln(1.0 / order)
     return np.exp(log_norm - _standard(x, scale, order))
@@ -161,11 +207,24 @@ def truncated_noise_pdf(x: ArrayLike, scale: ArrayLike, order: ArrayLike, h: Arr
     >>> from scipy import integrate
     >>> round(integrate.quad(lambda x: truncated_noise_pdf(x, 0.7, 2.0, 0.5), -0.5, 0.5)[0], 10)
     1.0
+
+    Notes
+    -----
+    Where ``(h/b)^p <= 1`` it is evaluated as ``e^{-(|x|/b)^p}/(2h S(1/p, (h/b)^p))`` with the
+    series S of the regularized incomplete gamma function (no underflow as b/h grows: the law
+    tends to the uniform ``1/(2h)``); it is inf only where ``1/(2h)`` exceeds the largest double
+    (a subnormal h).
     """
     x_b, scale_b, order_b, h_b = _arrays(x, scale, order, h)
-    density = np.where(
-        np.abs(x_b) <= h_b, _gg_density(x_b, scale_b, order_b) / _mass_inside(scale_b, order_b, h_b), 0.0
-    )
+    z_h = _standard(h_b, scale_b, order_b)
+    small = z_h <= _SERIES_LIMIT
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # each branch where it is used
+        # h <= b: f(x)/P(|X| <= h) = e^{-(|x|/b)^p}/(2h S(1/p, z_h)), formed without b.
+        series = np.exp(-_standard(x_b, scale_b, order_b)) / (
+            2.0 * h_b * _scaled_lower_gamma(1.0 / order_b, np.minimum(z_h, 1.0))
+        )
+        direct = _gg_density(x_b, scale_b, order_b) / _mass_inside(scale_b, order_b, h_b)
+    density = np.where(np.abs(x_b) <= h_b, np.where(small, series, direct), 0.0)
     return scalar_or_array(density, x, scale, order, h)
 
 
@@ -178,9 +237,20 @@ def truncated_noise_tail(t: ArrayLike, scale: ArrayLike, order: ArrayLike, h: Ar
     [1.0, 0.0, 0.0]
     """
     t_b, scale_b, order_b, h_b = _arrays(t, scale, order, h, "t")
-    inside = _mass_inside(scale_b, order_b, h_b)
-    below = special.gammainc(1.0 / order_b, _standard(np.minimum(t_b, h_b), scale_b, order_b))
-    tail = np.where(t_b >= h_b, 0.0, np.clip((inside - below) / inside, 0.0, 1.0))
+    z_h = _standard(h_b, scale_b, order_b)
+    small = z_h <= _SERIES_LIMIT
+    below_h = np.minimum(t_b, h_b)
+    with np.errstate(divide="ignore", invalid="ignore"):  # each branch where it is used
+        # h <= b: P(|e| <= t) = (t/h) S(1/p, z_t)/S(1/p, z_h), formed without b.
+        shape = 1.0 / order_b
+        ratio = (below_h / h_b) * (
+            _scaled_lower_gamma(shape, np.minimum(_standard(below_h, scale_b, order_b), 1.0))
+            / _scaled_lower_gamma(shape, np.minimum(z_h, 1.0))
+        )
+        inside = _mass_inside(scale_b, order_b, h_b)
+        below = special.gammainc(shape, _standard(below_h, scale_b, order_b))
+        direct = (inside - below) / inside
+    tail = np.where(t_b >= h_b, 0.0, np.clip(np.where(small, 1.0 - ratio, direct), 0.0, 1.0))
     return scalar_or_array(tail, t, scale, order, h)
 
 
@@ -236,6 +306,11 @@ def clamped_noise_tail(t: ArrayLike, scale: ArrayLike, order: ArrayLike, h: Arra
 def clamped_noise_moment(q: ArrayLike, scale: ArrayLike, order: ArrayLike, h: ArrayLike) -> FloatOrArray:
     """``E|e|^q`` of the BIT noise ``clamp(X, -h, h)``: ``E[|X|^q; |X| <= h] + h^q P(|X| > h)``.
 
+    Evaluated as ``h^q T`` with ``T = E[(|X|/h)^q; |X| <= h] + Q(1/p, z)`` in [0, 1],
+    ``z = (h/b)^p``, ``a = (q+1)/p``: the first term is ``(h/b) e^{-z} M(1, a+1, z)/(a Γ(1/p))``
+    (Kummer's function, for z <= a + 1) or ``z^{-q/p} Γ(a) P(a, z)/Γ(1/p)`` (beyond), so that no
+    Gamma factor overflows at large q. Returns inf only where ``h^q T`` exceeds the largest double.
+
     Examples
     --------
     >>> round(float(clamped_noise_moment(2.0, 1e-3, 2.0, 0.5)), 12)   # b ≪ h: the GG's own b²/2
@@ -244,10 +319,26 @@ def clamped_noise_moment(q: ArrayLike, scale: ArrayLike, order: ArrayLike, h: Ar
     q_b, scale_b, order_b, h_b = broadcast(
         _positive(q, "q"), _positive(scale, "scale"), _order(order), _positive(h, "half_width")
     )
-    outside = special.gammaincc(1.0 / order_b, _standard(h_b, scale_b, order_b))
-    with np.errstate(under="ignore"):
-        moment = _inside_moment(q_b, scale_b, order_b, h_b) + h_b**q_b * outside
-    return scalar_or_array(np.minimum(moment, h_b**q_b), q, scale, order, h)
+    q_b, scale_b, order_b, h_b = (np.atleast_1d(array) for array in (q_b, scale_b, order_b, h_b))
+    shape = 1.0 / order_b
+    a = (q_b + 1.0) / order_b
+    z = _standard(h_b, scale_b, order_b)
+    near = z <= a + 1.0
+    with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):  # each branch where used
+        # E[(|X|/h)^q; |X| <= h] = (h/b) e^{-z} M(1, a+1, z)/(a Γ(1/p)) (Kummer), for z <= a + 1 ...
+        kummer_series = np.ones_like(z)  # hyp1f1 only where it is used (it does not end at z = inf)
+        kummer_series[near] = special.hyp1f1(1.0, a[near] + 1.0, z[near])
+        kummer = (h_b / scale_b) * np.exp(-z) * kummer_series / (a * special.gamma(shape))
+        # ... and z^{-q/p} Γ(a)/Γ(1/p) P(a, z) beyond, where P(a, z) > 1/2 (no underflow).
+        log_power = special.gammaln(a) - (a - shape) * np.log(z)
+        log_power = np.where(np.isnan(log_power), -np.inf, log_power)  # inf - inf: z >= a, so -inf
+        direct = np.exp(log_power - special.gammaln(shape) + np.log(special.gammainc(a, z)))
+        fraction = np.minimum(np.where(near, kummer, direct) + special.gammaincc(shape, z), 1.0)
+        power = h_b**q_b
+        moment = np.where(
+            np.isfinite(power) & (power > 0.0), power * fraction, np.exp(q_b * np.log(h_b) + np.log(fraction))
+        )
+    return scalar_or_array(moment, q, scale, order, h)
 
 
 def clamped_noise_atoms(scale: float, order: float, h: float) -> tuple[np.ndarray, np.ndarray]:
@@ -286,7 +377,7 @@ def clamped_noise_sample(
     True
     """
     b, p, half = float(_positive(scale, "scale")), float(_order(order)), float(_positive(h, "half_width"))
-    shape = np.empty(size, dtype=np.int8).shape
+    shape = sample_shape(size)
     return np.clip(_gg_draws(rng, int(np.prod(shape)), b, p), -half, half).reshape(shape)
 
 
@@ -307,7 +398,7 @@ def truncated_noise_sample(
     (True, 1.0)
     """
     b, p, half = float(_positive(scale, "scale")), float(_order(order)), float(_positive(h, "half_width"))
-    shape = np.empty(size, dtype=np.int8).shape
+    shape = sample_shape(size)
     count = int(np.prod(shape))
     result = np.empty(count)
     filled = 0

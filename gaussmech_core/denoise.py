@@ -43,7 +43,16 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ._types import ArrayLike, FloatOrArray, FloatT, Prior
-from ._validation import as_float_array, require_choice, require_integer, require_interval
+from ._validation import (
+    MAX_DIMENSION,
+    as_float_array,
+    broadcast,
+    require_choice,
+    require_integer,
+    require_interval,
+    scalar_or_array,
+    whole_numbers,
+)
 
 __all__ = [
     "posterior_mean",
@@ -71,6 +80,8 @@ _MAX_NOISE_TO_NORM_RATIO = 1e150
 # Michelot's simplex iteration is exact when it stops; after this many rounds the remaining rows
 # (adversarial inputs only) fall back to the O(d log d) sort, so the worst case stays O(d log d).
 _MICHELOT_MAX_ROUNDS = 60
+# A public total is a whole number that float64 holds exactly.
+_MAX_EXACT_INTEGER = 2**53
 
 
 # --- input checks ----------------------------------------------------------------------------
@@ -106,7 +117,15 @@ def _center_array(center: ArrayLike | str, y: np.ndarray, name: str = "center") 
 
 def _require_dimension(d: int, minimum: int, what: str) -> None:
     if d < minimum:
-        raise ValueError(f"{what} needs at least {minimum} coordinates (d >= {minimum}), got d={d}")
+        raise ValueError(f"y must have at least {minimum} coordinates for {what} (d >= {minimum}), got d={d}")
+
+
+def _scaled_norm(residual: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(m, ‖r/m‖)`` per row with ``m = max|r|`` (1 for a zero row): ``‖r‖ = m ‖r/m‖`` without
+    overflow (the second factor is in [1, √d]), even where ‖r‖ itself exceeds the largest double."""
+    largest = np.max(np.abs(residual), axis=-1, keepdims=True)
+    safe_largest = np.where(largest > 0, largest, 1.0)
+    return safe_largest, np.sqrt(np.sum((residual / safe_largest) ** 2, axis=-1, keepdims=True))
 
 
 # --- batch kernels: rows of Y are independent releases, sigma has shape (rows, 1) -------------
@@ -123,17 +142,19 @@ def _shrink_rows(
     d = Y.shape[1]
     anchor = Y.mean(axis=1, keepdims=True) if isinstance(center, str) else center
     residual = Y - anchor
-    # ‖r‖ computed as m ‖r/m‖ with m = max|r|, so huge counts cannot overflow the square.
-    largest = np.max(np.abs(residual), axis=1, keepdims=True)
-    safe_largest = np.where(largest > 0, largest, 1.0)
-    norm = safe_largest * np.sqrt(np.sum((residual / safe_largest) ** 2, axis=1, keepdims=True))
-    # Dividing by max(‖r‖, σ/cap) keeps σ/‖r‖ <= cap without ever forming an overflowing ratio.
-    ratio = sigma / np.maximum(np.where(norm > 0, norm, 1.0), sigma / _MAX_NOISE_TO_NORM_RATIO)
+    # σ/‖r‖ = (σ/m)/‖r/m‖ (m = max|r|): neither huge counts nor a centre near the largest double
+    # overflow the norm; the ratio is capped at _MAX_NOISE_TO_NORM_RATIO, where the factor's
+    # positive part is 0 either way and its square stays finite.
+    largest, unit_norm = _scaled_norm(residual)
+    with np.errstate(
+        over="ignore", divide="ignore", invalid="ignore"
+    ):  # inf and 0/0 (a zero row): capped or masked below
+        ratio = np.minimum((sigma / largest) / unit_norm, _MAX_NOISE_TO_NORM_RATIO)
     factor = 1.0 - (d - dims_lost) * ratio**2
     if positive_part:
         factor = np.maximum(factor, 0.0)
     # A residual of exactly zero is already at the centre: every factor leaves it there.
-    factor = np.where(norm > 0, factor, 0.0)
+    factor = np.where(np.max(np.abs(residual), axis=1, keepdims=True) > 0, factor, 0.0)
     return anchor + factor * residual
 
 
@@ -156,7 +177,10 @@ def _soft_threshold_rows(Y, threshold):
 
 
 def _universal_threshold(sigma: FloatT, d: int) -> FloatT:
-    return sigma * math.sqrt(2.0 * math.log(d))
+    """σ √(2 ln d); inf where that exceeds the largest double, which thresholds every finite
+    value to 0, as the exact λ does."""
+    with np.errstate(over="ignore"):
+        return sigma * math.sqrt(2.0 * math.log(d))
 
 
 def _simplex_shift_sorted(Y, total):
@@ -290,7 +314,12 @@ def _wavelet_rows(
     pywt = _import_pywt()
     height, width = grids.shape[-2:]
     levels = _wavelet_levels((height, width), level)
-    padded = _pad_to_multiple(grids, 2**levels)
+    # The transform is linear and soft thresholding positively homogeneous (S_λ(cx) = c S_{λ/c}(x)):
+    # grids with cells beyond 2**1000 are transformed in units of a power of 2 (exact), so that the
+    # transform's sums cannot overflow where the result does not.
+    top = np.max(np.abs(grids), axis=(-2, -1), keepdims=True)
+    unit = np.where(top >= 2.0**1000, np.ldexp(1.0, np.frexp(top)[1] - 1), 1.0)
+    padded = _pad_to_multiple(grids / unit, 2**levels)
     with warnings.catch_warnings():
         # PyWavelets warns that levels beyond dwt_max_level feel "boundary effects"; with
         # periodization the transform stays exactly orthonormal at every level (checked in the
@@ -299,12 +328,13 @@ def _wavelet_rows(
         coefficients = pywt.wavedec2(padded, wavelet, mode="periodization", level=levels, axes=(-2, -1))
     if threshold is None:
         threshold = _universal_threshold(sigma, padded.shape[-2] * padded.shape[-1])
-    threshold = np.asarray(threshold, dtype=float).reshape(-1, 1, 1)
+    threshold = np.asarray(threshold, dtype=float).reshape(-1, 1, 1) / unit
     thresholded = [coefficients[0]] + [
         tuple(_soft_threshold_rows(band, threshold) for band in details) for details in coefficients[1:]
     ]
     restored = pywt.waverec2(thresholded, wavelet, mode="periodization", axes=(-2, -1))
-    return restored[..., :height, :width]
+    with np.errstate(over="ignore"):  # inf only where a restored cell exceeds the largest double
+        return restored[..., :height, :width] * unit
 
 
 def _check_orthogonal_wavelet(wavelet: str) -> None:
@@ -365,8 +395,26 @@ def posterior_mean(y: ArrayLike, sigma: float, prior_variance: float, prior_mean
     return result.reshape(values.shape)
 
 
-def posterior_mean_bayes_risk(dim: int, sigma: float, prior_variance: float) -> float:
+def _risk_arrays(dim: ArrayLike, sigma: ArrayLike, prior_variance: ArrayLike, minimum: int) -> tuple[np.ndarray, ...]:
+    """(d, σ, w²) of a Bayes risk, validated and broadcast (d whole in [minimum, 2**53])."""
+    d = require_interval(whole_numbers(dim, "dim", minimum), "dim", float(minimum), float(MAX_DIMENSION))
+    noise = require_interval(as_float_array(sigma, "sigma"), "sigma", 0.0, None)
+    variance = require_interval(as_float_array(prior_variance, "prior_variance"), "prior_variance", 0.0, None)
+    return broadcast(d, noise, variance)
+
+
+def _harmonic_variance(noise: np.ndarray, variance: np.ndarray) -> np.ndarray:
+    """``σ² w²/(w² + σ²) = 1/(1/σ² + 1/w²)`` (0 where σ or w² is 0): a sum of positives, finite
+    for every finite σ and w² (it is at most min(σ², w²))."""
+    with np.errstate(divide="ignore", over="ignore"):
+        return 1.0 / ((1.0 / noise) ** 2 + 1.0 / variance)
+
+
+def posterior_mean_bayes_risk(dim: ArrayLike, sigma: ArrayLike, prior_variance: ArrayLike) -> FloatOrArray:
     """Bayes risk ``E‖θ̂ - θ‖² = d σ² w²/(w² + σ²)`` of :func:`posterior_mean` (the oracle's error).
+
+    Vectorized over its arguments; evaluated as ``d/(1/σ² + 1/w²)``, inf only where that exceeds
+    the largest double (d up to 2**53).
 
     Notes
     -----
@@ -377,11 +425,8 @@ def posterior_mean_bayes_risk(dim: int, sigma: float, prior_variance: float) -> 
     >>> posterior_mean_bayes_risk(10, sigma=1.0, prior_variance=1.0)
     5.0
     """
-    d = require_integer(dim, "dim", minimum=1)
-    noise = _as_scalar(sigma, "sigma")
-    variance = _as_scalar(prior_variance, "prior_variance")
-    total_variance = variance + noise**2
-    return 0.0 if total_variance == 0 else d * noise**2 * variance / total_variance
+    d, noise, variance = _risk_arrays(dim, sigma, prior_variance, 1)
+    return scalar_or_array(d * _harmonic_variance(noise, variance), dim, sigma, prior_variance)
 
 
 def oracle_prior(theta: ArrayLike, center: float | None = None) -> tuple[FloatOrArray, float]:
@@ -402,7 +447,8 @@ def oracle_prior(theta: ArrayLike, center: float | None = None) -> tuple[FloatOr
     Returns
     -------
     tuple of float
-        ``(prior_mean, prior_variance)``.
+        ``(prior_mean, prior_variance)``; the variance is inf where ``‖θ - m‖²/d`` exceeds the
+        largest double.
 
     Examples
     --------
@@ -410,8 +456,17 @@ def oracle_prior(theta: ArrayLike, center: float | None = None) -> tuple[FloatOr
     (2.0, 2.6666666666666665)
     """
     values = _as_vector(theta, "theta")
-    mean = float(values.mean()) if center is None else _as_scalar(center, "center", None)
-    return mean, float(np.mean((values - mean) ** 2))
+    top = float(np.max(np.abs(values)))
+    scale = math.ldexp(1.0, math.frexp(top)[1] - 1) if top > 0 else 1.0  # a power of 2: exact
+    # The mean as scale × mean(θ/scale), and the variance as m² mean((r/m)²): neither overflows
+    # before the result does (the variance is inf only where ‖θ - m‖²/d exceeds the largest double).
+    mean = scale * float(np.mean(values / scale)) if center is None else _as_scalar(center, "center", None)
+    with np.errstate(over="ignore"):  # θ - m beyond the largest double: its square is inf too
+        residual = values - mean
+        top = float(np.max(np.abs(residual)))
+        unit = math.ldexp(1.0, math.frexp(top)[1] - 1) if 0 < top < math.inf else 1.0  # a power of 2: exact
+        variance = unit * (unit * float(np.mean((residual / unit) ** 2)))
+    return mean, variance
 
 
 def james_stein(y: ArrayLike, sigma: float, positive_part: bool = False, center: ArrayLike | str = 0.0) -> np.ndarray:
@@ -462,8 +517,11 @@ def james_stein(y: ArrayLike, sigma: float, positive_part: bool = False, center:
     return result.reshape(values.shape)
 
 
-def james_stein_bayes_risk(dim: int, sigma: float, prior_variance: float) -> float:
+def james_stein_bayes_risk(dim: ArrayLike, sigma: ArrayLike, prior_variance: ArrayLike) -> FloatOrArray:
     """Bayes risk of plain James–Stein under ``θ ~ N(c, w² I)``: ``(d σ² w² + 2 σ⁴)/(w² + σ²)``.
+
+    Vectorized; evaluated as ``d/(1/σ² + 1/w²) + 2σ²/(1 + w²/σ²)``, inf only where the risk
+    exceeds the largest double (e.g. σ beyond 1e154).
 
     Notes
     -----
@@ -476,11 +534,11 @@ def james_stein_bayes_risk(dim: int, sigma: float, prior_variance: float) -> flo
     >>> james_stein_bayes_risk(10, sigma=1.0, prior_variance=1.0)
     6.0
     """
-    d = require_integer(dim, "dim", minimum=3)
-    noise = _as_scalar(sigma, "sigma")
-    variance = _as_scalar(prior_variance, "prior_variance")
-    total_variance = variance + noise**2
-    return 0.0 if total_variance == 0 else (d * noise**2 * variance + 2 * noise**4) / total_variance
+    d, noise, variance = _risk_arrays(dim, sigma, prior_variance, 3)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        share = 1.0 / (1.0 + (np.sqrt(variance) / noise) ** 2)  # σ²/(w² + σ²), written without σ²
+        excess = np.where(noise > 0, 2.0 * noise**2 * share, 0.0)  # 2σ⁴/(w² + σ²); inf only beyond float64
+    return scalar_or_array(d * _harmonic_variance(noise, variance) + excess, dim, sigma, prior_variance)
 
 
 def empirical_bayes(y: ArrayLike, sigma: float, center: ArrayLike | str = 0.0) -> np.ndarray:
@@ -520,7 +578,7 @@ def empirical_bayes(y: ArrayLike, sigma: float, center: ArrayLike | str = 0.0) -
 
 
 def universal_threshold(sigma: float, dim: int) -> float:
-    """Donoho's universal threshold ``λ = σ √(2 ln d)``.
+    """Donoho's universal threshold ``λ = σ √(2 ln d)`` (inf where that exceeds the largest double).
 
     Examples
     --------
@@ -595,6 +653,8 @@ def wavelet_soft_threshold(
     Returns
     -------
     numpy.ndarray, shape (h, w)
+        The estimate; a cell is inf only where it exceeds the largest double, which the
+        transform's rounding (a few ulps) can make of a cell at the largest double itself.
 
     Raises
     ------
@@ -727,7 +787,7 @@ def round_keeping_total(x: ArrayLike, total: int | None = None) -> np.ndarray:
     if total is None:
         target = float(np.rint(values.sum()))
     else:
-        target = float(require_integer(total, "total", minimum=0))
+        target = float(require_integer(total, "total", minimum=0, maximum=_MAX_EXACT_INTEGER))
     return _round_rows(values.reshape(1, -1), target).reshape(values.shape)
 
 
@@ -973,7 +1033,7 @@ def apply_pipeline(
     checked_prior = _check_prior(prior, values.shape)
     checked = check_pipeline(steps, values.shape, target, checked_prior)
     if "round" in checked and target is not None:
-        require_integer(target, "total", minimum=0)
+        require_integer(target, "total", minimum=0, maximum=_MAX_EXACT_INTEGER)
     result = _apply_rows(
         values.reshape(1, -1).copy(), checked, np.array([[noise]]), target, checked_prior, values.shape
     )

@@ -105,12 +105,15 @@ from scipy import special
 
 from ._types import ArrayLike, FloatOrArray, Shape
 from ._validation import (
+    MAX_DIMENSION,
+    MAX_SEED,
     as_float_array,
     broadcast,
     epsilon_array,
     require_choice,
     require_integer,
     require_interval,
+    sample_shape,
     scalar_or_array,
     whole_numbers,
 )
@@ -779,7 +782,8 @@ def discrete_gaussian_delta_zcdp_bound(
     -------
     float or ndarray
         δ such that the mechanism is (ε, δ)-DP: a valid bound, not the exact profile (which
-        depends on the change vector itself; the lattice is not rotation-invariant).
+        depends on the change vector itself; the lattice is not rotation-invariant). Where
+        ρ = Δ²/(2σ²) exceeds the largest double (Δ/σ > 1.3e154) it is the trivial bound 1.
 
     Notes
     -----
@@ -794,7 +798,14 @@ def discrete_gaussian_delta_zcdp_bound(
     >>> round(bound, 4), bool(exact <= bound)
     (0.0882, True)
     """
-    return zcdp_to_delta_cks(zcdp_rho(sigma, sensitivity), epsilon)
+    rho = np.asarray(zcdp_rho(sigma, sensitivity))
+    bounded = np.isfinite(rho)
+    if np.all(bounded):
+        return zcdp_to_delta_cks(rho.item() if rho.ndim == 0 else rho, epsilon)
+    # ρ = Δ²/(2σ²) beyond the largest double (Δ/σ > 1.3e154): no conversion says more than δ <= 1.
+    delta = np.asarray(zcdp_to_delta_cks(np.where(bounded, rho, 0.0), epsilon))
+    rho_b, delta_b = np.broadcast_arrays(rho, delta)
+    return scalar_or_array(np.where(np.isfinite(rho_b), delta_b, 1.0), epsilon, sigma, sensitivity)
 
 
 def discrete_gaussian_sigma_zcdp_bound(
@@ -816,6 +827,7 @@ def discrete_gaussian_sigma_zcdp_bound(
     float or ndarray
         σ with ``Δ²/(2σ²)``-zCDP converting to (ε, δ) by CKS20 Cor. 13: sufficient, not the
         smallest; above the exact :func:`discrete_gaussian_sigma` where both apply.
+        inf where that σ (proportional to Δ) exceeds the largest double.
 
     Notes
     -----
@@ -1101,8 +1113,10 @@ def _square_pmf(sigma):
 
 
 def _exact_loss_support(sigma, dim):
-    top = int(math.ceil(_TRUNCATION_SIGMAS * sigma)) + 2
-    return dim * top * top + 1
+    """d (⌈10σ⌉ + 2)² + 1 values; as a float, inf where that exceeds the largest double (it is
+    only compared with the exact-support limit, and shown in a message)."""
+    top = math.ceil(min(_TRUNCATION_SIGMAS * sigma, 1e300)) + 2.0
+    return dim * top * top + 1.0
 
 
 def _loss_pmf_for_quantiles(sigma: float, dim: int) -> np.ndarray:
@@ -1165,7 +1179,7 @@ def discrete_gaussian_norm_tail_is_exact(sigma: float, dim: int) -> bool:
     (True, False)
     """
     sigma_value = float(_sigma_array(sigma, allow_infinity=False))
-    d = require_integer(dim, "dim", minimum=1)
+    d = require_integer(dim, "dim", minimum=1, maximum=MAX_DIMENSION)
     return d == 1 or _exact_loss_support(sigma_value, d) <= _EXACT_SUPPORT
 
 
@@ -1201,7 +1215,7 @@ def discrete_gaussian_norm_tail(t: ArrayLike, sigma: float, dim: int) -> FloatOr
     0.260249
     """
     sigma_value = float(_sigma_array(sigma, allow_infinity=False))
-    d = require_integer(dim, "dim", minimum=1)
+    d = require_integer(dim, "dim", minimum=1, maximum=MAX_DIMENSION)
     t_values = as_float_array(t, "t")
     require_interval(t_values, "t", allow_infinity=True)
     if d == 1:
@@ -1210,7 +1224,7 @@ def discrete_gaussian_norm_tail(t: ArrayLike, sigma: float, dim: int) -> FloatOr
     if not discrete_gaussian_norm_tail_is_exact(sigma_value, d):
         raise ValueError(
             f"the exact norm tail needs d (10 sigma + 2)^2 <= {_EXACT_SUPPORT} lattice values, got "
-            f"{support} (sigma={sigma_value!r}, dim={d}); use Monte Carlo with discrete_gaussian_sample"
+            f"{support:.6g} (sigma={sigma_value!r}, dim={d}); use Monte Carlo with discrete_gaussian_sample"
         )
     pmf = _loss_pmf(sigma_value, d)
     survival = np.concatenate([np.cumsum(pmf[::-1])[::-1], [0.0]])  # survival[k] = P(L ≥ k)
@@ -1262,7 +1276,8 @@ def discrete_gaussian_loss_summary(
         exact (the lattice pmf of ‖Y‖₂², as in :func:`discrete_gaussian_norm_tail`) while its
         support fits in 65536 values (``exact=True``); beyond, Monte Carlo with the float
         sampler (seeded) while at least 20 000 sums fit in 4e5 draws, else the Cornish–Fisher
-        expansion with the exact cumulants; ``method`` says which.
+        expansion with the exact cumulants; ``method`` says which. Entries are inf where the
+        loss exceeds the largest double (σ² d beyond 1.8e308; its value rounded to float64).
 
     Notes
     -----
@@ -1276,7 +1291,7 @@ def discrete_gaussian_loss_summary(
     (3.999999, 3.0, True)
     """
     sigma_value = float(_sigma_array(sigma, allow_infinity=False))
-    d = require_integer(dim, "dim", minimum=1)
+    d = require_integer(dim, "dim", minimum=1, maximum=MAX_DIMENSION)
     levels = tuple(
         float(q)
         for q in require_interval(
@@ -1289,7 +1304,7 @@ def discrete_gaussian_loss_summary(
         )
     )
     n_samples = require_integer(n_samples, "n_samples", minimum=1)
-    seed = require_integer(seed, "seed", minimum=0)
+    seed = require_integer(seed, "seed", minimum=0, maximum=MAX_SEED)
     k1, k2, k3, k4 = _square_cumulants(sigma_value)
     wanted = np.array(levels + (0.5,))
     exact = _exact_loss_support(sigma_value, d) <= _EXACT_SUPPORT
@@ -1308,8 +1323,8 @@ def discrete_gaussian_loss_summary(
             gamma1 = k3 / (k2**1.5 * math.sqrt(d)) if k2 > 0 else 0.0
             gamma2 = k4 / (k2 * k2 * d) if k2 > 0 else 0.0
             standardized = d * k1 + math.sqrt(d * k2) * _cornish_fisher(wanted, gamma1, gamma2)
-            with np.errstate(over="ignore"):
-                values = np.maximum(sigma_value * sigma_value * standardized, 0.0)
+            with np.errstate(over="ignore"):  # σ² beyond float64: inf, the loss's rounded value
+                values = np.where(standardized > 0.0, sigma_value * sigma_value * standardized, 0.0)
             method = "moments exact; quantiles by the Cornish-Fisher expansion with the exact cumulants"
     degenerate = k2 <= 0.0  # σ so small that X = 0 to float precision
     if degenerate:
@@ -1381,10 +1396,8 @@ def discrete_gaussian_sample(rng: np.random.Generator, size: Shape, sigma: float
             hint="draws must fit in int64",
         )
     )
-    shape = (size,) if isinstance(size, (int, np.integer)) else tuple(size)
-    count = int(np.prod(shape, dtype=np.int64))
-    if count < 0 or any(int(n) < 0 for n in shape):
-        raise ValueError(f"size must be non-negative, got size={size!r}")
+    shape = sample_shape(size)
+    count = math.prod(shape)
     t = math.floor(sigma_value) + 1.0
     success = -math.expm1(-1.0 / t)
     out = np.empty(count, dtype=np.int64)
@@ -1392,8 +1405,11 @@ def discrete_gaussian_sample(rng: np.random.Generator, size: Shape, sigma: float
     while filled < count:
         batch = int(1.4 * (count - filled)) + 16
         proposal = rng.geometric(success, batch) - rng.geometric(success, batch)
-        distance = np.abs(proposal) - sigma_value * sigma_value / t
-        accept = rng.random(batch) < np.exp(-distance * distance / (2.0 * sigma_value * sigma_value))
+        # (distance/σ)² rather than distance²/σ²: σ² underflows to 0 below σ ≈ 1e-154, while the
+        # ratio only overflows to inf where the acceptance exp(-inf) = 0 is the exact answer.
+        with np.errstate(over="ignore"):
+            standardized = (np.abs(proposal) - sigma_value * sigma_value / t) / sigma_value
+            accept = rng.random(batch) < np.exp(-0.5 * standardized * standardized)
         kept = proposal[accept][: count - filled]
         out[filled : filled + kept.size] = kept
         filled += kept.size
@@ -1523,7 +1539,8 @@ def discrete_gaussian_exact_sample(
     TypeError
         For a non-numeric σ² or an rng of another type.
     ValueError
-        For σ² ≤ 0 or not finite, or a negative size.
+        For σ² ≤ 0, not finite or above ``SAMPLER_SIGMA_MAX² = 1e30`` (draws beyond int64), or a
+        negative size.
 
     Notes
     -----
@@ -1541,6 +1558,12 @@ def discrete_gaussian_exact_sample(
     [1, -2, 0, 0, -1, 0]
     """
     fraction = _rational(sigma_squared, "sigma_squared")
+    if fraction > Fraction(SAMPLER_SIGMA_MAX**2):  # the float 1e30, as its message says
+        raise ValueError(
+            f"sigma_squared must be in (0, {SAMPLER_SIGMA_MAX**2:g}] so that the draws fit in int64 "
+            f"(σ ≤ SAMPLER_SIGMA_MAX), got sigma_squared="
+            + (f"{float(fraction):g}" if fraction < Fraction(2) ** 1023 else "a number beyond 1e308")
+        )
     generator: np.random.Generator | random.Random
     if rng is None:
         generator = np.random.default_rng()
@@ -1555,9 +1578,7 @@ def discrete_gaussian_exact_sample(
     bits = _RandomBits(generator)
     if size is None:
         return _exact_discrete_gaussian(bits, p, q, t)
-    shape = (size,) if isinstance(size, (int, np.integer)) else tuple(size)
-    if any(int(n) < 0 for n in shape):
-        raise ValueError(f"size must be non-negative, got size={size!r}")
-    count = int(np.prod(shape, dtype=np.int64))
+    shape = sample_shape(size)
+    count = math.prod(shape)
     draws = [_exact_discrete_gaussian(bits, p, q, t) for _ in range(count)]
     return np.array(draws, dtype=np.int64).reshape(shape)

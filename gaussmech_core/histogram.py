@@ -354,13 +354,29 @@ def _batch_result(values):
     return float(values) if np.ndim(values) == 0 else np.asarray(values, dtype=float)
 
 
+def _error_rows(truth, guess):
+    """``guess - truth`` per row and a power-of-2 unit near each row's largest |error| (1 for a
+    zero or infinite row), so that sums of the errors in that unit cannot overflow."""
+    with np.errstate(over="ignore"):  # an error beyond the largest double is inf, its rounded value
+        error = guess - truth
+    top = np.max(np.abs(error), axis=-1, keepdims=True)
+    finite = (top > 0) & np.isfinite(top)
+    unit = np.where(finite, np.ldexp(1.0, np.frexp(np.where(finite, top, 1.0))[1] - 1), 1.0)
+    return error, unit
+
+
 def _mse_rows(truth, guess):
-    error = guess - truth
-    return np.einsum("...i,...i->...", error, error) / truth.size
+    error, unit = _error_rows(truth, guess)
+    scaled = error / unit
+    unit = unit[..., 0]
+    with np.errstate(over="ignore"):  # inf only where the mean square exceeds the largest double
+        return unit * (unit * (np.einsum("...i,...i->...", scaled, scaled) / truth.size))
 
 
 def _l1_rows(truth, guess):
-    return np.sum(np.abs(guess - truth), axis=-1)
+    error, unit = _error_rows(truth, guess)
+    with np.errstate(over="ignore"):  # inf only where the sum exceeds the largest double
+        return unit[..., 0] * np.sum(np.abs(error / unit), axis=-1)
 
 
 def _max_rows(truth, guess):
@@ -384,7 +400,7 @@ def _kl_rows(truth, guess, floor=KL_FLOOR):
 
 
 def mse(true: ArrayLike, estimate: ArrayLike) -> FloatOrArray:
-    """Mean squared error per bin, ``‖estimate - true‖²/d``.
+    """Mean squared error per bin, ``‖estimate - true‖²/d`` (inf only where it exceeds the largest double).
 
     ``estimate`` may carry leading batch axes (one error per release). Note that docs/math.md section 8.5's
     "raw MSE d σ²" is the total squared error, ``d`` times this per-bin mean (``σ²`` raw).
@@ -399,7 +415,8 @@ def mse(true: ArrayLike, estimate: ArrayLike) -> FloatOrArray:
 
 
 def l1_distance(true: ArrayLike, estimate: ArrayLike) -> FloatOrArray:
-    """Total absolute error over the bins, ``Σ |estimate_i - true_i|`` (Liu's l1 measure).
+    """Total absolute error over the bins, ``Σ |estimate_i - true_i|`` (Liu's l1 measure; inf only
+    where it exceeds the largest double).
 
     Examples
     --------
@@ -411,7 +428,7 @@ def l1_distance(true: ArrayLike, estimate: ArrayLike) -> FloatOrArray:
 
 
 def max_error(true: ArrayLike, estimate: ArrayLike) -> FloatOrArray:
-    """Largest absolute error of a bin, ``max_i |estimate_i - true_i|``.
+    """Largest absolute error of a bin, ``max_i |estimate_i - true_i|`` (inf where it exceeds the largest double).
 
     Examples
     --------
@@ -419,7 +436,8 @@ def max_error(true: ArrayLike, estimate: ArrayLike) -> FloatOrArray:
     2.0
     """
     truth, guess = _pair(true, estimate)
-    return _batch_result(_max_rows(truth, guess))
+    with np.errstate(over="ignore"):
+        return _batch_result(_max_rows(truth, guess))
 
 
 def kl_divergence(true: ArrayLike, estimate: ArrayLike, floor: float = KL_FLOOR) -> FloatOrArray:
@@ -484,9 +502,10 @@ METRICS: dict[str, Metric] = {
 
 
 def error_metrics(true: ArrayLike, estimate: ArrayLike) -> dict[str, float]:
-    """Every metric of :data:`METRICS` for one estimate, as ``{id: value}``.
+    """Every applicable metric of :data:`METRICS` for one estimate, as ``{id: value}``.
 
-    The KL divergence is NaN when ``true`` is not a histogram (negative values or zero total).
+    The KL divergence is left out when ``true`` is not a histogram (negative values or a zero
+    total); a value is inf only where it exceeds the largest double.
 
     Examples
     --------
@@ -496,17 +515,17 @@ def error_metrics(true: ArrayLike, estimate: ArrayLike) -> dict[str, float]:
     truth, guess = _pair(true, estimate)
     results = {}
     for metric_id, metric in METRICS.items():
-        if metric_id == "kl" and not _kl_applicable(truth):
-            results[metric_id] = float("nan")
-        else:
-            results[metric_id] = _batch_result(metric.rows(truth, guess))
+        if metric_id != "kl" or _kl_applicable(truth):
+            with np.errstate(over="ignore"):
+                results[metric_id] = _batch_result(metric.rows(truth, guess))
     return results
 
 
 def improvement_factor(raw_error: ArrayLike, denoised_error: ArrayLike) -> FloatOrArray:
     """``raw_error / denoised_error``: how many times smaller denoising made the error.
 
-    ``inf`` when only the denoised error is 0, ``1`` when both are 0.
+    ``inf`` when only the denoised error is 0 (or the ratio exceeds the largest double), ``1``
+    when both are 0.
 
     Examples
     --------
@@ -516,7 +535,8 @@ def improvement_factor(raw_error: ArrayLike, denoised_error: ArrayLike) -> Float
     raw = require_interval(as_float_array(raw_error, "raw_error"), "raw_error", 0.0, None)
     denoised = require_interval(as_float_array(denoised_error, "denoised_error"), "denoised_error", 0.0, None)
     raw, denoised = np.broadcast_arrays(raw, denoised)
-    ratio = np.where(denoised > 0, raw / np.where(denoised > 0, denoised, 1.0), np.where(raw > 0, np.inf, 1.0))
+    with np.errstate(over="ignore"):  # a ratio beyond the largest double is inf, its rounded value
+        ratio = np.where(denoised > 0, raw / np.where(denoised > 0, denoised, 1.0), np.where(raw > 0, np.inf, 1.0))
     return float(ratio) if ratio.ndim == 0 else ratio
 
 
@@ -542,6 +562,9 @@ def evaluate_pipelines(
 ) -> list[PipelineResult]:
     """Apply each pipeline of denoiser ids to ``noisy`` and measure it against ``true``.
 
+    ``noise_std`` is one number (the noise's standard deviation per bin); the metrics are those
+    of :func:`error_metrics` (inf only where a value exceeds the largest double).
+
     Examples
     --------
     >>> results = evaluate_pipelines([4.0, 0.0, 0.0], [4.5, -0.3, 0.2], 0.5, [(), ("simplex",)], total=4.0)
@@ -552,7 +575,10 @@ def evaluate_pipelines(
     released = _as_counts(noisy, "noisy")
     if released.shape != truth.shape:
         raise ValueError(f"noisy must have the shape of true {truth.shape}, got {released.shape}")
-    sigma = float(require_interval(as_float_array(noise_std, "noise_std"), "noise_std", 0.0, None))
+    std_array = require_interval(as_float_array(noise_std, "noise_std"), "noise_std", 0.0, None)
+    if std_array.ndim != 0:
+        raise TypeError(f"noise_std must be a single number, got an array of shape {std_array.shape}")
+    sigma = float(std_array)
     target = None if total is None else float(require_interval(as_float_array(total, "total"), "total", 0.0, None))
     checked_prior = _check_prior(prior, truth.shape)
     results = []

@@ -30,7 +30,15 @@ import numpy as np
 from scipy import special, stats
 
 from ._types import ArrayLike
-from ._validation import as_float_array, broadcast, require_choice, require_integer, require_interval
+from ._validation import (
+    MAX_DIMENSION,
+    MAX_SEED,
+    as_float_array,
+    broadcast,
+    require_choice,
+    require_integer,
+    require_interval,
+)
 from .generalized import gg_absolute_moment, gg_sample
 from .laplace import laplace_sample
 
@@ -122,7 +130,7 @@ def _positive_scalar(value: ArrayLike, name: str) -> float:
 def _whole_numbers(value: ArrayLike, name: str, minimum: int = 1) -> np.ndarray:
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be an integer, got {name}={value!r}")
-    array = require_interval(as_float_array(value, name), name, float(minimum), None)
+    array = require_interval(as_float_array(value, name), name, float(minimum), float(MAX_DIMENSION))
     if np.any(array != np.floor(array)):
         bad = array[array != np.floor(array)].ravel()[0]
         raise ValueError(f"{name} must be a whole number, got {name}={float(bad)!r}")
@@ -172,6 +180,7 @@ def gaussian_loss_summary(sigma: float, dim: int, quantile_levels: Sequence[floa
     LossSummary
         mean dσ², std σ² sqrt(2d), skewness sqrt(8/d), excess kurtosis 12/d, quantiles from
         ``scipy.stats.chi2``; ``exact=True``.
+        Entries are inf where the loss exceeds the largest double (its value rounded to float64).
 
     Raises
     ------
@@ -191,7 +200,7 @@ def gaussian_loss_summary(sigma: float, dim: int, quantile_levels: Sequence[floa
     (10.0, 9.3418, 0.8944)
     """
     sigma_value = _positive_scalar(sigma, "sigma")
-    dim_value = require_integer(dim, "dim", minimum=1)
+    dim_value = require_integer(dim, "dim", minimum=1, maximum=MAX_DIMENSION)
     method = f"exact: sigma^2 chi^2_{dim_value} (scipy.stats.chi2)"
     with np.errstate(over="ignore"):  # σ² beyond float64 is inf, which is the answer
         scale_sq = float(np.float64(sigma_value) ** 2)
@@ -212,6 +221,7 @@ def r1smg_loss_summary(sigma_star: float, quantile_levels: Sequence[float] = DEF
     -------
     LossSummary
         mean σ*, std σ* √2, skewness 2√2, excess kurtosis 12, whatever the dimension.
+        Entries are inf where the loss exceeds the largest double (its value rounded to float64).
 
     Raises
     ------
@@ -253,6 +263,8 @@ def mvg_iid_loss_summary(
     Returns
     -------
     LossSummary
+        s² χ²_{mn}: mean mn s², std s² √(2mn); exact.
+        Entries are inf where the loss exceeds the largest double (its value rounded to float64).
 
     Raises
     ------
@@ -271,8 +283,10 @@ def mvg_iid_loss_summary(
     6.0
     """
     std_value = _positive_scalar(std, "std")
-    m = require_integer(rows, "rows", minimum=1)
-    n = require_integer(cols, "cols", minimum=1)
+    m = require_integer(rows, "rows", minimum=1, maximum=MAX_DIMENSION)
+    n = require_integer(cols, "cols", minimum=1, maximum=MAX_DIMENSION)
+    if m * n > MAX_DIMENSION:
+        raise ValueError(f"rows * cols must be at most 2**53 = {MAX_DIMENSION} entries, got rows={m}, cols={n}")
     with np.errstate(over="ignore"):  # s² beyond float64 is inf, which is the answer
         scale_sq = float(np.float64(std_value) ** 2)
     return _chi_square_summary(scale_sq, float(m * n), quantile_levels, f"exact: s^2 chi^2_{m * n} (scipy.stats.chi2)")
@@ -389,6 +403,7 @@ def iid_coordinate_loss_summary(
         of X² summed over d coordinates. Quantiles and median are Monte Carlo (seeded) while at
         least 20 000 sums fit in 2e6 draws, and the Cornish–Fisher expansion with the exact
         cumulants beyond; ``method`` says which, and ``exact`` is False.
+        Entries are inf where the loss exceeds the largest double (its value rounded to float64).
 
     Raises
     ------
@@ -412,10 +427,10 @@ def iid_coordinate_loss_summary(
     """
     p = _family_order(family, order)
     b = _positive_scalar(scale, "scale")
-    d = require_integer(dim, "dim", minimum=1)
+    d = require_integer(dim, "dim", minimum=1, maximum=MAX_DIMENSION)
     levels = _levels(quantile_levels)
     n_samples = require_integer(n_samples, "n_samples", minimum=1)
-    seed = require_integer(seed, "seed", minimum=0)
+    seed = require_integer(seed, "seed", minimum=0, maximum=MAX_SEED)
     quantiles, median, quantile_method, (k1, k2, k3, k4) = _unit_loss_quantiles(p, d, levels, n_samples, seed)
     with np.errstate(over="ignore"):  # b² beyond float64 gives inf, which is the answer
         b_sq = float(np.float64(b) ** 2)
@@ -466,6 +481,13 @@ def iid_loss_summary_from_moments(
         Mean, standard deviation, skewness and excess kurtosis exact (cumulants of X², as in
         :func:`iid_coordinate_loss_summary`); quantiles and median by the Cornish–Fisher expansion
         with those cumulants (``exact`` False), clipped to the loss's range.
+        Entries are inf where the loss exceeds the largest double (its value rounded to float64).
+
+    Notes
+    -----
+    The cumulants are computed in units of ``c = max_j (E X^{2j})^{1/j}`` (each moment divided by
+    ``c^j``, in log space), so that moments near the largest double neither overflow nor turn
+    into NaN; skewness and kurtosis do not depend on the unit.
 
     Examples
     --------
@@ -473,20 +495,33 @@ def iid_loss_summary_from_moments(
     >>> round(summary.mean, 12), summary.exact
     (33.333333333333, False)
     """
-    m1, m2, m3, m4 = (float(value) for value in even_moments)
-    d = require_integer(dim, "dim", minimum=1)
+    moments = require_interval(as_float_array(even_moments, "even_moments"), "even_moments", 0.0, None)
+    if moments.shape != (4,):
+        raise ValueError(f"even_moments must be the 4 values (E X², E X⁴, E X⁶, E X⁸), got shape {moments.shape}")
+    d = require_integer(dim, "dim", minimum=1, maximum=MAX_DIMENSION)
     levels = _levels(quantile_levels)
+    top = None
+    if largest is not None:
+        top = float(require_interval(as_float_array(largest, "largest"), "largest", 0.0, None, allow_infinity=True))
+    orders = np.arange(1.0, 5.0)
+    with np.errstate(divide="ignore"):  # log 0 = -inf: a zero moment stays exactly 0 below
+        logs = np.log(moments)
+    unit = float(np.exp(np.max(logs / orders))) if np.any(moments > 0) else 1.0
+    m1, m2, m3, m4 = (float(value) for value in np.exp(logs - orders * math.log(unit)))
     k1 = m1
     k2 = max(m2 - m1 * m1, 0.0)
     k3 = m3 - 3.0 * m2 * m1 + 2.0 * m1**3
     k4 = m4 - 4.0 * m3 * m1 - 3.0 * m2 * m2 + 12.0 * m2 * m1 * m1 - 6.0 * m1**4
-    mean, std = d * k1, math.sqrt(d * k2)
-    gamma1 = k3 / (k2**1.5 * math.sqrt(d)) if k2 > 0 else 0.0
-    gamma2 = k4 / (k2 * k2 * d) if k2 > 0 else 0.0
+    spread = k2**1.5
+    gamma1 = k3 / (spread * math.sqrt(d)) if spread > 0 else 0.0
+    gamma2 = k4 / (k2 * k2 * d) if k2 * k2 > 0 else 0.0
     wanted = levels + (0.5,)
-    values = np.maximum(mean + std * _cornish_fisher(wanted, gamma1, gamma2), 0.0)
-    if largest is not None:
-        values = np.minimum(values, d * float(largest))
+    standardized = np.maximum(d * k1 + math.sqrt(d * k2) * _cornish_fisher(wanted, gamma1, gamma2), 0.0)
+    with np.errstate(over="ignore"):  # a loss beyond the largest double is inf, its rounded value
+        values = standardized * unit
+        mean, std = float(np.float64(d * k1) * unit), float(np.float64(math.sqrt(d * k2)) * unit)
+    if top is not None:
+        values = np.minimum(values, d * top)
     return LossSummary(
         mean=mean,
         median=float(values[-1]),
@@ -531,7 +566,8 @@ def loss_quantiles_against_dim(
     dict[float, numpy.ndarray]
         Level -> quantiles, of the broadcast shape of (scale, dim). Exact and vectorized for the
         χ² families; for Laplace/GG one Monte Carlo or Cornish–Fisher run per distinct d, scaled
-        by b² (the loss is b² times the loss at b = 1).
+        by b² (the loss is b² times the loss at b = 1). Entries are inf where the loss exceeds
+        the largest double (its value rounded to float64).
 
     Raises
     ------
@@ -561,7 +597,7 @@ def loss_quantiles_against_dim(
             return {q: np.asarray(factor(s) * stats.chi2.ppf(q, degrees(d)), dtype=np.float64) for q in levels}
         p = _family_order(family, order)
         n_samples = require_integer(n_samples, "n_samples", minimum=1)
-        seed = require_integer(seed, "seed", minimum=0)
+        seed = require_integer(seed, "seed", minimum=0, maximum=MAX_SEED)
         result = {q: np.empty(d.shape) for q in levels}
         for value in np.unique(d):
             quantiles, _, _, _ = _unit_loss_quantiles(p, int(value), levels, n_samples, seed)
@@ -627,7 +663,7 @@ def monte_carlo_loss(
     if not callable(sampler):
         raise TypeError(f"sampler must be callable as sampler(rng, size), got sampler={sampler!r}")
     n = require_integer(n, "n", minimum=2)
-    seed = require_integer(seed, "seed", minimum=0)
+    seed = require_integer(seed, "seed", minimum=0, maximum=MAX_SEED)
     levels = _levels(quantile_levels)
     confidence_value = require_interval(
         as_float_array(confidence, "confidence"), "confidence", 0.0, 1.0, lower_open=True, upper_open=True

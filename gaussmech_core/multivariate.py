@@ -32,6 +32,8 @@ from scipy import special
 
 from ._types import ArrayLike, FloatOrArray
 from ._validation import (
+    MAX_DIMENSION,
+    MAX_SEED,
     as_float_array,
     broadcast,
     delta_array,
@@ -66,6 +68,9 @@ __all__ = [
     "mvg_iid_expected_loss",
 ]
 
+# The most (draw, ε) evaluations r1smg_true_delta_monte_carlo makes: about 10 s of work.
+_MC_MAX_EVALUATIONS = 10**8
+
 CLAIM_LABEL = "claimed (Ji & Li 2024), not proven; see docs/math.md section 6.2"
 
 LOG_PI = math.log(math.pi)
@@ -78,20 +83,26 @@ ZETA_HALF = -1.4603545088095868128894991525152980125  # ζ(1/2), mpmath.zeta(0.5
 
 def _r1smg_dim_array(dim: ArrayLike) -> np.ndarray:
     try:
-        return whole_numbers(dim, "dim", 3)
+        array = whole_numbers(dim, "dim", 3)
+        return require_interval(array, "dim", 3.0, float(MAX_DIMENSION))
     except ValueError as error:
         raise ValueError(f"{error}; R1SMG needs dim >= 3 (ψ has the exponent 2/(dim - 2))") from None
 
 
 def _r1smg_dim(dim: object) -> int:
     try:
-        return require_integer(dim, "dim", minimum=3)
+        return require_integer(dim, "dim", minimum=3, maximum=MAX_DIMENSION)
     except ValueError as error:
         raise ValueError(f"{error}; R1SMG needs dim >= 3 (ψ has the exponent 2/(dim - 2))") from None
 
 
 _positive = positive_array
 _delta = delta_array
+
+
+def _dimension_array(value: ArrayLike, name: str) -> np.ndarray:
+    """A dimension or matrix side: whole numbers in [1, 2**53] (float64 holds them exactly)."""
+    return require_interval(whole_numbers(value, name, 1), name, 1.0, float(MAX_DIMENSION))
 
 
 def _epsilon(value: ArrayLike, *, positive: bool) -> np.ndarray:
@@ -509,7 +520,7 @@ def r1smg_norm_tail(t: ArrayLike, sigma_star: ArrayLike) -> FloatOrArray:
     )
     x, s = broadcast(t_array, sigma_array)
     with np.errstate(invalid="ignore"):  # inf/inf: resolved just below
-        ratio = x / np.sqrt(2.0 * s)
+        ratio = x / (math.sqrt(2.0) * np.sqrt(s))
     ratio = np.where(np.isinf(x) & np.isinf(s), np.inf, ratio)  # t = inf is beyond any σ*: tail 0
     return scalar_or_array(special.erfc(ratio), t, sigma_star)
 
@@ -523,7 +534,9 @@ def _coordinate_integral(x_over_s, dim, kind):
     cos^{M-2} ν near 1/√M, and, for large x, a peak near ν = π/2 of width s/x (small M) or near
     ν* = sqrt(x/(s√M)) (large M).
     """
-    values = np.asarray(x_over_s, dtype=np.float64).ravel()
+    # Beyond x/s = 48 both the density (<= φ(x/s)/s) and the tail (<= erfc(x/(s√2))) are below
+    # 5e-324 for every s >= sqrt(5e-324): clamping there keeps 4x/s and 1/x finite at 1.8e308.
+    values = np.minimum(np.asarray(x_over_s, dtype=np.float64).ravel(), 1e300)
     n = values.size
     log_c = float(_log_sphere_density_constant(dim))
     half_pi = 0.5 * math.pi
@@ -725,12 +738,21 @@ def r1smg_privacy_loss(
 
 
 def _privacy_loss_units(z, t, a, k):
-    """L = (k/2) ln(q/z²) + (q - z²)/2 with q = (z + a t)² + a²(1 - t²), a = Δ/sqrt(σ*), k = M - 1."""
-    q = (z + a * t) ** 2 + a * a * (1.0 - t * t)
-    with np.errstate(divide="ignore"):  # z = 0 gives +inf and q = 0 gives -inf: the exact limits
-        log_ratio = np.log(q) - 2.0 * np.log(np.abs(z))
-    linear = z * a * t + 0.5 * a * a
-    return np.where(np.isnan(log_ratio), np.inf, 0.5 * k * log_ratio + linear)
+    """L = (k/2) ln(q/z²) + (q - z²)/2 with q = (z + a t)² + a²(1 - t²), a = Δ/sqrt(σ*), k = M - 1.
+
+    Evaluated without forming q or z², which overflow long before L does: with ρ = a/z where
+    |z| >= a and ρ = z/a where |z| < a (so |ρ| <= 1), ``q/z² = (a/z)^{2[|z| < a]} (1 + ρ(2t + ρ))``,
+    so ``ln(q/z²) = 2 ln₊(a/|z|) + log1p(ρ(2t + ρ))``, and ``(q - z²)/2 = a (z t + a/2)``.
+    L is ±inf only where its value is beyond the largest double, or at z = 0 (+inf) and q = 0 (-inf).
+    """
+    magnitude = np.abs(z)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        rho = np.where(magnitude >= a, a / z, z / a)
+        log_one_plus_x = np.log1p(rho * (2.0 * t + rho))
+        log_ratio = 2.0 * np.maximum(np.log(a) - np.log(magnitude), 0.0) + log_one_plus_x
+        loss = 0.5 * k * log_ratio + a * (z * t + 0.5 * a)
+    loss = np.where(np.isneginf(log_one_plus_x), -np.inf, loss)  # q = 0: n + d at the origin
+    return np.where(magnitude == 0.0, np.inf, loss)
 
 
 def _loss_level_crossing(u, log_a, a, k, level):
@@ -838,7 +860,13 @@ def _true_delta_units(epsilon, a, dim, rtol):
     error = np.zeros(n)
     # a > 1e4: for z < a/4, L >= a²/4 > 2.5e7 so 1 - e^{ε-L} = 1 to the last bit; the rest of the
     # Gaussian mass (z > 2500) is 0 in float64. a < 1e-150: see the Notes of r1smg_true_delta.
-    regular = a <= 1e4
+    # δ(ε) <= P(L > ε) and L(z, t) <= k ln(1 + a/|z|) + a|z| + a²/2; for |z| <= 40 (the rest of
+    # the Gaussian mass is < 1e-348) L > ε needs |z| < a e^{-R/k}/(1 - e^{-R/k}), R = ε - 40a - a²/2.
+    # Beyond R > k (760 + ln₊ 2a), δ < 2a e^{-R/k} + 1e-348 < 1e-330, which rounds to 0.
+    with np.errstate(over="ignore"):  # a near the largest double: the threshold is inf
+        negligible = epsilon > 40.0 * a + 0.5 * a * a + k * (760.0 + np.log(np.maximum(2.0 * a, 1.0)))
+    delta[negligible] = 0.0
+    regular = (a <= 1e4) & ~negligible
     if not np.any(regular):
         return delta, error
     eps = epsilon[regular]
@@ -847,8 +875,10 @@ def _true_delta_units(epsilon, a, dim, rtol):
     u_top = math.log(40.0)  # P(|Z| > 40) < 1e-348
 
     def loss_at_minus_one(u, who=slice(None)):
-        rho = np.exp(u - log_a[who])
-        return k * np.log(np.abs(1.0 / rho - 1.0)) - a_r[who] * np.exp(u) + 0.5 * a_r[who] ** 2
+        # ln|1/ρ - 1| with x = ln(1/ρ) > 0 on the bracket: ln expm1(x) = x + ln(-expm1(-x)), which
+        # neither overflows nor divides by zero where ρ underflows (ε near the largest double).
+        x = np.maximum(log_a[who] - u, 1e-300)
+        return k * (x + np.log(-np.expm1(-x))) - a_r[who] * np.exp(u) + 0.5 * a_r[who] ** 2
 
     def loss_at_plus_one(u, who=slice(None)):
         return k * np.logaddexp(0.0, log_a[who] - u) + a_r[who] * np.exp(u) + 0.5 * a_r[who] ** 2
@@ -864,7 +894,10 @@ def _true_delta_units(epsilon, a, dim, rtol):
     log_expm1 = np.where(excess > 30.0, excess, np.log(np.expm1(np.minimum(excess, 30.0))))
     u_one_low = np.minimum(log_a - log_expm1 - 1.0, u_min)
     u_one = _bisect(loss_at_plus_one, np.where(gap, u_one_low, u_min - 1.0), u_min, eps)
-    u_two_high = np.log(2.0 * np.maximum((eps - 0.5 * a_r * a_r) / a_r, z_min) + 1.0)
+    # ln(2 max((ε - a²/2)/a, z_m) + 1) in log space, capped just above u_top (the root is
+    # clipped to u_top below, and bisection on [u_min, u_top + 1] returns its top when L < ε there).
+    u_two_high = np.logaddexp(math.log(2.0) + np.log(np.maximum(eps - 0.5 * a_r * a_r, z_min * a_r)) - log_a, 0.0)
+    u_two_high = np.minimum(u_two_high, u_top + 1.0)
     u_two = _bisect(loss_at_plus_one, u_min, np.maximum(u_two_high, u_min), eps)
     u_one = np.where(gap, np.minimum(u_one, u_top), u_top)
     u_two = np.where(gap, np.minimum(u_two, u_top), u_top)
@@ -998,7 +1031,8 @@ def r1smg_true_delta_monte_carlo(
     dim : int
         M >= 3.
     n_samples : int, default 200_000
-        Number of (z, t) draws, >= 2.
+        Number of (z, t) draws, in [2, 1e8]; ``n_samples`` times the number of ε values is at
+        most 1e8 too (about 10 s of work), so that no input makes the call hang.
     seed : int, default 0
         Seed of ``numpy.random.default_rng``.
 
@@ -1035,10 +1069,16 @@ def r1smg_true_delta_monte_carlo(
     sigma = _scalar(sigma_array, "sigma_star")
     sensitivity_value = _scalar(_positive(sensitivity, "sensitivity"), "sensitivity")
     dim = _r1smg_dim(dim)
-    n_samples = require_integer(n_samples, "n_samples", minimum=2)
-    seed = require_integer(seed, "seed", minimum=0)
+    n_samples = require_integer(n_samples, "n_samples", minimum=2, maximum=_MC_MAX_EVALUATIONS)
+    seed = require_integer(seed, "seed", minimum=0, maximum=MAX_SEED)
+    if n_samples * max(epsilon_array.size, 1) > _MC_MAX_EVALUATIONS:
+        raise ValueError(
+            f"n_samples times the number of ε values must be at most {_MC_MAX_EVALUATIONS:.0e} "
+            f"(bounded work), got n_samples={n_samples} for {epsilon_array.size} ε values"
+        )
     rng = np.random.default_rng(seed)
-    a = sensitivity_value / math.sqrt(sigma)
+    with np.errstate(over="ignore"):  # a = inf (σ* subnormal, Δ huge): every draw has L = inf
+        a = sensitivity_value / math.sqrt(sigma)
     k = dim - 1.0
     eps = epsilon_array.ravel()
     total = np.zeros(eps.size)
@@ -1082,7 +1122,8 @@ def ji_li_constant_classical(epsilon: ArrayLike, delta: ArrayLike, dim: ArrayLik
     Returns
     -------
     float or numpy.ndarray
-        C_C, so that E‖Z‖² = C_C Δ² for the classical Gaussian mechanism.
+        C_C, so that E‖Z‖² = C_C Δ² for the classical Gaussian mechanism; inf where it
+        exceeds the largest double (ε below about 1e-154).
 
     Raises
     ------
@@ -1101,8 +1142,9 @@ def ji_li_constant_classical(epsilon: ArrayLike, delta: ArrayLike, dim: ArrayLik
     >>> round(ji_li_constant_classical(0.5, 1e-5, 10), 4)   # 80 ln(125000)
     938.8855
     """
-    e, d, m = broadcast(_epsilon(epsilon, positive=True), _delta(delta), whole_numbers(dim, "dim", 1))
-    value = 2.0 * np.log(1.25 / d) * m / (e * e)
+    e, d, m = broadcast(_epsilon(epsilon, positive=True), _delta(delta), _dimension_array(dim, "dim"))
+    with np.errstate(over="ignore"):  # beyond the largest double (ε below ~1e-154): inf, its rounded value
+        value = 2.0 * (math.log(1.25) - np.log(d)) * m / e / e
     return scalar_or_array(value, epsilon, delta, dim)
 
 
@@ -1121,6 +1163,7 @@ def ji_li_constant_analytic(epsilon: ArrayLike, delta: ArrayLike, dim: ArrayLike
     Returns
     -------
     float or numpy.ndarray
+        C_A; inf where it exceeds the largest double (ε below about 1e-154).
 
     Raises
     ------
@@ -1141,9 +1184,10 @@ def ji_li_constant_analytic(epsilon: ArrayLike, delta: ArrayLike, dim: ArrayLike
     >>> round(ji_li_constant_analytic(1.0, 1e-5, 1), 2)
     19.19
     """
-    e, d, m = broadcast(_epsilon(epsilon, positive=True), _delta(delta), whole_numbers(dim, "dim", 1))
+    e, d, m = broadcast(_epsilon(epsilon, positive=True), _delta(delta), _dimension_array(dim, "dim"))
     quantile = special.ndtri(d)
-    value = (quantile * quantile + e) * m / (e * e)
+    with np.errstate(over="ignore"):  # beyond the largest double (ε below ~1e-154): inf, its rounded value
+        value = (quantile * quantile / e + 1.0) * m / e
     return scalar_or_array(value, epsilon, delta, dim)
 
 
@@ -1160,6 +1204,7 @@ def ji_li_constant_mvg(epsilon: ArrayLike, rows: ArrayLike, cols: ArrayLike) -> 
     Returns
     -------
     float or numpy.ndarray
+        C_M; inf where it exceeds the largest double (a subnormal ε).
 
     Raises
     ------
@@ -1181,10 +1226,11 @@ def ji_li_constant_mvg(epsilon: ArrayLike, rows: ArrayLike, cols: ArrayLike) -> 
     0.75
     """
     e, m, n = broadcast(
-        _epsilon(epsilon, positive=True), whole_numbers(rows, "rows", 1), whole_numbers(cols, "cols", 1)
+        _epsilon(epsilon, positive=True), _dimension_array(rows, "rows"), _dimension_array(cols, "cols")
     )
     r = np.minimum(m, n)
-    value = (1.25 * _harmonic(r) + 0.25 * _harmonic_half(r)) * m * n / (2.0 * e)
+    with np.errstate(over="ignore"):  # beyond the largest double (subnormal ε): inf, its rounded value
+        value = (1.25 * _harmonic(r) + 0.25 * _harmonic_half(r)) * m * n / 2.0 / e
     return scalar_or_array(value, epsilon, rows, cols)
 
 
@@ -1333,8 +1379,8 @@ def _mvg_arrays(epsilon, delta, sensitivity, rows, cols, gamma):
     e = _epsilon(epsilon, positive=True)
     d = _delta(delta)
     s = _positive(sensitivity, "sensitivity")
-    m = whole_numbers(rows, "rows", 1)
-    n = whole_numbers(cols, "cols", 1)
+    m = _dimension_array(rows, "rows")
+    n = _dimension_array(cols, "cols")
     g = _positive(gamma, "gamma")
     e, d, s, m, n, g = broadcast(e, d, s, m, n, g)
     too_small = g < 0.5 * s
@@ -1354,18 +1400,39 @@ def _mvg_k(e, d, s, m, n, g):
         return _mvg_root_k(e, d, s, m, n, g) ** 2
 
 
-def _mvg_root_k(e, d, s, m, n, g):
-    """√K of the MVG calibration (docs/math.md section 7.1)."""
+def _mvg_alpha_beta(d, s, m, n, g):
+    """(f, β) of the MVG calibration (docs/math.md section 7.1), with √α = γ f,
+    f = sqrt(H_r + H_{r,1/2} + 2 H_r Δ/γ), so that γ near the largest double overflows nothing."""
     r = np.minimum(m, n)
     h = _harmonic(r)
     h_half = _harmonic_half(r)
     mn = m * n
     log_delta = np.log(d)
     zeta = 2.0 * np.sqrt(-mn * log_delta) - 2.0 * log_delta + mn
-    alpha = (h + h_half) * g * g + 2.0 * h * g * s
-    beta = 2.0 * np.sqrt(np.sqrt(mn)) * h * s * zeta
+    alpha_factor = np.sqrt(h + h_half + 2.0 * h * (s / g))
+    with np.errstate(over="ignore"):  # β beyond the largest double (huge Δ or shape): see below
+        beta = 2.0 * np.sqrt(np.sqrt(mn)) * h * s * zeta
+    return alpha_factor, beta
+
+
+def _mvg_root_k(e, d, s, m, n, g):
+    """√K of the MVG calibration (docs/math.md section 7.1)."""
+    alpha_factor, beta = _mvg_alpha_beta(d, s, m, n, g)
     # K = (-β + sqrt(β² + 8αε))² / (4α²) = 16 ε² / (β + sqrt(β² + 8αε))²: no cancellation.
-    return _mvg_sqrt_k(e, alpha, beta)
+    with np.errstate(over="ignore"):  # α = inf (γ near the largest double): K underflows to 0
+        return _mvg_sqrt_k(e, (g * alpha_factor) ** 2, beta)
+
+
+def _mvg_inverse_root_k(e, d, s, m, n, g):
+    """1/√K = (β + sqrt(β² + 8αε))/(4ε), in units of c = max(β, γ) so that nothing overflows
+    before the result does (inf only where 1/√K itself exceeds the largest double)."""
+    alpha_factor, beta = _mvg_alpha_beta(d, s, m, n, g)
+    unit = np.maximum(beta, g)
+    with np.errstate(over="ignore", invalid="ignore"):
+        b, a = beta / unit, alpha_factor * (g / unit)  # b, g/c in [0, 1]; NaN only where β = inf
+        scaled = b + np.hypot(b, math.sqrt(8.0) * a * np.sqrt(e))
+        inverse = (0.25 * scaled) * unit / e
+    return np.where(np.isinf(beta), np.inf, inverse)
 
 
 def _mvg_sqrt_k(e, alpha, beta):
@@ -1434,7 +1501,8 @@ def mvg_iid_std(
     Returns
     -------
     float or numpy.ndarray
-        s, the standard deviation of every entry of Z (Σ = a I_m, Ψ = c I_n, s² = ac).
+        s, the standard deviation of every entry of Z (Σ = a I_m, Ψ = c I_n, s² = ac); inf
+        only where s exceeds the largest double (e.g. a subnormal ε).
 
     Raises
     ------
@@ -1455,7 +1523,8 @@ def mvg_iid_std(
     """
     e, d, s, m, n, g = _mvg_arrays(epsilon, delta, sensitivity, rows, cols, gamma)
     # std = sqrt(√(mn)/K) = (mn)^(1/4)/√K: finite where K underflows (ε ~ 1e-300, issue 9 item 8)
-    std = np.sqrt(np.sqrt(m * n)) / _mvg_root_k(e, d, s, m, n, g)
+    with np.errstate(over="ignore"):  # inf only where s exceeds the largest double
+        std = np.sqrt(np.sqrt(m * n)) * _mvg_inverse_root_k(e, d, s, m, n, g)
     return scalar_or_array(std, epsilon, delta, sensitivity, rows, cols, gamma)
 
 
@@ -1473,7 +1542,8 @@ def mvg_iid_expected_loss(
     -------
     float or numpy.ndarray
         ``tr(Σ) tr(Ψ) = mn s²``, the smallest expected loss any MVG covariance achieves under
-        the condition (power-mean inequality, docs/math.md section 7.2).
+        the condition (power-mean inequality, docs/math.md section 7.2); inf where it exceeds the
+        largest double.
 
     Raises
     ------
@@ -1494,5 +1564,7 @@ def mvg_iid_expected_loss(
     """
     e, d, s, m, n, g = _mvg_arrays(epsilon, delta, sensitivity, rows, cols, gamma)
     mn = m * n
-    loss = mn * np.sqrt(mn) / _mvg_k(e, d, s, m, n, g)
+    inverse_root_k = _mvg_inverse_root_k(e, d, s, m, n, g)
+    with np.errstate(over="ignore"):  # inf only where the loss exceeds the largest double
+        loss = (np.sqrt(mn) * inverse_root_k) * (mn * inverse_root_k)
     return scalar_or_array(loss, epsilon, delta, sensitivity, rows, cols, gamma)

@@ -32,7 +32,7 @@ from scipy import optimize
 
 from . import gaussian
 from ._types import ArrayLike, FloatOrArray
-from ._validation import as_float_array, broadcast, require_integer, require_interval, scalar_or_array
+from ._validation import as_float_array, broadcast, require_integer, require_interval, sample_shape, scalar_or_array
 from .registry_types import Mechanism, Setting
 
 __all__ = [
@@ -77,6 +77,14 @@ CLASSICAL_REGION_LABELS = {
     CLASSICAL_HOLDS_BEYOND_THEOREM: "not a theorem (ε ≥ 1), but happens to hold",
     CLASSICAL_FAILS: "fails: the true δ exceeds the target",
 }
+
+
+def _scale_value(scale: ArrayLike) -> float:
+    """A mechanism's calibrated scale: one positive, finite number (checked before the registry sees it)."""
+    array = require_interval(as_float_array(scale, "scale"), "scale", 0.0, None, lower_open=True)
+    if array.ndim != 0:
+        raise TypeError(f"scale must be a single number (one calibrated scale), got an array of shape {array.shape}")
+    return float(array)
 
 
 def tail_quantile(log_tail: Callable[[np.ndarray], FloatOrArray], alpha: ArrayLike, scale: float) -> FloatOrArray:
@@ -317,6 +325,7 @@ def coordinate_error_bound(mechanism: Mechanism, scale: float, setting: Setting,
     >>> round(coordinate_error_bound(MECHANISMS["laplace"], 1.0, setting, 0.05), 9)   # ln 20
     2.995732274
     """
+    scale = _scale_value(scale)
     std = float(mechanism.coordinate_std(scale, setting))
     return tail_quantile(lambda t: log_coordinate_tail(mechanism, t, scale, setting), alpha, std)
 
@@ -360,6 +369,7 @@ def norm_error_bound(mechanism: Mechanism, scale: float, setting: Setting, alpha
         raise ValueError(
             f"{mechanism.name} has no closed-form tail of ‖noise‖₂ (norm_tail is None); estimate it by Monte Carlo"
         )
+    scale = _scale_value(scale)
     typical = math.sqrt(float(mechanism.expected_loss(scale, setting)))
     return tail_quantile(lambda t: log_norm_tail(mechanism, t, scale, setting), alpha, typical)
 
@@ -382,7 +392,7 @@ def classical_formula_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: A
         The formula's σ. **Not a calibration** for ε >= 1: use it only to show what the formula
         gives there (the map, the low-privacy chart); to calibrate, use
         :func:`gaussmech_core.gaussian.classical_gaussian_sigma` (which refuses ε >= 1) or the
-        analytic Gaussian.
+        analytic Gaussian. inf where σ exceeds the largest double (e.g. a subnormal ε).
 
     Notes
     -----
@@ -400,7 +410,13 @@ def classical_formula_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: A
         as_float_array(sensitivity, "sensitivity"), "sensitivity", 0.0, None, lower_open=True
     )
     epsilon_b, delta_b, sensitivity_b = broadcast(epsilon_array, delta_array, sensitivity_array)
-    sigma = sensitivity_b * np.sqrt(2.0 * (math.log(1.25) - np.log(delta_b))) / epsilon_b
+    root = np.sqrt(2.0 * (math.log(1.25) - np.log(delta_b)))
+    with np.errstate(over="ignore"):
+        sigma = sensitivity_b * (root / epsilon_b)
+        # Where a factor overflowed the product need not have: take those in log space, which
+        # gives inf only where σ itself exceeds the largest double.
+        logarithmic = np.exp(np.log(sensitivity_b) + np.log(root) - np.log(epsilon_b))
+        sigma = np.where(np.isinf(sigma), logarithmic, sigma)
     return scalar_or_array(sigma, epsilon, delta, sensitivity)
 
 
@@ -437,8 +453,10 @@ def classical_true_delta(epsilon: ArrayLike, delta: ArrayLike) -> FloatOrArray:
     epsilon_array = require_interval(as_float_array(epsilon, "epsilon"), "epsilon", 0.0, None, lower_open=True)
     delta_array = require_interval(as_float_array(delta, "delta"), "delta", 0.0, 1.0, lower_open=True, upper_open=True)
     epsilon_b, delta_b = broadcast(epsilon_array, delta_array)
-    sigma = np.asarray(classical_formula_sigma(epsilon_b, delta_b, 1.0))
-    true_delta = gaussian.gaussian_delta(epsilon_b, sigma, 1.0)
+    # Only σ/Δ = √(2 ln(1.25/δ))/ε matters: take σ = 1 and Δ = ε/√(2 ln(1.25/δ)), which stays
+    # finite (and exact) where σ itself would overflow at a subnormal ε.
+    sensitivity = epsilon_b / np.sqrt(2.0 * (math.log(1.25) - np.log(delta_b)))
+    true_delta = gaussian.gaussian_delta(epsilon_b, 1.0, sensitivity)
     return scalar_or_array(true_delta, epsilon, delta)
 
 
@@ -512,7 +530,8 @@ def classical_breakdown_epsilon(delta: float, *, largest_epsilon: float = 1e3) -
         require_interval(as_float_array(delta, "delta"), "delta", 0.0, 1.0, lower_open=True, upper_open=True)
     )
     largest = float(require_interval(as_float_array(largest_epsilon, "largest_epsilon"), "largest_epsilon", 1.0, None))
-    grid = np.geomspace(1.0, largest, 1000)
+    with np.errstate(over="ignore"):  # e^{ln L} may round above L = the largest double
+        grid = np.minimum(np.exp(np.linspace(0.0, math.log(largest), 1000)), largest)
     fails = np.asarray(classical_true_delta(grid, delta_value)) > delta_value
     if not fails.any():
         return math.inf
@@ -571,8 +590,11 @@ def coordinate_sample(
     ((100000,), True)
     """
     _require_rng(rng)
-    size = require_integer(size, "size", minimum=0)
-    return np.asarray(mechanism.coordinate_sample(rng, size, scale, setting), dtype=np.float64).reshape(size)
+    if isinstance(size, (tuple, list)) or np.ndim(size) != 0:
+        raise TypeError(f"size must be a whole number of draws, got size={size!r}")
+    (count,) = sample_shape(size)
+    scale = _scale_value(scale)
+    return np.asarray(mechanism.coordinate_sample(rng, count, scale, setting), dtype=np.float64).reshape(count)
 
 
 def rank_one_noise_sample(

@@ -220,7 +220,7 @@ def _axis_ticks(labels, count: int) -> dict:
 def _bin_labels(labels, window: slice, count: int) -> np.ndarray:
     if labels is None:
         return np.array([str(i) for i in range(window.start + 1, window.start + count + 1)], dtype=object)
-    return np.array([html_escape(label) for label in list(labels)[window]], dtype=object)
+    return np.array([html_escape(label) for label in labels[window]], dtype=object)
 
 
 def comparison_figure(
@@ -480,7 +480,7 @@ def metrics_frames(truth, raw_metrics: Mapping[str, float], denoised_metrics: Ma
     """
     rows = []
     for metric_id, metric in METRICS.items():
-        raw, denoised = float(raw_metrics[metric_id]), float(denoised_metrics[metric_id])
+        raw, denoised = float(raw_metrics.get(metric_id, math.nan)), float(denoised_metrics.get(metric_id, math.nan))
         rows.append((metric.name, metric.description, raw, denoised, _safe_improvement(raw, denoised)))
     for metric_id in ("mse", "l1"):
         raw = relative_error(metric_id, float(raw_metrics[metric_id]), truth)
@@ -936,10 +936,10 @@ def preview_frame(data, rows: int = 10, columns: int = 10) -> pd.DataFrame:
             list(data.column_labels)[:columns] if data.column_labels is not None else list(range(1, shown.shape[1] + 1))
         )
         frame = pd.DataFrame(shown, columns=[str(name) for name in names])
-        labels = list(data.row_labels)[:rows] if data.row_labels is not None else list(range(1, shown.shape[0] + 1))
+        labels = data.row_labels[:rows] if data.row_labels is not None else list(range(1, shown.shape[0] + 1))
         frame.insert(0, "row", [str(label) for label in labels])
         return frame
-    labels = list(data.labels)[:rows] if data.labels is not None else list(range(1, min(rows, counts.size) + 1))
+    labels = data.labels[:rows] if data.labels is not None else list(range(1, min(rows, counts.size) + 1))
     return pd.DataFrame({"bin": [str(label) for label in labels], data.column or "count": counts[:rows]})
 
 

@@ -8,8 +8,15 @@ special values: 0, ±tiny, subnormals, ±huge, 2**1024 as a Python int, NaN, ±i
 * the result is finite, or holds an inf that the function's docstring documents, or the call
   raises ``ValueError``/``TypeError``;
 * never NaN, never a warning (warnings are errors here), never another exception, never over 10 s;
+  the one NaN allowed is a marked one: a result carrying a boolean ``valid`` array (as
+  ``histogram.SweepResult`` does for the cells outside a mechanism's domain) may hold NaN only in
+  cells where ``valid`` is False;
 * numpy scalars and 0-d arrays give the same value as the Python float; a mixed array gives,
-  element by element, what the scalar calls give (or raises where one of them raises).
+  element by element, what the scalar calls give (or raises where one of them raises). A
+  parameter that takes a single number by design may refuse every array, with a TypeError
+  naming it (checked on a one-element array as well as on the mixed one); a parameter given per
+  coordinate of a data vector (one number already gives an array of that shape) must give, for
+  an array of equal entries, what the number gives.
 
 Arguments that are not numbers (a Setting, an rng, a mechanism, a callable, a choice of string)
 are built by the recipes below; a Setting is varied field by field. A public function whose
@@ -23,6 +30,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import inspect
+import itertools
 import math
 import pkgutil
 import re
@@ -459,6 +467,35 @@ def documents_inf(function) -> bool:
     return re.search(r"(?<![\w.])-?inf\b|∞", doc) is not None
 
 
+def nan_only_where_marked_invalid(result) -> bool:
+    """Whether every NaN of a dataclass result lies in a cell its boolean ``valid`` array marks False.
+
+    Each array field is reduced over the axes that are not ``valid``'s (any choice of its axes, in
+    order, with ``valid``'s sizes); a field whose axes cannot be matched, or any NaN outside an
+    array field, is not marked.
+    """
+    if not dataclasses.is_dataclass(result) or isinstance(result, type):
+        return False
+    valid = getattr(result, "valid", None)
+    if not isinstance(valid, np.ndarray) or valid.dtype != bool:
+        return False
+    for field in dataclasses.fields(result):
+        value = getattr(result, field.name)
+        if isinstance(value, np.ndarray) and value.dtype.kind == "f":
+            nan = np.isnan(value)
+            if not nan.any():
+                continue
+            if not any(
+                not (nan.any(axis=tuple(a for a in range(value.ndim) if a not in axes)) & valid).any()
+                for axes in itertools.combinations(range(value.ndim), valid.ndim)
+                if tuple(value.shape[a] for a in axes) == valid.shape
+            ):
+                return False
+        elif any(math.isnan(leaf) for leaf in numeric_leaves(value)):
+            return False
+    return True
+
+
 def call(function, arguments):
     """Run one call under the contract: returns ``(outcome, result_or_error)``.
 
@@ -486,7 +523,7 @@ def call(function, arguments):
         signal.setitimer(signal.ITIMER_REAL, 0.0)
         signal.signal(signal.SIGALRM, previous)
     leaves = list(numeric_leaves(result))
-    if any(math.isnan(value) for value in leaves):
+    if any(math.isnan(value) for value in leaves) and not nan_only_where_marked_invalid(result):
         return "VIOLATION: NaN in the result", result
     if any(math.isinf(value) for value in leaves):
         if not documents_inf(function):
@@ -511,17 +548,39 @@ def _elementwise_consistent(qualname, function, build, name, mixed, result, outc
         scalar_outcomes.append(call(function, arguments))
     if outcome in ("ValueError", "TypeError"):
         if all(o in ("finite", "inf") for o, _ in scalar_outcomes):
+            if outcome == "TypeError" and name in str(result) and _refuses_every_array(function, build, name, mixed):
+                return None  # a single-number parameter by design: every array is refused, by name
             return "VIOLATION: the mixed array raised but every element alone is accepted"
         return None
     values = np.asarray(result, dtype=float) if isinstance(result, (np.ndarray, float)) else None
     if values is None or values.shape != mixed.shape:
         return None  # not an elementwise function of this argument
+    first_outcome, first_result = scalar_outcomes[0]
+    if isinstance(first_result, np.ndarray) and first_result.shape == mixed.shape:
+        # Even one number gives an array of this shape: the parameter is per coordinate of a data
+        # vector (a prior mean, a centre), and an estimator need not be separable across
+        # coordinates. What must hold: equal entries give what that one number gives.
+        arguments = build()
+        arguments[name] = np.full(mixed.shape, mixed.ravel()[0])
+        constant_outcome, constant_result = call(function, arguments)
+        if constant_outcome != first_outcome or not _same(constant_result, first_result):
+            return f"VIOLATION: an array of equal entries gives {constant_result!r}, the number alone {first_result!r}"
+        return None
     for index, (scalar_outcome, scalar_result) in enumerate(scalar_outcomes):
         if scalar_outcome in ("ValueError", "TypeError"):
             return f"VIOLATION: element {index} raises alone ({scalar_result}) but not in the array"
         if not _same(values.ravel()[index], scalar_result):
             return f"VIOLATION: element {index} gives {values.ravel()[index]!r} in the array, {scalar_result!r} alone"
     return None
+
+
+def _refuses_every_array(function, build, name, mixed):
+    """Whether a one-element array of the mixed array's first (base) value is refused by a
+    TypeError naming the parameter too: then the parameter takes one number, not arrays."""
+    arguments = build()
+    arguments[name] = mixed.ravel()[:1].copy()
+    outcome, error = call(function, arguments)
+    return outcome == "TypeError" and name in str(error)
 
 
 def run_function(qualname):
@@ -570,65 +629,10 @@ def run_function(qualname):
 KNOWN_VIOLATIONS = frozenset(
     {
         "attack_risk.attack_risk_all",  # the registry's warnings at the Setting's edges, from multivariate (mvg_iid_std, R1SMG) and bounded
-        "bounded.clamped_noise_moment",  # RuntimeWarning (inf × 0) at a huge q
-        "bounded.clamped_noise_sample",  # a float size raises numpy's TypeError, which names no parameter
-        "bounded.half_width",  # OverflowError at 2**1024, NaN passes through, undocumented inf
-        "bounded.truncated_noise_pdf",  # RuntimeWarning (divide by zero) at a huge scale or a tiny h
-        "bounded.truncated_noise_sample",  # a float size raises numpy's TypeError, which names no parameter
-        "bounded.truncated_noise_tail",  # RuntimeWarning (0/0) at a huge scale or a tiny h
         "cli.calibration_rows",  # the registry's warnings at the Setting's edges (as mechanisms.calibrate_all)
         "cli.risk_rows",  # the registry's warnings at the Setting's edges (as attack_risk_all)
-        "denoise.apply_pipeline",
-        "denoise.clip_and_rescale",
-        "denoise.empirical_bayes",
-        "denoise.james_stein",
-        "denoise.james_stein_bayes_risk",
-        "denoise.oracle_prior",
-        "denoise.posterior_mean",
-        "denoise.posterior_mean_bayes_risk",
-        "denoise.project_to_simplex",
-        "denoise.round_keeping_total",
-        "denoise.soft_threshold",
-        "denoise.universal_threshold",
-        "denoise.wavelet_soft_threshold",
-        "discrete_gaussian.discrete_gaussian_delta_zcdp_bound",  # at a tiny σ the ValueError names rho, which is not a parameter
-        "discrete_gaussian.discrete_gaussian_exact_sample",  # OverflowError at a huge σ²; a float size raises an unnamed TypeError
-        "discrete_gaussian.discrete_gaussian_loss_summary",  # OverflowError and RuntimeWarning at σ or dim = largest double, undocumented inf
-        "discrete_gaussian.discrete_gaussian_norm_tail",  # OverflowError at σ = largest double
-        "discrete_gaussian.discrete_gaussian_norm_tail_is_exact",  # OverflowError at σ = largest double
-        "discrete_gaussian.discrete_gaussian_sample",  # a float size raises an unnamed TypeError
-        "discrete_gaussian.discrete_gaussian_sigma_zcdp_bound",  # RuntimeError at ε = largest double; undocumented inf at huge Δ
-        "histogram.error_metrics",
-        "histogram.error_sweep",
-        "histogram.evaluate_pipelines",
-        "histogram.improvement_factor",
-        "histogram.mse",
-        "loss.gaussian_loss_summary",
-        "loss.iid_coordinate_loss_summary",
-        "loss.iid_loss_summary_from_moments",  # OverflowError (math range error) at huge moments
-        "loss.loss_quantiles_against_dim",
-        "loss.monte_carlo_loss",
-        "loss.mvg_iid_loss_summary",
-        "loss.r1smg_loss_summary",
+        "discrete_gaussian.discrete_gaussian_sigma_zcdp_bound",  # RuntimeError at ε = largest double, raised by gaussian.zcdp_cks_sigma (its root)
         "mechanisms.calibrate_all",  # warnings from multivariate.mvg_iid_std and bounded's clamped moment at the Setting's edges
-        "multivariate.ji_li_constant_analytic",
-        "multivariate.ji_li_constant_classical",
-        "multivariate.ji_li_constant_mvg",
-        "multivariate.mvg_iid_expected_loss",
-        "multivariate.mvg_iid_std",
-        "multivariate.r1smg_coordinate_pdf",
-        "multivariate.r1smg_coordinate_tail",
-        "multivariate.r1smg_norm_tail",
-        "multivariate.r1smg_privacy_loss",
-        "multivariate.r1smg_true_delta",
-        "multivariate.r1smg_true_delta_monte_carlo",
-        "tails.classical_breakdown_epsilon",
-        "tails.classical_formula_sigma",
-        "tails.classical_true_delta",
-        "tails.classical_validity_map",
-        "tails.coordinate_error_bound",
-        "tails.coordinate_sample",
-        "tails.norm_error_bound",
     }
 )
 
@@ -695,6 +699,10 @@ DOMAINS = {
     "successes": (0, 20, False, False, True),
     "gamma": (0.0, None, True, False, False),
     "prior_variance": (0.0, None, True, False, False),
+    "h": (0.0, None, True, False, False),  # the half-width of bounded data, > 0
+    "width": (0.0, None, True, False, False),  # the width W = b - a of the data bounds, > 0
+    "epsilon_zero": (0.0, None, False, False, False),  # ε₀ of a pure-DP mechanism, >= 0
+    "sigma_squared": (0.0, 1e30, True, False, False),  # σ² of the exact discrete Gaussian sampler
     "total": (0.0, None, False, False, False),
     # attack_risk, audit, inverse and the bounded-data GG functions of generalized
     "advantage": (0.0, 1.0, True, True, False),

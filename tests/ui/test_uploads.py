@@ -461,3 +461,98 @@ def test_fingerprints_of_equal_labels_are_equal_and_repeats_are_found(labels):
         assert uploads_module._first_repeated_label(tuple(labels[1:]), array[1:]) == next(
             (b for k, b in enumerate(labels[1:]) if b and b in labels[1 : k + 1]), None
         )
+
+
+# --- labels kept in one Arrow array ------------------------------------------------------------------
+
+
+def test_labels_behave_like_a_tuple_of_str(monkeypatch):
+    from gaussmech_ui.uploads import Labels
+
+    values = ("apple", "", "thé", "=1+1", "pear")
+    labels = Labels(values)
+    assert len(labels) == 5 and labels[0] == "apple" and labels[-1] == "pear" and labels[2] == "thé"
+    assert labels == values and labels == Labels(list(values)) and labels != values[:4]
+    assert labels != list(values)  # as a tuple: never equal to a list
+    assert labels[1:4] == values[1:4] and isinstance(labels[1:4], Labels) and labels[::2] == values[::2]
+    assert hash(labels) == hash(values)
+    with pytest.raises(IndexError, match="out of range"):
+        labels[5]
+    with pytest.raises(IndexError):
+        labels[-6]
+    monkeypatch.setattr(Labels, "_BLOCK", 2)  # iteration across blocks
+    assert tuple(labels) == values and all(type(item) is str for item in labels)
+    assert "pear" in labels and labels.index("pear") == 4 and labels.count("") == 1
+    assert repr(Labels(["a", "b"])) == "Labels(['a', 'b'])"
+    assert repr(Labels([str(i) for i in range(10)])) == "Labels(['0', '1', '2', '3', '4', ...] (10 labels))"
+
+
+def test_labels_reject_missing_and_non_text():
+    import pyarrow as pa
+
+    from gaussmech_ui.uploads import Labels
+
+    with pytest.raises(ValueError, match="missing"):
+        Labels(pa.array(["a", None]))
+    with pytest.raises(TypeError):
+        Labels([1, 2])
+
+
+def test_labels_pickle_small_even_as_a_slice_of_a_large_array():
+    import pickle
+
+    import pyarrow as pa
+
+    from gaussmech_ui.uploads import Labels
+
+    large = Labels(pa.array(["x" * 100] * 10_000))
+    part = large[5000:5010]
+    copy = pickle.loads(pickle.dumps(part))
+    assert copy == part and copy == ("x" * 100,) * 10
+    assert len(pickle.dumps(part)) < 10_000  # the slice's 1,000 bytes, not the array's 1,000,000
+
+
+def test_uploaded_labels_are_labels_and_survive_pickling():
+    import pickle
+
+    from gaussmech_ui.uploads import Labels
+
+    data = "label,count\n" + "".join(f"bin {i},{i % 7}\n" for i in range(2000))
+    result = parse_histogram_csv(data.encode())
+    assert isinstance(result.labels, Labels) and result.labels[1999] == "bin 1999"
+    again = pickle.loads(pickle.dumps(result))
+    assert again.labels == result.labels and again.counts.tolist() == result.counts.tolist()
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.sampled_from(["", "region-0000-", "日本語テキスト"]),
+    st.lists(st.text(alphabet="ab\u00e9", max_size=3), min_size=2, max_size=40),
+)
+def test_repeated_labels_found_past_shared_prefixes(prefix, suffixes):
+    labels = [prefix + suffix if suffix else "" for suffix in suffixes]
+    first = next((b for k, b in enumerate(labels) if b and b in labels[:k]), None)
+    assert uploads_module._first_repeated_label(tuple(labels)) == first
+
+
+def test_repeated_labels_found_despite_hash_collisions(monkeypatch):
+    import numpy as np
+
+    monkeypatch.setattr(uploads_module, "_fingerprints", lambda strings: np.zeros(len(strings), dtype=np.uint64))
+    monkeypatch.setattr(uploads_module, "_prefix_keys", lambda strings: np.zeros(len(strings), dtype=np.uint64))
+    assert uploads_module._first_repeated_label(("a", "b", "c", "b", "a")) == "b"
+    assert uploads_module._first_repeated_label(("a", "b", "c")) is None
+    assert uploads_module._first_repeated_label(("", "x", "")) is None
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text(alphabet="ab\u00e9\u65e5", max_size=12), min_size=1, max_size=30))
+def test_prefix_keys_are_equal_exactly_for_equal_lengths_and_first_8_bytes(labels):
+    import pyarrow as pa
+
+    keys = uploads_module._prefix_keys(pa.array(labels, type=pa.string()))
+    for i, a in enumerate(labels):
+        for j, b in enumerate(labels):
+            a_bytes, b_bytes = a.encode(), b.encode()
+            if len(a_bytes) == len(b_bytes):
+                assert (keys[i] == keys[j]) == (a_bytes[:8] == b_bytes[:8])
