@@ -626,14 +626,8 @@ def run_function(qualname):
 # fixed). Each is an expected failure, strictly: when a function is fixed, its test passes and
 # pytest reports XPASS as a failure until it is removed from this list. Run the module as a
 # script for the list of violations.
-KNOWN_VIOLATIONS = frozenset(
-    {
-        "attack_risk.attack_risk_all",  # the registry's warnings at the Setting's edges, from multivariate (mvg_iid_std, R1SMG) and bounded
-        "cli.calibration_rows",  # the registry's warnings at the Setting's edges (as mechanisms.calibrate_all)
-        "cli.risk_rows",  # the registry's warnings at the Setting's edges (as attack_risk_all)
-        "discrete_gaussian.discrete_gaussian_sigma_zcdp_bound",  # RuntimeError at ε = largest double, raised by gaussian.zcdp_cks_sigma (its root)
-        "mechanisms.calibrate_all",  # warnings from multivariate.mvg_iid_std and bounded's clamped moment at the Setting's edges
-    }
+KNOWN_VIOLATIONS: frozenset[str] = frozenset(
+    # None left (issue 9's follow-up emptied it). An entry reads "module.function",  # and why.
 )
 
 
