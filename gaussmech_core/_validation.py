@@ -12,9 +12,11 @@ with :func:`require_interval` (or :func:`require_integer`), broadcasts them toge
 
 from __future__ import annotations
 
+import contextlib
 import math
 import numbers
-from collections.abc import Collection
+import re
+from collections.abc import Collection, Iterator
 from typing import Any
 
 import numpy as np
@@ -37,6 +39,8 @@ __all__ = [
     "MAX_SAMPLE_COUNT",
     "MAX_DIMENSION",
     "MAX_SEED",
+    "parameter_names",
+    "overflow_is_inf",
 ]
 
 
@@ -265,3 +269,42 @@ MAX_DIMENSION = 2**53
 #: The largest seed accepted for ``numpy.random.default_rng`` (64 bits of entropy suffice, and a
 #: seed is echoed in results, where a number beyond float64 would read as inf).
 MAX_SEED = 2**64 - 1
+
+
+@contextlib.contextmanager
+def parameter_names(**caller_names: str) -> Iterator[None]:
+    """Name the caller's parameters in the errors of the functions it delegates to.
+
+    A wrapper such as ``per_release_sigma(total_epsilon, ...)`` validates through
+    ``analytic_gaussian_sigma(epsilon, ...)``; inside ``with parameter_names(epsilon="total_epsilon")``
+    a ``ValueError``/``TypeError`` that says ``epsilon must ...`` / ``got epsilon=...`` is re-raised
+    saying ``total_epsilon`` (only the parameter's own mentions change, not a hint's formula).
+
+    Examples
+    --------
+    >>> with parameter_names(epsilon="total_epsilon"):
+    ...     epsilon_array(-1.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: total_epsilon must be finite and in [0, inf), got total_epsilon=-1.0
+    """
+    try:
+        yield
+    except (ValueError, TypeError) as error:
+        message = str(error)
+        renamed = message
+        for inner, outer in caller_names.items():
+            renamed = re.sub(rf"(?<![\w.]){re.escape(inner)}(?= must |=)", outer, renamed)
+        if renamed == message:
+            raise
+        raise (ValueError if isinstance(error, ValueError) else TypeError)(renamed) from error
+
+
+def overflow_is_inf() -> contextlib.AbstractContextManager[Any]:
+    """``np.errstate`` that lets float64 overflow give ±inf (and x/0 give ±inf) without a warning.
+
+    Use it only around a formula whose exact value, rounded to float64, *is* that inf (e.g.
+    σ = Δ/ε at ε = 5e-324), and say so in the function's docstring; where the exact value is
+    representable, rewrite the formula instead (a product of logs, a quotient of square roots).
+    """
+    return np.errstate(over="ignore", divide="ignore")

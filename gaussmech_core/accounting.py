@@ -20,6 +20,7 @@ advanced composition approximates.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 from scipy import special
@@ -29,6 +30,8 @@ from ._types import ArrayLike, FloatOrArray
 from ._validation import (
     as_float_array,
     broadcast,
+    overflow_is_inf,
+    parameter_names,
     require_choice,
     require_integer,
     require_interval,
@@ -58,12 +61,53 @@ def _releases(k: object) -> int:
     return require_integer(k, "k", minimum=1, maximum=MAX_RELEASES)
 
 
-def _composed_sensitivity(sensitivity: ArrayLike, k: int) -> FloatOrArray:
-    """√k Δ, as a float for a scalar Δ (so scalar calls keep returning floats)."""
-    array = as_float_array(sensitivity, "sensitivity")
-    require_interval(array, "sensitivity", 0.0, None)
-    scaled = math.sqrt(k) * array
-    return float(scaled) if np.ndim(sensitivity) == 0 else scaled
+def _sensitivity_array(sensitivity: ArrayLike) -> np.ndarray:
+    return require_interval(as_float_array(sensitivity, "sensitivity"), "sensitivity", 0.0, None)
+
+
+def _composed_pair(sigma: ArrayLike, sensitivity: ArrayLike, k: int) -> tuple[FloatOrArray, FloatOrArray]:
+    """(σ', Δ') with Δ'/σ' = √k Δ/σ = μ: (σ, √k Δ), or (σ/√k, Δ) where √k Δ overflows float64.
+
+    Scalars stay Python floats, so scalar calls keep returning floats.
+    """
+    sigma_array = gaussian._sigma(sigma)  # noqa: SLF001 - the same validation, before σ is rescaled
+    sensitivity_array = _sensitivity_array(sensitivity)
+    root_k = math.sqrt(k)
+    with overflow_is_inf():  # inf marks where √k Δ does not fit; those use σ/√k instead
+        scaled = root_k * sensitivity_array
+    fits = np.isfinite(scaled)
+    if np.all(fits):
+        pair = (sigma_array, scaled)
+    else:
+        sigma_b, sensitivity_b, scaled_b, fits_b = np.broadcast_arrays(sigma_array, sensitivity_array, scaled, fits)
+        # σ/√k rounded down, so μ errs upward (a larger δ or ε); below 5e-324, μ is inf either way
+        shrunk = np.maximum(np.nextafter(sigma_b / root_k, 0.0), 5e-324)
+        pair = (np.where(fits_b, sigma_b, shrunk), np.where(fits_b, scaled_b, sensitivity_b))
+    scalar = np.ndim(sigma) == 0 and np.ndim(sensitivity) == 0
+    return (float(pair[0]), float(pair[1])) if scalar else pair
+
+
+def _calibrated_at_composed_sensitivity(
+    calibrate: Callable[[ArrayLike, ArrayLike, ArrayLike], FloatOrArray],
+    epsilon: ArrayLike,
+    delta: ArrayLike,
+    sensitivity: ArrayLike,
+    k: int,
+) -> FloatOrArray:
+    """``calibrate(ε, δ, √k Δ)``; where √k Δ overflows float64, √k × ``calibrate(ε, δ, Δ)`` rounded
+    up by an ulp (σ is linear in Δ), which is inf only where the true σ exceeds 1.8e308."""
+    sensitivity_array = _sensitivity_array(sensitivity)
+    root_k = math.sqrt(k)
+    with overflow_is_inf():  # inf marks where √k Δ does not fit
+        scaled = root_k * sensitivity_array
+    fits = np.isfinite(scaled)
+    if np.all(fits):
+        return calibrate(epsilon, delta, float(scaled) if np.ndim(sensitivity) == 0 else scaled)
+    sigma = np.asarray(calibrate(epsilon, delta, np.where(fits, scaled, sensitivity_array)), dtype=float)
+    fits_b = np.broadcast_to(fits, sigma.shape)
+    with overflow_is_inf():  # σ beyond 1.8e308 is inf, as documented
+        sigma = np.where(fits_b, sigma, np.nextafter(root_k * sigma, np.inf))
+    return scalar_or_array(sigma, epsilon, delta, sensitivity)
 
 
 def composed_gaussian_delta(
@@ -98,7 +142,7 @@ def composed_gaussian_delta(
     1e-05
     """
     k = _releases(k)
-    return gaussian.gaussian_delta(epsilon, sigma, _composed_sensitivity(sensitivity, k))
+    return gaussian.gaussian_delta(epsilon, *_composed_pair(sigma, sensitivity, k))
 
 
 def composed_gaussian_epsilon(
@@ -134,7 +178,7 @@ def composed_gaussian_epsilon(
     1.0
     """
     k = _releases(k)
-    return gaussian.gaussian_epsilon(delta, sigma, _composed_sensitivity(sensitivity, k))
+    return gaussian.gaussian_epsilon(delta, *_composed_pair(sigma, sensitivity, k))
 
 
 def composed_gaussian_sigma(
@@ -157,7 +201,8 @@ def composed_gaussian_sigma(
     -------
     float or ndarray
         ``analytic_gaussian_sigma(ε, δ, √k Δ)`` = √k × the single-release σ (up to rounding),
-        verified against :func:`composed_gaussian_delta`.
+        verified against :func:`composed_gaussian_delta`; inf where σ exceeds 1.8e308 (ε below
+        about 1e-308, or Δ near the largest double).
 
     Notes
     -----
@@ -170,7 +215,7 @@ def composed_gaussian_sigma(
     7.46126327
     """
     k = _releases(k)
-    return gaussian.analytic_gaussian_sigma(epsilon, delta, _composed_sensitivity(sensitivity, k))
+    return _calibrated_at_composed_sensitivity(gaussian.analytic_gaussian_sigma, epsilon, delta, sensitivity, k)
 
 
 def zcdp_composed_epsilon(
@@ -194,7 +239,8 @@ def zcdp_composed_epsilon(
     Returns
     -------
     float or ndarray
-        ε (rounded up); never below :func:`composed_gaussian_epsilon`.
+        ε (rounded up); never below :func:`composed_gaussian_epsilon`. inf where ρ_total
+        = kΔ²/(2σ²) exceeds 1.8e308 (σ below about 1e-154 Δ): both conversions give ε > ρ.
 
     Notes
     -----
@@ -209,11 +255,15 @@ def zcdp_composed_epsilon(
     """
     k = _releases(k)
     require_choice(conversion, "conversion", CONVERSIONS)
-    rho = k * np.asarray(gaussian.zcdp_rho(sigma, sensitivity))
-    rho = float(rho) if rho.ndim == 0 else rho  # type: ignore[assignment]  # float for scalar input
-    if conversion == "cks":
-        return gaussian.zcdp_to_epsilon_cks(rho, delta)
-    return gaussian.zcdp_to_epsilon_bun_steinke(rho, delta)
+    with overflow_is_inf():  # ρ_total beyond 1.8e308 is inf; ε > ρ is then inf too (below)
+        rho = k * np.asarray(gaussian.zcdp_rho(sigma, sensitivity))
+    convert = gaussian.zcdp_to_epsilon_cks if conversion == "cks" else gaussian.zcdp_to_epsilon_bun_steinke
+    finite = np.isfinite(rho)
+    if np.all(finite):
+        return convert(float(rho) if rho.ndim == 0 else rho, delta)
+    epsilon = np.asarray(convert(np.where(finite, rho, 0.0), delta), dtype=float)
+    epsilon = np.where(np.broadcast_to(finite, epsilon.shape), epsilon, np.inf)
+    return scalar_or_array(epsilon, delta, sigma, sensitivity)
 
 
 def zcdp_composed_sigma(
@@ -237,7 +287,8 @@ def zcdp_composed_sigma(
     Returns
     -------
     float or ndarray
-        √k × the single-release zCDP σ (computed at sensitivity √k Δ and verified).
+        √k × the single-release zCDP σ (computed at sensitivity √k Δ and verified); inf where σ
+        exceeds 1.8e308 (ε below about 1e-308, or Δ near the largest double).
 
     Examples
     --------
@@ -247,19 +298,21 @@ def zcdp_composed_sigma(
     k = _releases(k)
     require_choice(conversion, "conversion", CONVERSIONS)
     calibrate = gaussian.zcdp_cks_sigma if conversion == "cks" else gaussian.zcdp_bun_steinke_sigma
-    return calibrate(epsilon, delta, _composed_sensitivity(sensitivity, k))
+    return _calibrated_at_composed_sensitivity(calibrate, epsilon, delta, sensitivity, k)
 
 
 def _advanced_total_epsilon(epsilon: np.ndarray, k: int, log_inverse_slack: FloatOrArray) -> np.ndarray:
     """√(2k ln(1/δ')) ε + k ε (e^ε − 1), inf where it overflows, rounded up by a few ulps."""
-    linear = np.sqrt(2.0 * k * log_inverse_slack) * epsilon
+    with overflow_is_inf():  # the linear term beyond 1.8e308 (ε near the largest double) is inf
+        linear = np.sqrt(2.0 * k * log_inverse_slack) * epsilon
     # k ε (e^ε − 1) in log space: log k + log ε + log expm1(ε), with log expm1(ε) = ε + log(−expm1(−ε))
     positive = epsilon > 0.0
     safe = np.where(positive, epsilon, 1.0)
     log_quadratic = math.log(k) + np.log(safe) + safe + np.log(-np.expm1(-safe))
     quadratic = np.where(positive, np.exp(np.minimum(log_quadratic, 709.0)), 0.0)
-    total = np.where(log_quadratic < 709.0, linear + quadratic, np.inf)
-    return total + 4.0 * ULP * total
+    with overflow_is_inf():  # a total beyond 1.8e308 is inf, as documented
+        total = np.where(log_quadratic < 709.0, linear + quadratic, np.inf)
+        return total + 4.0 * ULP * total
 
 
 def advanced_composition_epsilon(
@@ -329,6 +382,7 @@ def naive_composition(epsilon: ArrayLike, delta: ArrayLike, k: int) -> tuple[Flo
     Returns
     -------
     (total_epsilon, total_delta) : tuple of float or ndarray
+        kε (inf where it exceeds 1.8e308) and kδ (which may exceed 1, where it is vacuous).
 
     Notes
     -----
@@ -345,7 +399,9 @@ def naive_composition(epsilon: ArrayLike, delta: ArrayLike, k: int) -> tuple[Flo
     delta_array = as_float_array(delta, "delta")
     require_interval(delta_array, "delta", 0.0, 1.0)
     e, d = broadcast(epsilon_array, delta_array)
-    return scalar_or_array(k * e, epsilon, delta), scalar_or_array(k * d, epsilon, delta)
+    with overflow_is_inf():  # kε beyond 1.8e308 is inf, as documented
+        total_epsilon = k * e
+    return scalar_or_array(total_epsilon, epsilon, delta), scalar_or_array(k * d, epsilon, delta)
 
 
 def _log_randomized_response_delta(epsilon: float, k: int, total_epsilon: float) -> float:
@@ -469,7 +525,8 @@ def per_release_sigma(
     -------
     float or ndarray
         σ; ``composed_gaussian_delta(ε, σ, Δ, k) ≤ δ`` holds for every route (the exact one with
-        equality up to rounding), and the exact route gives the smallest σ.
+        equality up to rounding), and the exact route gives the smallest σ. inf where σ exceeds
+        1.8e308 (ε below about 1e-308, or Δ near the largest double).
 
     Examples
     --------
@@ -478,11 +535,12 @@ def per_release_sigma(
     """
     k = _releases(k)
     require_choice(route, "route", ROUTES)
-    if route == "exact":
-        return composed_gaussian_sigma(total_epsilon, total_delta, sensitivity, k)
-    if route in ("zcdp_cks", "zcdp_bun_steinke"):
-        conversion = "cks" if route == "zcdp_cks" else "bun_steinke"
-        return zcdp_composed_sigma(total_epsilon, total_delta, sensitivity, k, conversion)
+    if route in ("exact", "zcdp_cks", "zcdp_bun_steinke"):
+        with parameter_names(epsilon="total_epsilon", delta="total_delta"):
+            if route == "exact":
+                return composed_gaussian_sigma(total_epsilon, total_delta, sensitivity, k)
+            conversion = "cks" if route == "zcdp_cks" else "bun_steinke"
+            return zcdp_composed_sigma(total_epsilon, total_delta, sensitivity, k, conversion)
     epsilon_array = as_float_array(total_epsilon, "total_epsilon")
     require_interval(epsilon_array, "total_epsilon", 0.0, gaussian.EPSILON_MAX)
     delta_array = as_float_array(total_delta, "total_delta")

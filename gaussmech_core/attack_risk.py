@@ -54,7 +54,7 @@ import numpy as np
 from scipy import optimize, special
 
 from ._types import ArrayLike, FloatOrArray
-from ._validation import as_float_array, broadcast, require_interval, scalar_or_array
+from ._validation import as_float_array, broadcast, overflow_is_inf, require_interval, scalar_or_array
 from .mechanisms import MECHANISMS, evaluate
 from .registry_types import Mechanism, Setting
 
@@ -90,6 +90,7 @@ _MIRROR_CAP = 40.0
 _SCALE_TOLERANCE = 1e-11
 _BRACKET_STEPS = 200
 _SAFE_SIDE_STEPS = 8
+_LARGEST_SCALE = float(np.finfo(np.float64).max)
 
 Profile = Callable[[np.ndarray], np.ndarray]
 
@@ -305,9 +306,12 @@ def posterior_belief(prior: ArrayLike, true_positive_rate: ArrayLike, false_posi
         as_float_array(false_positive_rate, "false_positive_rate"), "false_positive_rate", 0.0, 1.0, lower_open=True
     )
     p, t, f = broadcast(prior_array, tpr, fpr)
-    with np.errstate(divide="ignore"):
-        ratio = np.where(t > 0.0, ((1.0 - p) / p) * (f / np.where(t > 0.0, t, 1.0)), np.inf)
-    belief = 1.0 / (1.0 + ratio)
+    # posterior odds = prior odds × TPR/FPR, with 1 − π ≥ 1.1e-16 and FPR > 0 (no 0 denominators).
+    # TPR/FPR overflows at a subnormal FPR: inf odds there mean a belief of 1 (rounded), as it is.
+    with overflow_is_inf():
+        odds = (p / (1.0 - p)) * (t / f)
+        small = np.minimum(odds, 1.0)  # each branch of the where sees only its own range
+        belief = np.where(odds > 1.0, 1.0 / (1.0 + 1.0 / np.maximum(odds, 1.0)), small / (1.0 + small))
     return scalar_or_array(belief, prior, true_positive_rate, false_positive_rate)
 
 
@@ -379,7 +383,8 @@ def gaussian_sigma_for_attack(
     -------
     float or ndarray
         σ = Δ/μ with μ = 2Φ⁻¹((1 + a)/2) for an advantage a, or μ = Φ⁻¹(t) − Φ⁻¹(α) for a TPR t
-        at FPR α (inverting :func:`gaussian_attack_advantage` / :func:`gaussian_attack_power`).
+        at FPR α (inverting :func:`gaussian_attack_advantage` / :func:`gaussian_attack_power`);
+        inf where σ exceeds 1.8e308 (a below about 1e-308, or Δ near the largest double).
 
     Examples
     --------
@@ -394,13 +399,16 @@ def gaussian_sigma_for_attack(
             as_float_array(advantage, "advantage"), "advantage", 0.0, 1.0, lower_open=True, upper_open=True
         )
         d, a = broadcast(sensitivity_array, a)
-        sigma = d / (2.0 * special.ndtri((1.0 + a) / 2.0))
+        # 2Φ⁻¹((1 + a)/2) = 2√2 erfinv(a): (1 + a)/2 rounds to ½ for a below 1e-16, erfinv(a) does not
+        with overflow_is_inf():  # σ beyond 1.8e308 (a subnormal advantage, Δ near 1.8e308) is inf
+            sigma = d / (2.0 * math.sqrt(2.0) * special.erfinv(a))
         return scalar_or_array(sigma, sensitivity, advantage)
     if true_positive_rate is None or false_positive_rate is None:
         raise TypeError(_EITHER_TARGET)
     t, alpha = _power_target(true_positive_rate, false_positive_rate)
     d, t, alpha = broadcast(sensitivity_array, t, alpha)
-    sigma = d / (special.ndtri(t) - special.ndtri(alpha))
+    with overflow_is_inf():  # σ beyond 1.8e308 is inf, as documented
+        sigma = d / (special.ndtri(t) - special.ndtri(alpha))
     return scalar_or_array(sigma, sensitivity, true_positive_rate, false_positive_rate)
 
 
@@ -454,6 +462,15 @@ def _mechanism(mechanism: Mechanism | str) -> Mechanism:
     return MECHANISMS[mechanism]
 
 
+def _false_positive_rates(
+    false_positive_rates: Sequence[float], name: str = "false_positive_rates"
+) -> tuple[float, ...]:
+    rates = np.atleast_1d(_alpha_array(false_positive_rates, name))
+    if rates.size == 0:
+        raise ValueError(f"{name} must hold at least one rate in (0, 1), got {name}={false_positive_rates!r}")
+    return tuple(float(a) for a in rates.ravel())
+
+
 def _profile_of(mechanism: Mechanism, scale: float, setting: Setting) -> Profile:
     return lambda epsilons: mechanism.privacy_profile(np.asarray(epsilons, dtype=float), scale, setting)
 
@@ -484,6 +501,8 @@ def mechanism_attack_risk(
     Returns
     -------
     AttackRisk
+        Its ``scale`` is inf where the calibrated scale exceeds 1.8e308 (Δ or d near the largest
+        double, δ tiny): infinite noise, against which no attack does better than guessing.
 
     Examples
     --------
@@ -492,7 +511,7 @@ def mechanism_attack_risk(
     (0.1066, [0.0198, 0.0024])
     """
     mechanism = _mechanism(mechanism)
-    fprs = tuple(float(a) for a in np.atleast_1d(_alpha_array(false_positive_rates, "false_positive_rates")))
+    fprs = _false_positive_rates(false_positive_rates)
     prior_value = float(
         require_interval(as_float_array(prior, "prior"), "prior", 0.0, 1.0, lower_open=True, upper_open=True)
     )
@@ -525,7 +544,11 @@ def attack_risk_all(
     prior: float = 0.5,
     featured_only: bool = False,
 ) -> list[AttackRisk]:
-    """:func:`mechanism_attack_risk` for every registered mechanism (or only the featured ones)."""
+    """:func:`mechanism_attack_risk` for every registered mechanism (or only the featured ones).
+
+    A scale is inf where that mechanism's calibration exceeds 1.8e308 (see :func:`mechanism_attack_risk`).
+    """
+    _false_positive_rates(false_positive_rates)  # checked once, before any calibration
     return [
         mechanism_attack_risk(mechanism, setting, false_positive_rates=false_positive_rates, prior=prior)
         for mechanism in MECHANISMS.values()
@@ -593,9 +616,11 @@ def scale_for_attack_limit(
             )
         )
         target_fpr = None
+        limit_text = f"advantage={level:g}"
     else:
         t, alpha = _power_target(true_positive_rate, false_positive_rate)
         level, target_fpr = float(t), float(alpha)
+        limit_text = f"true_positive_rate={level:g} at false_positive_rate={target_fpr:g}"
 
     def meets(scale):
         return _risk_at(mechanism, setting, scale, advantage, target_fpr) <= level
@@ -603,12 +628,17 @@ def scale_for_attack_limit(
     calibration = evaluate(mechanism, setting)
     start = calibration.scale if calibration.scale is not None and math.isfinite(calibration.scale) else 1.0
     high = low = start
-    for _ in range(_BRACKET_STEPS):
-        if meets(high):
-            break
-        low, high = high, high * 2.0
-    else:
-        raise ValueError(f"no {mechanism.name} noise up to scale {high:g} holds the attack to {level:g}")
+    # Galloping: the factor squares at each step (2, 4, 16, 256, ...), so a limit that needs a
+    # scale near 1e300 (a tiny advantage) is bracketed in about ten evaluations, not a thousand.
+    factor = 2.0
+    while not meets(high):
+        if high >= _LARGEST_SCALE:
+            raise ValueError(
+                f"no {mechanism.name} noise up to scale {high:g} (the largest double) holds the attack to "
+                f"{limit_text}; ask for a larger limit"
+            )
+        low, high = high, min(high * factor, _LARGEST_SCALE)
+        factor = min(factor * factor, 1e100)
     if low == high:
         for _ in range(_BRACKET_STEPS):
             low = low / 2.0
@@ -625,7 +655,10 @@ def scale_for_attack_limit(
 
         def gap(log_scale):
             return (
-                math.log(max(_risk_at(mechanism, setting, math.exp(log_scale), advantage, target_fpr), 1e-300))
+                # floored well below the level (not at a fixed 1e-300, which a tiny advantage reaches)
+                math.log(
+                    max(_risk_at(mechanism, setting, math.exp(log_scale), advantage, target_fpr), 1e-3 * level, 5e-324)
+                )
                 - log_level
             )
 

@@ -30,7 +30,17 @@ import numpy as np
 from scipy import integrate, special
 
 from ._types import ArrayLike, FloatOrArray
-from ._validation import as_float_array, broadcast, require_choice, require_integer, require_interval, scalar_or_array
+from ._validation import (
+    MAX_DIMENSION,
+    MAX_SEED,
+    as_float_array,
+    broadcast,
+    overflow_is_inf,
+    require_choice,
+    require_integer,
+    require_interval,
+    scalar_or_array,
+)
 
 __all__ = [
     "CLOSER_TEST_NOISES",
@@ -49,6 +59,8 @@ CLOSER_TEST_NOISES = ("gaussian", "r1smg")
 
 #: Upper limit on simulated releases per call: the arrays stay a few megabytes.
 MAX_TRIALS = 10_000_000
+#: Trials in a Wilson interval: up to 2**53, where k/n and z²/n are still formed from exact doubles.
+MAX_WILSON_TRIALS = 2**53
 
 
 def max_distinguishing_success(epsilon: ArrayLike, delta: ArrayLike) -> FloatOrArray:
@@ -176,7 +188,10 @@ def gaussian_closer_test_success(sigma: ArrayLike, sensitivity: ArrayLike) -> Fl
         as_float_array(sensitivity, "sensitivity"), "sensitivity", 0.0, None, lower_open=True
     )
     sigma_array, sensitivity_array = broadcast(sigma_array, sensitivity_array)
-    return scalar_or_array(special.ndtr(sensitivity_array / (2.0 * sigma_array)), sigma, sensitivity)
+    # ½(Δ/σ), not Δ/(2σ): 2σ overflows at σ near 1.8e308; Δ/σ overflowing (σ subnormal) is Φ(inf) = 1
+    with overflow_is_inf():
+        half_mu = 0.5 * (sensitivity_array / sigma_array)
+    return scalar_or_array(special.ndtr(half_mu), sigma, sensitivity)
 
 
 def _r1smg_closer_test_failure(half_gap: float, dim: int) -> float:
@@ -217,7 +232,7 @@ def r1smg_closer_test_success(sigma_star: float, sensitivity: float, dim: int) -
     sensitivity : float
         Δ = ‖f(x) - f(x')‖₂ > 0.
     dim : int
-        The dimension M ≥ 2.
+        The dimension, 2 ≤ M ≤ 2**53 (the quadrature forms (M - 1)/2 and √M in float64).
 
     Returns
     -------
@@ -241,7 +256,7 @@ def r1smg_closer_test_success(sigma_star: float, sensitivity: float, dim: int) -
     sensitivity_value = float(
         require_interval(as_float_array(sensitivity, "sensitivity"), "sensitivity", 0.0, None, lower_open=True)
     )
-    dim_value = require_integer(dim, "dim", minimum=2)
+    dim_value = require_integer(dim, "dim", minimum=2, maximum=MAX_DIMENSION)
     half_gap = sensitivity_value / (2.0 * math.sqrt(sigma_star_value))
     return 1.0 - _r1smg_closer_test_failure(half_gap, dim_value)
 
@@ -254,7 +269,7 @@ def matched_gaussian_sigma(expected_loss: ArrayLike, dim: int) -> FloatOrArray:
     expected_loss : float or array_like
         Target E‖n‖₂² > 0.
     dim : int
-        The dimension d ≥ 1.
+        The dimension, 1 ≤ d ≤ 2**53 (:data:`~gaussmech_core._validation.MAX_DIMENSION`).
 
     Returns
     -------
@@ -267,7 +282,7 @@ def matched_gaussian_sigma(expected_loss: ArrayLike, dim: int) -> FloatOrArray:
     2.0
     """
     loss = require_interval(as_float_array(expected_loss, "expected_loss"), "expected_loss", 0.0, None, lower_open=True)
-    dim_value = require_integer(dim, "dim", minimum=1)
+    dim_value = require_integer(dim, "dim", minimum=1, maximum=MAX_DIMENSION)
     return scalar_or_array(np.sqrt(loss / dim_value), expected_loss)
 
 
@@ -292,7 +307,8 @@ def closer_test_projection_sample(
     Returns
     -------
     numpy.ndarray
-        Shape (size,).
+        Shape (size,); a draw beyond the float64 range (scale near the largest double) is ±inf,
+        the draw rounded to float64.
 
     Notes
     -----
@@ -304,13 +320,15 @@ def closer_test_projection_sample(
     scale_value = float(require_interval(as_float_array(scale, "scale"), "scale", 0.0, None, lower_open=True))
     if noise == "gaussian":
         require_integer(dim, "dim", minimum=1)
-        return scale_value * rng.standard_normal(size_value)
+        with overflow_is_inf():  # σ Z beyond 1.8e308 is ±inf, as documented
+            return scale_value * rng.standard_normal(size_value)
     dim_value = require_integer(dim, "dim", minimum=2)
     radius = rng.standard_normal(size_value)
     first = rng.standard_normal(size_value)
     rest = rng.chisquare(dim_value - 1, size_value)
     direction_cosine = first / np.sqrt(first * first + rest)
-    return math.sqrt(scale_value) * radius * direction_cosine
+    with overflow_is_inf():  # a draw beyond 1.8e308 is ±inf, as documented
+        return math.sqrt(scale_value) * radius * direction_cosine
 
 
 @dataclass(frozen=True)
@@ -337,7 +355,7 @@ def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tu
     successes : int
         Number of successes, 0 ≤ successes ≤ trials.
     trials : int
-        Number of trials ≥ 1.
+        Number of trials, 1 ≤ trials ≤ 2**53 (beyond, counts are not exact doubles).
     confidence : float
         Coverage in (0, 1).
 
@@ -361,7 +379,7 @@ def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tu
     >>> wilson_interval(100, 100)[1]
     1.0
     """
-    trials_value = require_integer(trials, "trials", minimum=1)
+    trials_value = require_integer(trials, "trials", minimum=1, maximum=MAX_WILSON_TRIALS)
     successes_value = require_integer(successes, "successes", minimum=0, maximum=trials_value)
     level = float(
         require_interval(
@@ -398,7 +416,7 @@ def simulate_closer_test(
     trials : int
         Number of simulated releases, 1 to 10 000 000.
     seed : int
-        Seed of ``numpy.random.default_rng``; the same seed gives the same result.
+        Seed of ``numpy.random.default_rng``, 0 ≤ seed < 2**64; the same seed gives the same result.
     confidence : float
         Coverage of the reported Wilson interval.
 
@@ -422,7 +440,7 @@ def simulate_closer_test(
         require_interval(as_float_array(sensitivity, "sensitivity"), "sensitivity", 0.0, None, lower_open=True)
     )
     trials_value = require_integer(trials, "trials", minimum=1, maximum=MAX_TRIALS)
-    seed_value = require_integer(seed, "seed", minimum=0)
+    seed_value = require_integer(seed, "seed", minimum=0, maximum=MAX_SEED)
     rng = np.random.default_rng(seed_value)
     projection = closer_test_projection_sample(noise, rng, trials_value, scale, dim)
     truth_is_x = rng.random(trials_value) < 0.5

@@ -33,6 +33,7 @@ from typing import Sequence
 import numpy as np
 
 from . import attack_risk, gaussian
+from ._validation import as_float_array, parameter_names
 from .mechanisms import calibrate_all
 from .registry_types import Setting
 
@@ -136,7 +137,10 @@ def _setting(arguments: argparse.Namespace) -> Setting:
 
 
 def calibration_rows(setting: Setting) -> list[dict]:
-    """One dict per registered mechanism: what ``calibrate`` prints (None where not valid)."""
+    """One dict per registered mechanism: what ``calibrate`` prints (None where not valid).
+
+    A number is inf where it exceeds 1.8e308 (as in :func:`~gaussmech_core.mechanisms.evaluate`).
+    """
     rows = []
     for calibration in calibrate_all(setting):
         mechanism = calibration.mechanism
@@ -161,9 +165,16 @@ def calibration_rows(setting: Setting) -> list[dict]:
 
 
 def risk_rows(setting: Setting, prior: float, fprs: Sequence[float]) -> list[dict]:
-    """One dict per registered mechanism: what ``risk`` prints (None where not valid)."""
+    """One dict per registered mechanism: what ``risk`` prints (None where not valid).
+
+    ``fprs`` is one false-positive rate or a sequence of them, each in (0, 1). A number is inf
+    where it exceeds 1.8e308 (as in :func:`~gaussmech_core.attack_risk.attack_risk_all`).
+    """
+    rates = tuple(np.atleast_1d(as_float_array(fprs, "fprs")).ravel().tolist())
     rows = []
-    for risk in attack_risk.attack_risk_all(setting, false_positive_rates=tuple(fprs), prior=prior):
+    with parameter_names(false_positive_rates="fprs"):
+        risks = attack_risk.attack_risk_all(setting, false_positive_rates=rates, prior=prior)
+    for risk in risks:
         row = {"mechanism": risk.mechanism.id, "name": risk.mechanism.name, "advantage": risk.advantage}
         for index, fpr in enumerate(risk.false_positive_rates):
             row[f"tpr_at_fpr_{fpr:g}"] = None if risk.true_positive_rates is None else risk.true_positive_rates[index]

@@ -46,7 +46,15 @@ import numpy as np
 from scipy import special
 
 from ._types import ArrayLike, FloatOrArray
-from ._validation import as_float_array, broadcast, epsilon_array, require_interval, scalar_or_array, whole_numbers
+from ._validation import (
+    as_float_array,
+    broadcast,
+    epsilon_array,
+    overflow_is_inf,
+    require_interval,
+    scalar_or_array,
+    whole_numbers,
+)
 
 __all__ = [
     "gaussian_log_delta",
@@ -890,7 +898,9 @@ def analytic_gaussian_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: A
     delta_array, sensitivity_array = _delta(delta), _sensitivity(sensitivity)
     shape, (e, d, s) = _flat(epsilon_array, delta_array, sensitivity_array)
     if e.size == 1:
-        return scalar_or_array(np.full(shape, _analytic_sigma_scalar(e[0], d[0], s[0])), epsilon, delta, sensitivity)
+        # Python floats: the scalar path relies on float products overflowing to inf silently
+        sigma = _analytic_sigma_scalar(float(e[0]), float(d[0]), float(s[0]))
+        return scalar_or_array(np.full(shape, sigma), epsilon, delta, sensitivity)
     return scalar_or_array(_analytic_sigma_blocks(e, d, s).reshape(shape), epsilon, delta, sensitivity)
 
 
@@ -922,7 +932,8 @@ def classical_gaussian_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: 
     Returns
     -------
     float or ndarray
-        σ (sufficient, not exact; always at least :func:`analytic_gaussian_sigma`).
+        σ (sufficient, not exact; always at least :func:`analytic_gaussian_sigma`); inf where it
+        exceeds 1.8e308 (ε below about 1e-308, or Δ near the largest double).
 
     Raises
     ------
@@ -948,7 +959,8 @@ def classical_gaussian_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: 
     require_interval(epsilon_array, "epsilon", 0.0, 1.0, lower_open=True, upper_open=True, hint=_CLASSICAL_HINT)
     delta_array, sensitivity_array = _delta(delta), _sensitivity(sensitivity)
     e, d, s = broadcast(epsilon_array, delta_array, sensitivity_array)
-    sigma = s * np.sqrt(2.0 * (math.log(1.25) - np.log(d))) / e
+    with overflow_is_inf():  # σ beyond 1.8e308 is inf, as documented
+        sigma = s * (np.sqrt(2.0 * (math.log(1.25) - np.log(d))) / e)
     return scalar_or_array(sigma, epsilon, delta, sensitivity)
 
 
@@ -1076,6 +1088,7 @@ def low_privacy_sigma_bound(epsilon: ArrayLike, sensitivity: ArrayLike = 1.0) ->
     float or ndarray
         Δ/√(2ε): no Gaussian with smaller σ is (ε, δ)-DP for any δ < :func:`delta_zero` (ε). So σ
         cannot shrink like 1/ε as ε grows, only like 1/√ε (the classical formula's 1/ε is wrong).
+        inf where it exceeds 1.8e308 (ε subnormal, or Δ near the largest double).
 
     Notes
     -----
@@ -1093,7 +1106,11 @@ def low_privacy_sigma_bound(epsilon: ArrayLike, sensitivity: ArrayLike = 1.0) ->
     hint = "the bound is vacuous at epsilon = 0 (delta_zero(0) = 0); use zero_epsilon_gaussian_sigma there"
     epsilon_array = _epsilon(epsilon, positive=True, hint=hint)
     e, s = broadcast(epsilon_array, _sensitivity(sensitivity))
-    return scalar_or_array(s / np.sqrt(2.0 * e), epsilon, sensitivity)
+    # √(2ε) as √2 √ε beyond ε = 8e307, where 2ε overflows (the bound there is about 5e-155 Δ)
+    root = np.where(e <= 8e307, np.sqrt(2.0 * np.minimum(e, 8e307)), SQRT2 * np.sqrt(e))
+    with overflow_is_inf():  # Δ near the largest double over √(2ε) < 1: inf, as documented
+        bound = s / root
+    return scalar_or_array(bound, epsilon, sensitivity)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -1105,7 +1122,7 @@ def _half_mu_squared(sigma, sensitivity):
     """η = μ²/2 = Δ²/(2σ²), inf where it overflows."""
     mu = _unit_mu(sigma, sensitivity)
     eta = np.full_like(mu, np.inf)
-    fits = mu < 1e154
+    fits = mu < 1.8e154  # (μ/2) μ fits below √(2 × 1.8e308) = 1.896e154
     eta[fits] = 0.5 * mu[fits] * mu[fits]
     return eta
 
@@ -1371,7 +1388,8 @@ def zcdp_to_epsilon_bun_steinke(rho: ArrayLike, delta: ArrayLike) -> FloatOrArra
     Returns
     -------
     float or ndarray
-        ε (rounded up by a few ulps) such that ρ-zCDP implies (ε, δ)-DP.
+        ε (rounded up by a few ulps) such that ρ-zCDP implies (ε, δ)-DP; inf where that exceeds
+        1.8e308 (ρ near the largest double).
 
     Notes
     -----
@@ -1384,8 +1402,10 @@ def zcdp_to_epsilon_bun_steinke(rho: ArrayLike, delta: ArrayLike) -> FloatOrArra
     """
     rho_array, delta_array = _rho(rho), _delta(delta)
     r, d = broadcast(rho_array, delta_array)
-    epsilon = r + 2.0 * np.sqrt(r * -np.log(d))
-    return scalar_or_array(_with_margin_up(epsilon, epsilon), rho, delta)
+    with overflow_is_inf():  # ε beyond 1.8e308 is inf, as documented
+        epsilon = r + 2.0 * (np.sqrt(r) * np.sqrt(-np.log(d)))
+        epsilon = _with_margin_up(epsilon, epsilon)
+    return scalar_or_array(epsilon, rho, delta)
 
 
 def _softplus(x):
@@ -1418,7 +1438,8 @@ def _cks_log_delta(log_order_minus_one, rho, epsilon):
     # (α − 1)(αρ − ε) may overflow for α near e^700: ±inf is then the exact limit of log δ.
     with np.errstate(over="ignore"):
         first = alpha_minus_one * (alpha * rho - epsilon)
-        scale = alpha_minus_one * (alpha * rho + epsilon)
+        # 2 max(αρ, ε) ≥ αρ + ε, without overflowing at ε near 1.8e308
+        scale = 2.0 * alpha_minus_one * np.maximum(alpha * rho, epsilon)
     # α log(1 − 1/α) − log(α − 1) = (α − 1) s − α log(1 + e^s) = −α log(1 + e^{−s}) − s: the first
     # form has no cancellation for s ≤ 0 (α near 1), the second for s > 0.
     negative = s <= 0.0
@@ -1509,7 +1530,8 @@ def zcdp_to_epsilon_cks(rho: ArrayLike, delta: ArrayLike) -> FloatOrArray:
     Returns
     -------
     float or ndarray
-        ``max(0, inf_{α>1} αρ + log(1 − 1/α) − (log δ + log α)/(α − 1))``, rounded up.
+        ``max(0, inf_{α>1} αρ + log(1 − 1/α) − (log δ + log α)/(α − 1))``, rounded up; inf
+        where that exceeds 1.8e308 (ρ near the largest double).
 
     Notes
     -----
@@ -1532,8 +1554,9 @@ def zcdp_to_epsilon_cks(rho: ArrayLike, delta: ArrayLike) -> FloatOrArray:
     low = np.minimum(0.0, np.log(-log_delta / (r + 1.0))) - 1.0
     high = np.minimum(1.0 - log_delta, 0.5 * np.log(-log_delta / np.maximum(r, 1e-300)) + 1.0)
     s = _bisect_increasing(derivative, low, high)
-    epsilon, scale = _cks_epsilon(s, r, log_delta)
-    epsilon = np.maximum(_with_margin_up(epsilon, scale), 0.0)
+    with overflow_is_inf():  # ε (or its rounding margin) beyond 1.8e308 is inf, as documented
+        epsilon, scale = _cks_epsilon(s, r, log_delta)
+        epsilon = np.maximum(_with_margin_up(epsilon, scale), 0.0)
     return scalar_or_array(epsilon.reshape(shape), rho, delta)
 
 
@@ -1581,7 +1604,7 @@ def zcdp_bun_steinke_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: Ar
 
     def holds(candidate):
         rho = _half_mu_squared(candidate, s)
-        converted = rho + 2.0 * np.sqrt(rho * log_inverse)
+        converted = rho + 2.0 * (np.sqrt(rho) * np.sqrt(log_inverse))  # ρ L overflows at ε near 1.8e308
         return (s == 0.0) | (_with_margin_up(converted, converted) <= e)
 
     sigma = _nudged_up(sigma, holds)
@@ -1688,7 +1711,8 @@ def vinterbo_gaussian_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: A
     -------
     float or ndarray
         σ = inf where it would exceed 1.8e308 (ε below about 1e-308, or Δ near the largest double).
-        σ with z = −ln(4δ(1 − δ)) and (a, s) = (1, 1) for δ ≤ ½, (π/4, −1) for δ > ½. Never
+        σ with z = −ln(4δ(1 − δ)) and (a, s) = (1, 1) for δ ≤ ½, (π/4, −1) for δ > ½, rounded
+        up by 4 ulps. Never
         below the exact :func:`analytic_gaussian_sigma` (checked in the tests on ε ∈ [1e-6, 1e3],
         δ ∈ [1e-300, 0.9]); within 10-50% of it at typical settings.
 
@@ -1715,8 +1739,13 @@ def vinterbo_gaussian_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: A
     upper_half = d > 0.5
     az = np.where(upper_half, 0.25 * math.pi * z, z)
     plus = np.sqrt(az + e) + np.sqrt(az)
-    unit = np.where(upper_half, 1.0 / (SQRT2 * plus), plus / (SQRT2 * e))
-    return scalar_or_array((s * unit).reshape(shape), epsilon, delta, sensitivity)
+    with overflow_is_inf():  # σ beyond 1.8e308 (ε below about 1e-308, Δ near 1.8e308) is inf
+        # plus/√2/ε, not plus/(√2 ε): √2 ε overflows at ε near 1.8e308, where σ is about 5e-155 Δ
+        unit = np.where(upper_half, 1.0 / (SQRT2 * plus), plus / SQRT2 / e)
+        # + 4 ulps for the (at most 3) roundings above: at ε near 1.8e308 the formula exceeds the
+        # necessary Δ/√(2ε) by a factor 1 + 4e-154 only, and rounded to nearest it fell an ulp below
+        sigma = _with_margin_up(s * unit, s * unit)
+    return scalar_or_array(sigma.reshape(shape), epsilon, delta, sensitivity)
 
 
 # ----------------------------------------------------------------------------------------------

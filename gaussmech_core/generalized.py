@@ -42,9 +42,11 @@ from ._validation import (
     broadcast_1d as _broadcast,
     delta_array as _delta_array,
     epsilon_array as _epsilon_array,
+    overflow_is_inf,
     positive_array as _positive_array,
     require_choice,
     require_interval,
+    sample_shape,
     scalar_or_array,
 )
 from .gaussian import analytic_gaussian_sigma, pdp_gaussian_sigma
@@ -155,10 +157,13 @@ def _require_rng(rng: object) -> None:
         raise TypeError(f"rng must be a numpy.random.Generator, got rng={rng!r}")
 
 
+_SMALLEST_FRACTION = float(np.finfo(np.float64).tiny)  # Δ/W below it: the kernel shape underflows
+
+
 def _bounds_arrays(
     lower: ArrayLike, upper: ArrayLike, sensitivity: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Validate bounds ``lower < upper`` (finite, with a finite width) and ``0 < Δ <= W``."""
+    """Validate bounds ``lower < upper`` (finite, with a finite width) and ``2.2e-308 W <= Δ <= W``."""
     lower_array = require_interval(as_float_array(lower, "lower"), "lower")
     upper_array = require_interval(as_float_array(upper, "upper"), "upper")
     lower_b, upper_b = broadcast(lower_array, upper_array)
@@ -176,6 +181,16 @@ def _bounds_arrays(
                 f"sensitivity must be at most the width W = upper - lower of the bounded range, got "
                 f"sensitivity={float(sensitivity_b[tuple(index)])!r} > W={float(width_b[tuple(index)])!r}"
                 + (f" (first bad element at index {tuple(int(i) for i in index)})" if bad.ndim else "")
+            )
+        # Below Δ/W = 2.2e-308 the kernel's 1 - (1 - Δ/W)^p underflows (to 0, or to a subnormal
+        # with a few bits), so neither the scale nor ε can be computed from it.
+        tiny = sensitivity_b / width_b < _SMALLEST_FRACTION
+        if tiny.any():
+            index = np.argwhere(tiny)[0] if tiny.ndim else ()
+            raise ValueError(
+                f"sensitivity must be at least {_SMALLEST_FRACTION:.3g} × the width W = upper - lower, got "
+                f"sensitivity={float(sensitivity_b[tuple(index)])!r} with W={float(width_b[tuple(index)])!r}"
+                + (f" (first bad element at index {tuple(int(i) for i in index)})" if tiny.ndim else "")
             )
     return lower_array, upper_array
 
@@ -324,7 +339,9 @@ def _scaled_gamma_drop(
     # ε itself may underflow. There R1 - R2 = e^x (ΔP - expm1(ε) Q(a, x + ε)) with
     # ΔP = P(a, far^p) - P(a, root^p) = ∫ e^{-t^p} dt / Γ(1 + a) over [root, far], by Gauss-Legendre
     # (the integrand is analytic within a distance root of the interval, and D <= root/10).
-    narrow = ~short & (x + epsilon < 1.0) & (gap <= _SHORT_INTERVAL * root) & (gap > 0.0)
+    with overflow_is_inf():  # x + ε beyond 1.8e308 (ε near the largest double) is inf: R(a, inf) = 0
+        far_x_all = x + epsilon
+    narrow = ~short & (far_x_all < 1.0) & (gap <= _SHORT_INTERVAL * root) & (gap > 0.0)
     if narrow.any():
         root_n, gap_n, a_n, order_n = root[narrow][:, None], gap[narrow][:, None], a[narrow], order[narrow]
         nodes = root_n + gap_n * (1.0 + _GAUSS_NODES) / 2.0
@@ -332,16 +349,14 @@ def _scaled_gamma_drop(
         increment = gap[narrow] / 2.0 * (integrand @ _GAUSS_WEIGHTS) / special.gamma(1.0 + a_n)
         far_x = x[narrow] + epsilon[narrow]
         result[narrow] = np.exp(x[narrow]) * (increment - np.expm1(epsilon[narrow]) * special.gammaincc(a_n, far_x))
-    near_zero = ~short & ~narrow & (x + epsilon < 1.0)
+    near_zero = ~short & ~narrow & (far_x_all < 1.0)
     a_near, x_near, epsilon_near = a[near_zero], x[near_zero], epsilon[near_zero]
     root_near, order_near = root[near_zero], order[near_zero]
     result[near_zero] = _one_minus_scaled_upper_gamma(
         a_near, x_near + epsilon_near, far_root[near_zero], order_near
     ) - _one_minus_scaled_upper_gamma(a_near, x_near, root_near, order_near)
     direct = ~short & ~narrow & ~near_zero
-    result[direct] = _scaled_upper_gamma(a[direct], x[direct]) - _scaled_upper_gamma(
-        a[direct], x[direct] + epsilon[direct]
-    )
+    result[direct] = _scaled_upper_gamma(a[direct], x[direct]) - _scaled_upper_gamma(a[direct], far_x_all[direct])
     return result
 
 
@@ -366,33 +381,88 @@ def _log_upper_gamma(a: np.ndarray, x: np.ndarray) -> np.ndarray:
     return result
 
 
+def _order_key(values: np.ndarray) -> np.ndarray:
+    """Doubles as int64 keys in the same order (negative numbers flipped), so that every bracket,
+    whatever its sign or range of magnitudes, is halved by the midpoint of its keys."""
+    bits = np.ascontiguousarray(values, dtype=np.float64).view(np.int64)
+    return bits ^ ((bits >> 63) & np.int64(0x7FFFFFFFFFFFFFFF))
+
+
+def _from_order_key(keys: np.ndarray) -> np.ndarray:
+    """The inverse of :func:`_order_key`."""
+    return (keys ^ ((keys >> 63) & np.int64(0x7FFFFFFFFFFFFFFF))).view(np.float64)
+
+
+_SMART_STEPS = 64  # probes chosen by interpolation, then bisection of the keys closes any bracket
+
+
 def _bisect(
-    is_upper: Callable[[np.ndarray], np.ndarray], lower: np.ndarray, upper: np.ndarray
+    function: Callable[[np.ndarray], np.ndarray],
+    target: np.ndarray | float,
+    lower: np.ndarray,
+    upper: np.ndarray,
+    *,
+    inclusive: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Bisect elementwise until ``lower`` and ``upper`` are adjacent floating-point numbers.
+    """The adjacent doubles ``lower < upper`` around the crossing of the predicate
+    ``function(x) > target`` (``>=`` when ``inclusive``), elementwise, for an increasing ``function``.
 
-    ``is_upper(x)`` must be False at ``lower`` and True at ``upper`` (and monotone between). The
-    midpoint is taken in the integer order of IEEE doubles, so every bracket, whatever its sign
-    or range of magnitudes, closes in at most 64 steps to full double precision.
+    The predicate must be False at ``lower`` and True at ``upper`` (and monotone between). Only the
+    predicate decides which end of the bracket moves, so the result is the crossing plain bisection
+    finds; the values of the gap ``function(x) - target`` only choose where to probe. The probe
+    is the Illinois variant of regula falsi while that keeps cutting ``|gap|`` at least in half,
+    and otherwise the bracket's midpoint: arithmetic where the ends are of one magnitude or of
+    opposite signs, in the order of doubles where they are binades apart. After 64 probes the
+    midpoint of the keys alone finishes, so every bracket closes in at most 128 steps; a smooth
+    root takes about 10 (plain bisection of the keys takes up to 64).
     """
-
-    def to_key(values: np.ndarray) -> np.ndarray:
-        bits = np.ascontiguousarray(values, dtype=np.float64).view(np.int64)
-        return bits ^ ((bits >> 63) & np.int64(0x7FFFFFFFFFFFFFFF))
-
-    def from_key(keys: np.ndarray) -> np.ndarray:
-        return (keys ^ ((keys >> 63) & np.int64(0x7FFFFFFFFFFFFFFF))).view(np.float64)
-
-    lower_key, upper_key = to_key(lower), to_key(upper)
-    for _ in range(70):
+    lower_key, upper_key = _order_key(lower), _order_key(upper)
+    with np.errstate(all="ignore"):  # the ends only seed the interpolation; inf or NaN there just disables it
+        lower_gap = np.asarray(function(_from_order_key(lower_key)), dtype=np.float64) - target
+        upper_gap = np.asarray(function(_from_order_key(upper_key)), dtype=np.float64) - target
+    interpolate = np.ones(lower_key.shape, dtype=bool)
+    lower_stayed = upper_stayed = np.zeros(lower_key.shape, dtype=bool)
+    for step in range(2 * _SMART_STEPS + 2):
         active = lower_key + 1 < upper_key
         if not active.any():
             break
-        middle_key = lower_key // 2 + upper_key // 2 + ((lower_key & 1) + (upper_key & 1)) // 2
-        goes_up = is_upper(from_key(middle_key))
-        upper_key = np.where(active & goes_up, middle_key, upper_key)
-        lower_key = np.where(active & ~goes_up, middle_key, lower_key)
-    return from_key(lower_key), from_key(upper_key)
+        low, high = _from_order_key(lower_key), _from_order_key(upper_key)
+        key_middle = lower_key // 2 + upper_key // 2 + ((lower_key & 1) + (upper_key & 1)) // 2
+        if step < _SMART_STEPS:
+            with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+                arithmetic = (
+                    np.isfinite(high - low)
+                    & ((low <= 0.0) | (high <= 1024.0 * low))
+                    & ((high >= 0.0) | (low >= 1024.0 * high))
+                )
+                middle_key = np.where(
+                    arithmetic, _order_key(np.where(arithmetic, low + (high - low) / 2.0, 0.0)), key_middle
+                )
+                falsi = low - lower_gap * ((high - low) / (upper_gap - lower_gap))
+                usable = interpolate & np.isfinite(falsi) & (lower_gap < 0.0) & (upper_gap > 0.0)
+                falsi_key = _order_key(np.where(usable, falsi, 0.0))
+            probe_key = np.where(usable, falsi_key, middle_key)
+            probe_key = np.clip(probe_key, lower_key + 1, np.maximum(upper_key - 1, lower_key + 1))
+        else:
+            usable = np.zeros(lower_key.shape, dtype=bool)
+            probe_key = key_middle
+        probe_value = np.asarray(function(_from_order_key(probe_key)), dtype=np.float64)
+        goes_up = probe_value >= target if inclusive else probe_value > target
+        with np.errstate(invalid="ignore", over="ignore"):
+            probe_gap = probe_value - target  # NaN where both are the same infinity: no interpolation
+        move_upper, move_lower = active & goes_up, active & ~goes_up
+        with np.errstate(invalid="ignore"):
+            interpolate = ~usable | (np.abs(probe_gap) <= 0.5 * np.minimum(np.abs(lower_gap), np.abs(upper_gap)))
+        # Illinois: an end that stays while the other moves twice has its gap halved, so the next
+        # interpolation leaves it instead of creeping towards the root from one side.
+        lower_gap = np.where(move_upper & lower_stayed & usable, lower_gap / 2.0, lower_gap)
+        upper_gap = np.where(move_lower & upper_stayed & usable, upper_gap / 2.0, upper_gap)
+        upper_stayed, lower_stayed = move_lower, move_upper
+        upper_key = np.where(move_upper, probe_key, upper_key)
+        lower_key = np.where(move_lower, probe_key, lower_key)
+        upper_gap = np.where(move_upper, probe_gap, upper_gap)
+        lower_gap = np.where(move_lower, probe_gap, lower_gap)
+    return _from_order_key(lower_key), _from_order_key(upper_key)
 
 
 def _working_log_target(
@@ -639,10 +709,13 @@ def gg_absolute_moment(q: ArrayLike, scale: ArrayLike, order: ArrayLike) -> Floa
     Returns
     -------
     float or numpy.ndarray
+        ``E|X|^q``; inf where it exceeds 1.8e308 (q or b large).
 
     Notes
     -----
-    docs/math.md section 5.1 (from ``|X|^p / b^p ~ Gamma(1/p, 1)``); the Gamma ratio is taken with ``gammaln``.
+    docs/math.md section 5.1 (from ``|X|^p / b^p ~ Gamma(1/p, 1)``); evaluated as
+    ``exp(q log b + log Γ((q+1)/p) − log Γ(1/p))`` (``gammaln``), so b^q may overflow or
+    underflow on its own without spoiling the product.
 
     Examples
     --------
@@ -653,9 +726,12 @@ def gg_absolute_moment(q: ArrayLike, scale: ArrayLike, order: ArrayLike) -> Floa
     scale_array = _positive_array(scale, "scale")
     order_array = _order_array(order)
     q_b, scale_b, order_b = _broadcast(q_array, scale_array, order_array)
-    log_ratio = special.gammaln((q_b + 1.0) / order_b) - special.gammaln(1.0 / order_b)
-    with np.errstate(over="ignore"):  # a moment beyond 1.8e308 is reported as inf
-        result = _power(scale_b, q_b) * np.exp(log_ratio)
+    with overflow_is_inf():  # a moment beyond 1.8e308 is inf, as documented
+        log_ratio = special.gammaln((q_b + 1.0) / order_b) - special.gammaln(1.0 / order_b)
+        log_power = np.where(q_b == 0.0, 0.0, q_b * np.log(scale_b))
+        # -inf + inf only where q is near 1.8e308 and b < 1/e: Γ((q+1)/p) grows faster than b^q falls
+        log_moment = np.where(np.isposinf(log_ratio), np.inf, log_power + log_ratio)
+        result = np.exp(log_moment)
     return scalar_or_array(result, q, scale, order)
 
 
@@ -672,6 +748,7 @@ def gg_variance(scale: ArrayLike, order: ArrayLike) -> FloatOrArray:
     Returns
     -------
     float or numpy.ndarray
+        The variance; inf where it exceeds 1.8e308 (b above about 1e154).
 
     Notes
     -----
@@ -698,6 +775,7 @@ def gg_mean_absolute(scale: ArrayLike, order: ArrayLike) -> FloatOrArray:
     Returns
     -------
     float or numpy.ndarray
+        ``E|X|``; inf where it exceeds 1.8e308 (b near the largest double).
 
     Notes
     -----
@@ -754,6 +832,7 @@ def gg_scale_from_std(std: ArrayLike, order: ArrayLike) -> FloatOrArray:
     Returns
     -------
     float or numpy.ndarray
+        b; inf where it exceeds 1.8e308 (std near the largest double, p > 1).
 
     Notes
     -----
@@ -768,7 +847,9 @@ def gg_scale_from_std(std: ArrayLike, order: ArrayLike) -> FloatOrArray:
     order_array = _order_array(order)
     std_b, order_b = _broadcast(std_array, order_array)
     log_factor = (special.gammaln(1.0 / order_b) - special.gammaln(3.0 / order_b)) / 2.0
-    return scalar_or_array(std_b * np.exp(log_factor), std, order)
+    with overflow_is_inf():  # b beyond 1.8e308 is inf, as documented
+        scale = std_b * np.exp(log_factor)
+    return scalar_or_array(scale, std, order)
 
 
 def gg_density_at_mean_equal_variance(std: ArrayLike, order: ArrayLike) -> FloatOrArray:
@@ -784,6 +865,7 @@ def gg_density_at_mean_equal_variance(std: ArrayLike, order: ArrayLike) -> Float
     Returns
     -------
     float or numpy.ndarray
+        The density; inf where it exceeds 1.8e308 (σ subnormal).
 
     Notes
     -----
@@ -799,7 +881,10 @@ def gg_density_at_mean_equal_variance(std: ArrayLike, order: ArrayLike) -> Float
     order_array = _order_array(order)
     std_b, order_b = _broadcast(std_array, order_array)
     log_value = special.gammaln(3.0 / order_b) / 2.0 - 1.5 * special.gammaln(1.0 / order_b)
-    return scalar_or_array(order_b / (2.0 * std_b) * np.exp(log_value), std, order)
+    # (p/2) e^{...} / σ, not p/(2σ) e^{...}: 2σ overflows at σ near 1.8e308, where the density is 1e-309
+    with overflow_is_inf():  # a density beyond 1.8e308 (σ subnormal) is inf, as documented
+        density = 0.5 * order_b * np.exp(log_value) / std_b
+    return scalar_or_array(density, std, order)
 
 
 def gg_sample(rng: np.random.Generator, size: Shape, scale: ArrayLike, order: ArrayLike) -> np.ndarray:
@@ -819,6 +904,8 @@ def gg_sample(rng: np.random.Generator, size: Shape, scale: ArrayLike, order: Ar
     Returns
     -------
     numpy.ndarray
+        Samples of shape ``size``; a draw beyond the float64 range (b near the largest double)
+        is ±inf, the draw rounded to float64.
 
     Notes
     -----
@@ -832,9 +919,12 @@ def gg_sample(rng: np.random.Generator, size: Shape, scale: ArrayLike, order: Ar
     (2, 3)
     """
     _require_rng(rng)
+    shape = sample_shape(size)
     scale_array = _positive_array(scale, "scale")
     order_array = _order_array(order)
-    return np.asarray(stats.gennorm.rvs(order_array, scale=scale_array, size=size, random_state=rng), dtype=np.float64)
+    with overflow_is_inf():  # b G^{1/p} beyond 1.8e308 is ±inf, as documented
+        draws = stats.gennorm.rvs(order_array, scale=scale_array, size=shape, random_state=rng)
+    return np.asarray(draws, dtype=np.float64)
 
 
 # --- the exact (ε, δ) profile in one dimension (docs/math.md section 5.5) -----------------------------------
@@ -927,7 +1017,9 @@ def _threshold_for_sensitivity(epsilon: np.ndarray, scaled_sensitivity: np.ndarr
         order[positive] - 1.0
     )
     lower[positive] = -np.exp(np.minimum(log_magnitude, _LOG_LARGEST_POWER / order[positive]))
-    _, threshold = _bisect(lambda u: _scaled_sensitivity(u, epsilon, order) >= scaled_sensitivity, lower, upper)
+    _, threshold = _bisect(
+        lambda u: _scaled_sensitivity(u, epsilon, order), scaled_sensitivity, lower, upper, inclusive=True
+    )
     return threshold
 
 
@@ -1086,7 +1178,8 @@ def _epsilon_for_delta(log_target: np.ndarray, scaled_sensitivity: np.ndarray, o
         lower = -_power(np.maximum(1.0, -(target + math.log(2.0))), 1.0 / p)  # δ <= Q(a, x1)/2 <= e^{-x1}/2
         upper = distance / 2.0  # ε = 0
         private, _ = _bisect(
-            lambda u: _log_delta_at_threshold(u, _loss_at_threshold(u, distance, p), p, distance) > target,
+            lambda u: _log_delta_at_threshold(u, _loss_at_threshold(u, distance, p), p, distance),
+            target,
             lower,
             upper,
         )
@@ -1114,7 +1207,8 @@ def generalized_gaussian_epsilon(
     -------
     float or numpy.ndarray
         ε >= 0; 0 when δ is at least the total-variation distance. The value is rounded up and
-        checked: ``generalized_gaussian_delta(ε, b, Δ, p) <= δ`` holds in floating point.
+        checked: ``generalized_gaussian_delta(ε, b, Δ, p) <= δ`` holds in floating point. inf
+        where ε exceeds 1.8e308 (Δ/b beyond about (1.8e308)^{1/p}).
 
     Notes
     -----
@@ -1164,7 +1258,7 @@ def _approximate_scaled_sensitivity(epsilon: np.ndarray, log_target: np.ndarray,
     lower = -_power(np.maximum(1.0, -(log_target + math.log(2.0))), 1.0 / order)
     lower[epsilon == 0.0] = 0.0  # at ε = 0 every u < 0 has D = 0: the answer lies at u > 0
     upper = _power(1.0 - 2.0 * np.log1p(-delta), 1.0 / order)
-    private, _ = _bisect(lambda u: _log_delta_at_threshold(u, epsilon, order) > log_target, lower, upper)
+    private, _ = _bisect(lambda u: _log_delta_at_threshold(u, epsilon, order), log_target, lower, upper)
     return _scaled_sensitivity(private, epsilon, order)
 
 
@@ -1182,7 +1276,7 @@ def _pdp_log_delta(epsilon: np.ndarray, scaled_sensitivity: np.ndarray, order: n
         log_upper = (np.log(epsilon_s) - np.log(p) - np.log(distance)) / (p - 1.0)
         upper = np.exp(np.minimum(log_upper, _LOG_LARGEST_POWER / p))
         lower = np.zeros_like(upper)
-        root_low, _ = _bisect(lambda s: _loss_bound(s, distance, p) >= epsilon_s, lower, upper)
+        root_low, _ = _bisect(lambda s: _loss_bound(s, distance, p), epsilon_s, lower, upper, inclusive=True)
         result[solvable] = _log_upper_gamma(1.0 / p, _power(root_low, p))
     return result
 
@@ -1296,7 +1390,8 @@ def generalized_gaussian_scale(
     float or numpy.ndarray
         The scale b, never below the exact answer: the result is checked with
         :func:`generalized_gaussian_delta` (resp. :func:`generalized_gaussian_pdp_delta`) and is
-        at most δ there. Standard deviation ``b √(Γ(3/p)/Γ(1/p))``.
+        at most δ there. Standard deviation ``b √(Γ(3/p)/Γ(1/p))``. inf where b exceeds 1.8e308
+        (Δ near the largest double).
 
     Raises
     ------
@@ -1395,7 +1490,9 @@ def _kernel_shape(sensitivity: np.ndarray, width: np.ndarray, order: np.ndarray)
 
 def _kernel_log_ratio(scale: np.ndarray, sensitivity: np.ndarray, width: np.ndarray, order: np.ndarray) -> np.ndarray:
     """``A(b) = (W^p - (W - Δ)^p)/b^p``: the sup over the box of the GG kernel's log-ratio."""
-    return _power(width / scale, order) * _kernel_shape(sensitivity, width, order)
+    with overflow_is_inf():  # W/b beyond 1.8e308 (b subnormal): A = inf, no privacy
+        ratio = width / scale
+    return _power(ratio, order) * _kernel_shape(sensitivity, width, order)
 
 
 def _log_upper_gamma_of_root(a: np.ndarray, root: np.ndarray, order: np.ndarray) -> np.ndarray:
@@ -1450,7 +1547,7 @@ def truncated_gg_scale(
     epsilon : float or array_like
         ε > 0.
     sensitivity : float or array_like
-        Δ > 0, at most the width ``W = upper - lower``.
+        Δ in [2.2e-308 W, W], W = ``upper - lower`` (below, the kernel shape underflows).
     order : float or array_like
         p in [1, 10].
     lower, upper : float or array_like
@@ -1460,7 +1557,7 @@ def truncated_gg_scale(
     -------
     float or numpy.ndarray
         ``b = (2 (W^p - (W - Δ)^p) / ε)^{1/p}``, raised by ulps until ``2 A(b) <= ε`` holds in
-        floating point.
+        floating point; inf where b exceeds 1.8e308 (ε subnormal).
 
     Notes
     -----
@@ -1484,10 +1581,12 @@ def truncated_gg_scale(
     )
     width = upper_b - lower_b
     shape = _kernel_shape(sensitivity_b, width, order_b)
-    scale = width * _power(2.0 * shape / epsilon_b, 1.0 / order_b)
+    with overflow_is_inf():  # b beyond 1.8e308 (ε subnormal) is inf, as documented
+        scale = width * _power(2.0 * shape / epsilon_b, 1.0 / order_b)
     scale = _raise_until(
         lambda candidate, where: (
-            2.0 * _kernel_log_ratio(candidate, sensitivity_b[where], width[where], order_b[where]) <= epsilon_b[where]
+            # A <= ε/2 rather than 2A <= ε: 2A overflows for the tiny first candidates at ε near 1.8e308
+            _kernel_log_ratio(candidate, sensitivity_b[where], width[where], order_b[where]) <= 0.5 * epsilon_b[where]
         ),
         scale,
     )
@@ -1504,7 +1603,7 @@ def bit_gg_epsilon(
     scale : float or array_like
         b > 0.
     sensitivity : float or array_like
-        Δ > 0, at most ``W = upper - lower``.
+        Δ in [2.2e-308 W, W], W = ``upper - lower`` (below, the kernel shape underflows).
     order : float or array_like
         p in [1, 10].
     lower, upper : float or array_like
@@ -1556,7 +1655,7 @@ def bit_gg_scale(
     epsilon : float or array_like
         ε > 0.
     sensitivity : float or array_like
-        Δ > 0, at most ``W = upper - lower``.
+        Δ in [2.2e-308 W, W], W = ``upper - lower`` (below, the kernel shape underflows).
     order : float or array_like
         p in [1, 10].
     lower, upper : float or array_like
@@ -1588,7 +1687,8 @@ def bit_gg_scale(
         epsilon_array, sensitivity_array, order_array, lower_array, upper_array
     )
     width = upper_b - lower_b
-    kernel_scale = width * _power(_kernel_shape(sensitivity_b, width, order_b) / epsilon_b, 1.0 / order_b)
+    with overflow_is_inf():  # b beyond 1.8e308 (ε subnormal) is inf, as documented
+        kernel_scale = width * _power(_kernel_shape(sensitivity_b, width, order_b) / epsilon_b, 1.0 / order_b)
     lower_scale = kernel_scale / 2.0  # A(b) = 2^p ε > ε there
     upper_scale = kernel_scale * 2.0
     # ε_BIT(b) -> 0 as b -> inf, so doubling ends; 2100 doublings span every double.
@@ -1598,8 +1698,13 @@ def bit_gg_scale(
             break
         with np.errstate(over="ignore"):  # ε below about Δ/1.8e308 needs b = inf
             upper_scale[pending] *= 2.0
-    _, scale = _bisect(lambda b: _bit_epsilon(b, sensitivity_b, width, order_b) <= epsilon_b, lower_scale, upper_scale)
+    _, scale = _bisect(  # ε_BIT decreases in b: b is private where -ε_BIT(b) >= -ε
+        lambda b: -_bit_epsilon(b, sensitivity_b, width, order_b), -epsilon_b, lower_scale, upper_scale, inclusive=True
+    )
     return scalar_or_array(scale, epsilon, sensitivity, order, lower, upper)
+
+
+_FAR_Z = 1e3  # standard units beyond which GG(0, 1, p >= 1) has no float64 tail mass (e^-1000)
 
 
 def truncated_gg_sample(
@@ -1652,7 +1757,7 @@ def truncated_gg_sample(
     scale_array = _positive_array(scale, "scale")
     order_array = _order_array(order)
     lower_array, upper_array = _bounds_arrays(lower, upper)
-    shape = np.empty(size, dtype=np.int8).shape
+    shape = sample_shape(size)
     try:
         center_b, scale_b, order_b, lower_b, upper_b = (
             np.broadcast_to(array, shape)
@@ -1660,15 +1765,19 @@ def truncated_gg_sample(
         )
     except ValueError as error:
         raise ValueError(f"center, scale, order, lower and upper must broadcast to size={size!r}") from error
-    standard_lower = (lower_b - center_b) / scale_b
-    standard_upper = (upper_b - center_b) / scale_b
-    below = stats.gennorm.cdf(standard_lower, order_b)  # P(Z < z_lo)
-    above = stats.gennorm.sf(standard_upper, order_b)  # P(Z > z_hi)
+    with overflow_is_inf():  # a bound beyond 1.8e308 scales is ±inf standard units: its tail is 0
+        standard_lower = (lower_b - center_b) / scale_b
+        standard_upper = (upper_b - center_b) / scale_b
+    # Beyond |z| = 1e3 every tail of GG(0, 1, p >= 1) is below e^-1000, 0 in float64; clamping
+    # there keeps gennorm's |z|^p from overflowing without changing any probability.
+    far_lower, far_upper = np.clip(standard_lower, -_FAR_Z, _FAR_Z), np.clip(standard_upper, -_FAR_Z, _FAR_Z)
+    below = stats.gennorm.cdf(far_lower, order_b)  # P(Z < z_lo)
+    above = stats.gennorm.sf(far_upper, order_b)  # P(Z > z_hi)
     # Mass of [z_lo, z_hi], from whichever pair of one-sided probabilities has no cancellation.
     mass = np.where(
-        standard_upper <= 0.0,
-        stats.gennorm.cdf(standard_upper, order_b) - below,
-        np.where(standard_lower >= 0.0, stats.gennorm.sf(standard_lower, order_b) - above, 1.0 - below - above),
+        far_upper <= 0.0,
+        stats.gennorm.cdf(far_upper, order_b) - below,
+        np.where(far_lower >= 0.0, stats.gennorm.sf(far_lower, order_b) - above, 1.0 - below - above),
     )
     if np.any(mass <= 0.0):
         raise ValueError(
@@ -1705,7 +1814,8 @@ def bit_gg_sample(
     size : int or tuple of int
         Output shape.
     center : float or array_like
-        The true value s(x), broadcastable to ``size``.
+        The true value s(x), in ``[lower, upper]`` (the mechanism is for bounded data),
+        broadcastable to ``size``.
     scale : float or array_like
         b > 0.
     order : float or array_like
@@ -1728,10 +1838,19 @@ def bit_gg_sample(
     >>> bool((draws == 1.0).any())
     True
     """
-    center_array = require_interval(as_float_array(center, "center"), "center")
     lower_array, upper_array = _bounds_arrays(lower, upper)
+    center_array = as_float_array(center, "center")
+    center_b, lower_b, upper_b = broadcast(center_array, lower_array, upper_array)
+    outside = (center_b < lower_b) | (center_b > upper_b) | np.isnan(center_b)
+    if np.any(outside):
+        where = f" (first bad element at index {int(np.argmax(outside.ravel()))})" if center_b.ndim else ""
+        bad = float(center_b[outside][0]) if center_b.ndim else float(center_b)
+        raise ValueError(
+            f"center must be in [lower, upper] (the true value of a bounded query), got center={bad!r}{where}"
+        )
     noise = gg_sample(rng, size, scale, order)
-    return np.clip(center_array + noise, lower_array, upper_array)
+    with overflow_is_inf():  # center + noise beyond 1.8e308 is clamped to the bound just below
+        return np.clip(center_array + noise, lower_array, upper_array)
 
 
 # --- Liu's Gaussian-versus-Laplace comparisons (docs/math.md section 5.7) ------------------------------------
@@ -1767,7 +1886,12 @@ def lemma11_variance_ratio(epsilon: ArrayLike, delta: ArrayLike) -> FloatOrArray
     delta_array = _delta_array(delta)
     epsilon_b, delta_b = _broadcast(epsilon_array, delta_array)
     sigma = np.asarray(pdp_gaussian_sigma(epsilon_b, delta_b, 1.0))
-    return scalar_or_array((sigma * epsilon_b) ** 2 / 2.0, epsilon, delta)
+    with overflow_is_inf():  # σ = inf (ε subnormal) is replaced by the closed form just below
+        ratio = (sigma * epsilon_b) ** 2 / 2.0
+    # Where σ(Δ = 1) exceeds float64 (ε below about 1e-308) the closed form has the finite value.
+    z = -special.ndtri(delta_b / 2.0)
+    closed_form = ((z + math.sqrt(2.0) * np.sqrt(0.5 * z * z + epsilon_b)) / math.sqrt(8.0)) ** 2  # no 2ε to overflow
+    return scalar_or_array(np.where(np.isfinite(sigma), ratio, closed_form), epsilon, delta)
 
 
 class TailComparison(NamedTuple):
@@ -1823,9 +1947,13 @@ def laplace_gaussian_tail_ratio(
     t_b, epsilon_b, delta_b, sensitivity_b = _broadcast(t_array, epsilon_array, delta_array, sensitivity_array)
     sigma_function = pdp_gaussian_sigma if gaussian == "pdp" else analytic_gaussian_sigma
     sigma = np.asarray(sigma_function(epsilon_b, delta_b, sensitivity_b), dtype=np.float64)
-    log_laplace = -epsilon_b * t_b / sensitivity_b
-    log_gaussian = math.log(2.0) + special.log_ndtr(-t_b / sigma)
-    log_ratio = log_laplace - log_gaussian
+    with overflow_is_inf():  # ε t/Δ beyond 1.8e308 (Δ subnormal): log p1 = -inf, p1 = 0 exactly rounded
+        log_laplace = -epsilon_b * (t_b / sensitivity_b)
+    with overflow_is_inf():  # t/σ beyond 1.8e308 (Δ subnormal): log p2 = -inf
+        log_gaussian = math.log(2.0) + special.log_ndtr(-t_b / sigma)
+    # Where p2 underflows even in log space, p1 (log-linear in t/Δ) dwarfs it (log-quadratic): +inf.
+    underflow = np.isneginf(log_gaussian)
+    log_ratio = np.where(underflow, np.inf, log_laplace - np.where(underflow, 0.0, log_gaussian))
     with np.errstate(over="ignore"):  # a ratio beyond 1.8e308 is inf; log_ratio keeps its value
         ratio = np.exp(log_ratio)
     inputs = (t, epsilon, delta, sensitivity)
@@ -1856,7 +1984,8 @@ def privacy_cost_ratio(
     Returns
     -------
     float or numpy.ndarray
-        ``ε₂/ε₁``; below 1 where the Gaussian reaches the tail τ at t for less privacy cost.
+        ``ε₂/ε₁``; below 1 where the Gaussian reaches the tail τ at t for less privacy cost; inf
+        where it exceeds 1.8e308 (t/Δ below about 1e-308).
 
     Notes
     -----
@@ -1882,8 +2011,12 @@ def privacy_cost_ratio(
     delta_array = _delta_array(delta)
     sensitivity_array = _positive_array(sensitivity, "sensitivity")
     t_b, tail_b, delta_b, sensitivity_b = _broadcast(t_array, tail_array, delta_array, sensitivity_array)
-    laplace_epsilon = -sensitivity_b * np.log(tail_b) / t_b
-    relative_sigma = t_b / (-special.ndtri(tail_b / 2.0)) / sensitivity_b
-    z = -special.ndtri(delta_b / 2.0)
-    gaussian_epsilon = (1.0 + 2.0 * relative_sigma * z) / (2.0 * relative_sigma**2)
-    return scalar_or_array(gaussian_epsilon / laplace_epsilon, t, tail_probability, delta, sensitivity)
+    # With u = t/Δ, w = -Φ⁻¹(τ/2) and L = ln(1/τ): s = u/w, so ε₁ = L/u, ε₂ = (w² + 2uzw)/(2u²) and
+    # ε₂/ε₁ = w (w/(2u) + z)/L, which neither squares nor divides by s. Φ⁻¹(τ/2) is taken as
+    # ndtri_exp(log τ − log 2): τ/2 itself rounds to 0 at τ = 5e-324 (w is 38.5 there).
+    w = -special.ndtri_exp(np.log(tail_b) - math.log(2.0))
+    z = -special.ndtri_exp(np.log(delta_b) - math.log(2.0))
+    with overflow_is_inf():  # u = t/Δ overflowing gives w/(2u) = 0, its limit; u subnormal gives inf
+        half_w_over_u = 0.5 * w / (t_b / sensitivity_b)
+        ratio = w * (half_w_over_u + z) / -np.log(tail_b)
+    return scalar_or_array(ratio, t, tail_probability, delta, sensitivity)

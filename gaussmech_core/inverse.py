@@ -178,7 +178,8 @@ def error_at_epsilon(
     Returns
     -------
     float or None
-        The error, or ``None`` where the mechanism's guarantee does not hold at this setting.
+        The error, or ``None`` where the mechanism's guarantee does not hold at this setting;
+        inf where the error exceeds 1.8e308 (Δ or d near the largest double).
 
     Notes
     -----

@@ -16,6 +16,8 @@ profile meets a given (ε, δ)); :func:`laplace_epsilon` inverts it for ε.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 from scipy import stats
 
@@ -25,8 +27,10 @@ from ._validation import (
     broadcast_1d as _broadcast,
     delta_array as _delta_array,
     epsilon_array as _epsilon_array,
+    overflow_is_inf,
     positive_array as _positive_array,
     require_interval,
+    sample_shape,
     scalar_or_array,
 )
 
@@ -67,7 +71,8 @@ def laplace_scale(epsilon: ArrayLike, sensitivity_l1: ArrayLike = 1.0) -> FloatO
     -------
     float or numpy.ndarray
         The scale b (per coordinate; standard deviation ``√2 b``): ``Δ₁/ε`` rounded up to the
-        next double, so that ``b >= Δ₁/ε`` holds exactly and the privacy loss never exceeds ε.
+        next double, so that ``b >= Δ₁/ε`` holds exactly and the privacy loss never exceeds ε;
+        inf where Δ₁/ε exceeds 1.8e308 (ε subnormal, or Δ₁ near the largest double).
 
     Raises
     ------
@@ -99,10 +104,28 @@ def laplace_scale(epsilon: ArrayLike, sensitivity_l1: ArrayLike = 1.0) -> FloatO
     return scalar_or_array(_pure_scale(epsilon_b, sensitivity_b), epsilon, sensitivity_l1)
 
 
+_LARGEST = float(np.finfo(np.float64).max)
+
+
 def _pure_scale(epsilon: np.ndarray, sensitivity: np.ndarray) -> np.ndarray:
-    """``Δ₁/ε`` rounded up: the quotient is correctly rounded, so the next double is >= the exact value."""
-    with np.errstate(over="ignore"):  # Δ₁/ε beyond 1.8e308 is inf, still a private answer
-        return np.nextafter(sensitivity / epsilon, np.inf)
+    """``Δ₁/ε`` rounded up: the quotient is correctly rounded, so the next double is >= the exact value.
+
+    Where the quotient is the largest double, the next one is inf: there the exact quotient is
+    checked (in rationals) and the largest double kept when it is not below it (Δ₁ = 1.8e308, ε = 1).
+    """
+    with overflow_is_inf():  # Δ₁/ε beyond 1.8e308 is inf, still a private answer (documented)
+        quotient = sensitivity / epsilon
+        scale = np.nextafter(quotient, np.inf)
+    largest = np.flatnonzero(np.ravel(quotient) == _LARGEST)
+    if largest.size:
+        flat_scale, flat_epsilon, flat_sensitivity = (
+            np.ravel(a).copy() for a in np.broadcast_arrays(scale, epsilon, sensitivity)
+        )
+        for index in largest:
+            if Fraction(float(flat_sensitivity[index])) <= Fraction(_LARGEST) * Fraction(float(flat_epsilon[index])):
+                flat_scale[index] = _LARGEST
+        scale = flat_scale.reshape(np.shape(scale))
+    return scale
 
 
 def _log_delta_of_ratio(epsilon: np.ndarray, epsilon_zero: np.ndarray) -> np.ndarray:
@@ -454,6 +477,7 @@ def laplace_variance(scale: ArrayLike) -> FloatOrArray:
     Returns
     -------
     float or numpy.ndarray
+        ``2 b²``; inf where it exceeds 1.8e308 (b above about 9.5e153).
 
     Notes
     -----
@@ -465,7 +489,9 @@ def laplace_variance(scale: ArrayLike) -> FloatOrArray:
     18.0
     """
     scale_array = _positive_array(scale, "scale")
-    return scalar_or_array(2.0 * scale_array**2, scale)
+    with overflow_is_inf():  # 2b² beyond 1.8e308 is inf, as documented
+        variance = 2.0 * scale_array**2
+    return scalar_or_array(variance, scale)
 
 
 def laplace_sample(rng: np.random.Generator, size: Shape, scale: ArrayLike) -> np.ndarray:
@@ -483,7 +509,8 @@ def laplace_sample(rng: np.random.Generator, size: Shape, scale: ArrayLike) -> n
     Returns
     -------
     numpy.ndarray
-        Samples of shape ``size``.
+        Samples of shape ``size``; a draw beyond the float64 range (b near the largest double)
+        is ±inf, the draw rounded to float64.
 
     Notes
     -----
@@ -498,5 +525,6 @@ def laplace_sample(rng: np.random.Generator, size: Shape, scale: ArrayLike) -> n
     """
     if not isinstance(rng, np.random.Generator):
         raise TypeError(f"rng must be a numpy.random.Generator, got rng={rng!r}")
+    shape = sample_shape(size)
     scale_array = _positive_array(scale, "scale")
-    return rng.laplace(0.0, scale_array, size)
+    return rng.laplace(0.0, scale_array, shape)

@@ -23,6 +23,7 @@ from scipy import stats
 
 from . import bounded, discrete_gaussian, gaussian, generalized, laplace, loss, multivariate, tails
 from ._types import ArrayLike
+from ._validation import as_float_array, parameter_names, require_interval
 from .registry_types import (
     GUARANTEE_LABELS,
     HistogramCalibration,
@@ -65,6 +66,7 @@ _COLORS = {
 
 _ALWAYS = Validity(True)
 _LOG_FLOAT_MAX = math.log(np.finfo(float).max)
+_SMALLEST_NORMAL = float(np.finfo(float).tiny)
 
 
 def _total_variance(count: float, variance_factor: float, scale: float) -> float:
@@ -73,7 +75,16 @@ def _total_variance(count: float, variance_factor: float, scale: float) -> float
     At ε = 0 and δ = 1e-300 the exact σ is about 4e299, so E‖noise‖² is honestly "beyond 1e308".
     """
     log_value = math.log(count) + math.log(variance_factor) + 2.0 * math.log(float(scale))
-    return math.inf if log_value >= _LOG_FLOAT_MAX else count * variance_factor * float(scale) ** 2
+    if log_value >= _LOG_FLOAT_MAX:
+        return math.inf
+    if isinstance(count, int) and count.bit_length() > 1023:  # d >= 2**1023 has no float: use the log
+        return math.exp(log_value)  # (relative error below 2e-13; a figure of accuracy, not privacy)
+    return count * variance_factor * float(scale) ** 2
+
+
+def _dim_times(dim: int, variance: float) -> float:
+    """d × a per-coordinate variance, through :func:`_total_variance` (inf, never an OverflowError)."""
+    return 0.0 if variance == 0.0 else _total_variance(dim, float(variance), 1.0)
 
 
 def _log_probability(probability) -> np.ndarray:
@@ -402,6 +413,12 @@ def _bounded_validity(setting: Setting, what: str) -> Validity:
             f"[{setting.data_lower:g}, {setting.data_upper:g}]: no query on data in [a, b] moves further. "
             "Widen the bounds or lower Δ.",
         )
+    if setting.sensitivity < _SMALLEST_NORMAL * setting.data_width:
+        return Validity(
+            False,
+            f"Δ = {setting.sensitivity:g} is below 2.2e-308 × the width W = {setting.data_width:g}: "
+            f"the kernel 1 − (1 − Δ/W)^p of {what} underflows in double precision. Raise Δ or narrow the bounds.",
+        )
     if setting.dim > 1 and setting.l1_model != "one_coordinate":
         return Validity(
             False,
@@ -471,7 +488,7 @@ def _bounded_mechanism(
             epsilons, s.sensitivity, s.order, s.data_lower, s.data_upper
         ),
         coordinate_std=lambda b, s: math.sqrt(variance(b, s)),
-        expected_loss=lambda b, s: s.dim * variance(b, s),
+        expected_loss=lambda b, s: _dim_times(s.dim, variance(b, s)),
         sample=lambda rng, size, b, s: sampler(rng, (size, s.dim), b, s.order, half(s)),
         coordinate_sample=lambda rng, size, b, s: sampler(rng, size, b, s.order, half(s)),
         pdf=lambda x, b, s: pdf(x, b, s.order, half(s)),
@@ -869,6 +886,9 @@ class Calibration:
 def evaluate(mechanism: Mechanism | str, setting: Setting) -> Calibration:
     """Calibrate one mechanism at ``setting``; invalid settings give a Calibration without numbers.
 
+    The scale, coordinate std and expected loss are inf where they exceed 1.8e308 (δ or ε tiny,
+    Δ or d near the largest double): the true values rounded to float64.
+
     Examples
     --------
     >>> c = evaluate("analytic_gaussian", Setting(epsilon=1.0, delta=1e-5))
@@ -898,7 +918,10 @@ def evaluate(mechanism: Mechanism | str, setting: Setting) -> Calibration:
 
 
 def calibrate_all(setting: Setting, *, featured_only: bool = False) -> list[Calibration]:
-    """Evaluate every registered mechanism (or only the featured ones) at ``setting``."""
+    """Evaluate every registered mechanism (or only the featured ones) at ``setting``.
+
+    As :func:`evaluate`, a number is inf where it exceeds 1.8e308.
+    """
     return [
         evaluate(mechanism, setting) for mechanism in MECHANISMS.values() if mechanism.featured or not featured_only
     ]
@@ -909,7 +932,9 @@ def coordinate_std_over_epsilon(mechanism: Mechanism | str, epsilons: ArrayLike,
 
     The other parameters come from ``setting``. Validity is checked at each ε; the scales of the
     valid ones come from one vectorized call (``scale_over_epsilon``) where the mechanism has it,
-    which for root-found calibrations is far faster than one call per ε.
+    which for root-found calibrations is far faster than one call per ε. A std is inf where it
+    exceeds 1.8e308 (Δ near the largest double). ``epsilons`` (each ε ≥ 0 and finite) is checked,
+    and named, before any calibration.
 
     Examples
     --------
@@ -919,7 +944,14 @@ def coordinate_std_over_epsilon(mechanism: Mechanism | str, epsilons: ArrayLike,
     """
     if isinstance(mechanism, str):
         mechanism = MECHANISMS[mechanism]
-    epsilons = np.asarray(epsilons, dtype=float)
+    given = require_interval(as_float_array(epsilons, "epsilons"), "epsilons", 0.0, None)
+    epsilons = np.atleast_1d(given).ravel()
+    with parameter_names(epsilon="epsilons"):
+        stds = _stds_over_epsilon(mechanism, epsilons, setting)
+    return stds.reshape(given.shape)
+
+
+def _stds_over_epsilon(mechanism: Mechanism, epsilons: np.ndarray, setting: Setting) -> np.ndarray:
     settings = [replace(setting, epsilon=float(epsilon)) for epsilon in epsilons]
     valid = np.array([mechanism.validity(s).valid for s in settings], dtype=bool)
     stds = np.full(epsilons.shape, np.nan)

@@ -240,3 +240,39 @@ def test_large_k_and_extremes_give_no_warning():
             assert np.all(np.isfinite(sigma)) and np.all(sigma > 0)
         assert composed_gaussian_delta(0.0, 1.0, 0.0, 10_000) == 0.0
         assert composed_gaussian_sigma(1.0, 1e-5, 0.0, 10_000) == 0.0
+
+
+# --- edges of the float64 range (issue 9 follow-up) -------------------------------------------
+
+
+@pytest.mark.parametrize("conversion", ["cks", "bun_steinke"])
+@pytest.mark.parametrize(("sigma", "sensitivity"), [(1e-300, 1.0), (5e-324, 1.0), (2.0, 1e300)])
+def test_zcdp_composed_epsilon_is_inf_where_rho_total_overflows(sigma, sensitivity, conversion):
+    # ρ_total = kΔ²/(2σ²) beyond 1.8e308, and ε > ρ for both conversions: inf, not a ValueError about rho
+    assert accounting.zcdp_composed_epsilon(1e-5, sigma, sensitivity, k=4, conversion=conversion) == math.inf
+
+
+def test_composition_where_root_k_sensitivity_overflows_keeps_mu():
+    # √k Δ = 3.2e308 does not fit a double, but μ = √k Δ/σ = √10 does: the answers at that μ
+    sigma, sensitivity, k = 1e308, 1e305, 10**7
+    mu = float(mp.sqrt(k) * mp.mpf(sensitivity) / mp.mpf(sigma))
+    exact_epsilon = gaussian_epsilon(1e-5, 1.0, mu)
+    epsilon = accounting.composed_gaussian_epsilon(1e-5, sigma, sensitivity, k)
+    assert exact_epsilon * (1.0 - 1e-14) <= epsilon <= exact_epsilon * (1.0 + 1e-12)
+    exact_delta = gaussian_delta(1.0, 1.0, mu)
+    delta = accounting.composed_gaussian_delta(1.0, sigma, sensitivity, k)
+    assert exact_delta * (1.0 - 1e-14) <= delta <= exact_delta * (1.0 + 1e-12)
+
+
+def test_composed_sigma_where_root_k_sensitivity_overflows_is_root_k_times_the_single_sigma():
+    single = analytic_gaussian_sigma(1000.0, 1e-5, 1e306)
+    sigma = accounting.composed_gaussian_sigma(1000.0, 1e-5, 1e306, k=10**6)
+    assert math.isfinite(sigma) and 1000.0 * single <= sigma <= 1000.0 * single * (1.0 + 1e-15)
+
+
+@pytest.mark.parametrize("route", ["exact", "zcdp_cks", "naive"])
+def test_per_release_sigma_names_its_own_parameters(route):
+    with pytest.raises(ValueError, match=r"^total_epsilon must .*got total_epsilon=-1\.0"):
+        accounting.per_release_sigma(-1.0, 1e-5, 1.0, 4, route)
+    with pytest.raises(ValueError, match=r"^total_delta must .*got total_delta=0\.0"):
+        accounting.per_release_sigma(1.0, 0.0, 1.0, 4, route)

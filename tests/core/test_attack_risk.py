@@ -229,3 +229,28 @@ def test_type_errors_for_non_numbers():
 def test_module_lists_its_public_names():
     for name in attack_risk.__all__:
         assert hasattr(attack_risk, name)
+
+
+# --- edges of the float64 range (issue 9 follow-up) -------------------------------------------
+
+
+def test_posterior_at_a_subnormal_prior_is_prior_odds_times_the_likelihood_ratio():
+    # π TPR/(π TPR + (1 − π) FPR) ≈ 5e-324 × 20 = 1e-322 (the old 1/(1 + ratio) overflowed to 0)
+    assert attack_risk.posterior_belief(5e-324, 0.2, 0.01) == pytest.approx(1e-322, rel=0.05)
+    assert attack_risk.posterior_belief(0.5, 0.5, 5e-324) == 1.0
+
+
+def test_sigma_for_a_tiny_advantage_is_finite_and_matched_by_the_registry_search():
+    expected = float(1 / (mp.mpf("1e-300") * mp.sqrt(2 * mp.pi)))  # μ = 2√2 erfinv(a) ≈ a √(2π)
+    assert attack_risk.gaussian_sigma_for_attack(advantage=1e-300) == pytest.approx(expected, rel=1e-14)
+    searched = attack_risk.scale_for_attack_limit(
+        "analytic_gaussian", Setting(epsilon=1.0, delta=1e-5), advantage=1e-300
+    )
+    assert searched == pytest.approx(expected, rel=1e-9)
+
+
+def test_attack_functions_name_an_empty_rate_list():
+    with pytest.raises(ValueError, match="^false_positive_rates must hold at least one"):
+        attack_risk.mechanism_attack_risk(
+            "analytic_gaussian", Setting(epsilon=1.0, delta=1e-5), false_positive_rates=[]
+        )

@@ -322,3 +322,27 @@ def test_closer_test_is_the_likelihood_ratio_test_for_r1smg(dim):
     sigma_star = multivariate.r1smg_sigma_star(1.0, 1e-5, 1.0, dim)
     total_variation = multivariate.r1smg_true_delta(0.0, sigma_star, 1.0, dim)
     assert r1smg_closer_test_success(sigma_star, 1.0, dim) == pytest.approx((1 + total_variation) / 2, rel=1e-9)
+
+
+# --- edges of the float64 range (issue 9 follow-up) -------------------------------------------
+
+
+def test_closer_test_success_at_extreme_sigma_gives_no_warning():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert audit.gaussian_closer_test_success(5e-324, 1.0) == 1.0
+        assert audit.gaussian_closer_test_success(1.7976931348623157e308, 1.0) == 0.5
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda: audit.wilson_interval(1, 2**1024), "trials"),
+        (lambda: audit.simulate_closer_test("gaussian", 1.0, 1.0, 2, 10, seed=2**64), "seed"),
+        (lambda: audit.r1smg_closer_test_success(2.0, 1.0, 2**1024), "dim"),
+        (lambda: audit.matched_gaussian_sigma(400.0, 2**53 + 1), "dim"),
+    ],
+)
+def test_audit_refuses_integers_beyond_its_documented_range_by_name(call, name):
+    with pytest.raises(ValueError, match=f"^{name} must be an integer in"):
+        call()

@@ -866,3 +866,38 @@ def test_special_function_identity_used_by_the_evaluator():
     with mp.workdps(40):
         exact = mp.exp(epsilon) * mp.ncdf(b)
     assert 0.5 * math.exp(-a * a / 2) * special.erfcx(-b / math.sqrt(2)) == pytest.approx(float(exact), rel=1e-13)
+
+
+# --- edges of the float64 range (issue 9 follow-up) -------------------------------------------
+
+LARGEST = 1.7976931348623157e308
+
+
+def test_low_privacy_bound_and_vinterbo_stay_finite_at_the_largest_epsilon():
+    # 2ε and √2 ε overflow there; the answers are about 5.3e-155 Δ, not 0
+    exact = float(1 / mp.sqrt(2 * mp.mpf(LARGEST)))
+    assert gaussian.low_privacy_sigma_bound(LARGEST) == pytest.approx(exact, rel=1e-15)
+    vinterbo = gaussian.vinterbo_gaussian_sigma(LARGEST, 1e-5)
+    assert exact <= vinterbo <= 1.01 * exact
+
+
+@pytest.mark.parametrize("calibrate", [gaussian.zcdp_cks_sigma, gaussian.zcdp_bun_steinke_sigma])
+def test_zcdp_sigma_at_the_largest_epsilon_is_verified_and_near_the_lower_bound(calibrate):
+    # CKS raised "could not verify" there; both were pushed to σ >= 1e-154, where ρ stopped overflowing
+    sigma = calibrate(LARGEST, 1e-5)
+    bound = gaussian.low_privacy_sigma_bound(LARGEST)
+    assert bound <= sigma <= 1.1 * bound
+    assert gaussian.zcdp_to_epsilon_cks(gaussian.zcdp_rho(sigma), 1e-5) <= LARGEST
+
+
+@pytest.mark.parametrize("function", [gaussian.zcdp_to_epsilon_cks, gaussian.zcdp_to_epsilon_bun_steinke])
+def test_zcdp_conversions_overflow_to_a_documented_inf(function):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert function(LARGEST, 1e-5) == math.inf
+
+
+def test_analytic_sigma_of_a_one_element_array_at_the_largest_sensitivity_is_inf_without_warning():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert gaussian.analytic_gaussian_sigma(1.0, 1e-5, np.array([LARGEST]))[0] == math.inf

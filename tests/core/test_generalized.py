@@ -7,6 +7,7 @@ sups for the BIT/truncated mechanisms; the Laplace and Gaussian modules for p = 
 
 import doctest
 import math
+import warnings
 
 import mpmath as mp
 import numpy as np
@@ -818,3 +819,61 @@ def test_extremes_are_finite_and_silent():
 def test_doctests():
     result = doctest.testmod(generalized)
     assert result.attempted > 0 and result.failed == 0
+
+
+# --- edges of the float64 range (issue 9 follow-up) -------------------------------------------
+
+
+def _privacy_cost_ratio_mp(t, tail, delta, sensitivity):
+    """ε₂/ε₁ of Liu Sec. 3 in mpmath, from its definition (σ, then Lemma 10 inverted)."""
+    with mp.workdps(400):  # 1 − τ must keep τ = 5e-324
+        t, tail, delta, sensitivity = (mp.mpf(v) for v in (t, tail, delta, sensitivity))
+        w = mp.sqrt(2) * mp.erfinv(1 - tail)  # -Φ⁻¹(τ/2) = √2 erfinv(1 − τ)
+        z = mp.sqrt(2) * mp.erfinv(1 - delta)
+        s = t / w / sensitivity
+        return float(((1 + 2 * s * z) / (2 * s * s)) / (sensitivity * mp.log(1 / tail) / t))
+
+
+@pytest.mark.parametrize(
+    ("t", "tail", "delta", "sensitivity"),
+    [
+        (1.0, 0.01, 1e-5, 1.0),
+        (1.0, 5e-324, 1e-5, 1.0),
+        (1.0, 0.01, 5e-324, 1.0),
+        (1e-300, 0.01, 1e-5, 1.0),
+        (1e300, 0.01, 1e-5, 1.0),
+        (1.0, 0.01, 1e-5, 1e-300),
+    ],
+)
+def test_privacy_cost_ratio_against_mpmath_at_the_edges(t, tail, delta, sensitivity):
+    expected = _privacy_cost_ratio_mp(t, tail, delta, sensitivity)
+    assert generalized.privacy_cost_ratio(t, tail, delta, sensitivity) == pytest.approx(expected, rel=1e-12)
+
+
+def test_lemma11_ratio_at_a_subnormal_epsilon_is_the_closed_form_limit():
+    z = -special.ndtri(0.5e-5)
+    assert generalized.lemma11_variance_ratio(5e-324, 1e-5) == pytest.approx(z * z / 2.0, rel=1e-14)
+
+
+def test_gg_density_at_the_largest_std_is_not_zero():
+    largest = float(np.finfo(float).max)
+    expected = float(mp.mpf(0.3989422804014327) / mp.mpf(largest))  # 1/(√(2π) σ) at p = 2
+    assert generalized.gg_density_at_mean_equal_variance(largest, 2.0) == pytest.approx(expected, rel=1e-9)
+
+
+def test_gg_absolute_moment_in_log_space_is_finite_where_b_to_the_q_underflows():
+    # p = 1: E|X|^q = b^q Γ(q + 1); at b = 1e-2, q = 200, b^q = 1e-400 underflows, the moment is 7.9e-26
+    expected = float(mp.mpf("1e-2") ** 200 * mp.gamma(201))
+    assert generalized.gg_absolute_moment(200.0, 1e-2, 1.0) == pytest.approx(expected, rel=1e-12)
+
+
+def test_truncated_sampler_with_bounds_far_out_in_standard_units_gives_no_warning():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        draws = truncated_gg_sample(np.random.default_rng(0), 50, 0.25, 1.5, 2.0, -1e300, 1e300)
+    assert np.all(np.isfinite(draws))
+
+
+def test_bit_sampler_refuses_a_center_outside_its_bounds():
+    with pytest.raises(ValueError, match="^center must be in \\[lower, upper\\]"):
+        bit_gg_sample(np.random.default_rng(0), 4, 1e300, 1.0, 2.0, 0.0, 1.0)

@@ -290,3 +290,24 @@ def test_extremes_give_finite_results_without_warnings():
 def test_doctests():
     result = doctest.testmod(laplace)
     assert result.attempted > 0 and result.failed == 0
+
+
+# --- edges of the float64 range (issue 9 follow-up) -------------------------------------------
+
+
+def test_laplace_scale_keeps_the_largest_double_when_it_is_the_exact_quotient():
+    largest = float(np.finfo(float).max)
+    assert laplace.laplace_scale(1.0, largest) == largest  # Δ₁/ε exactly: the next double is inf
+    assert laplace.laplace_scale(0.5, largest) == math.inf  # 2 × largest: beyond float64
+    assert laplace.laplace_scale(5e-324) == math.inf
+
+
+@pytest.mark.parametrize("size", [4.0, np.float64(4.0), np.array([2.0, 2.0]), True])
+def test_laplace_sample_refuses_a_float_size_by_name(size):
+    with pytest.raises(TypeError, match="^size must be"):
+        laplace.laplace_sample(np.random.default_rng(0), size, 1.0)
+
+
+def test_laplace_sample_refuses_an_impossible_size_by_name():
+    with pytest.raises(ValueError, match="^size must"):
+        laplace.laplace_sample(np.random.default_rng(0), 2**1024, 1.0)
