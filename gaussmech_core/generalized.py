@@ -160,6 +160,16 @@ def _require_rng(rng: object) -> None:
 _SMALLEST_FRACTION = float(np.finfo(np.float64).tiny)  # Δ/W below it: the kernel shape underflows
 
 
+def _refuse_sensitivity(bad: np.ndarray, sensitivity: np.ndarray, width: np.ndarray, rule: str, joiner: str) -> None:
+    """ValueError naming sensitivity (and W) at the first element where ``bad`` holds."""
+    if bad.any():
+        index = tuple(np.argwhere(bad)[0]) if bad.ndim else ()
+        raise ValueError(
+            f"sensitivity must be {rule}, got sensitivity={float(sensitivity[index])!r} {joiner} W={float(width[index])!r}"
+            + (f" (first bad element at index {tuple(int(i) for i in index)})" if bad.ndim else "")
+        )
+
+
 def _bounds_arrays(
     lower: ArrayLike, upper: ArrayLike, sensitivity: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -174,24 +184,22 @@ def _bounds_arrays(
     )
     if sensitivity is not None:
         sensitivity_b, width_b = broadcast(sensitivity, width)
-        bad = sensitivity_b > width_b
-        if bad.any():
-            index = np.argwhere(bad)[0] if bad.ndim else ()
-            raise ValueError(
-                f"sensitivity must be at most the width W = upper - lower of the bounded range, got "
-                f"sensitivity={float(sensitivity_b[tuple(index)])!r} > W={float(width_b[tuple(index)])!r}"
-                + (f" (first bad element at index {tuple(int(i) for i in index)})" if bad.ndim else "")
-            )
+        _refuse_sensitivity(
+            sensitivity_b > width_b,
+            sensitivity_b,
+            width_b,
+            "at most the width W = upper - lower of the bounded range",
+            ">",
+        )
         # Below Δ/W = 2.2e-308 the kernel's 1 - (1 - Δ/W)^p underflows (to 0, or to a subnormal
         # with a few bits), so neither the scale nor ε can be computed from it.
-        tiny = sensitivity_b / width_b < _SMALLEST_FRACTION
-        if tiny.any():
-            index = np.argwhere(tiny)[0] if tiny.ndim else ()
-            raise ValueError(
-                f"sensitivity must be at least {_SMALLEST_FRACTION:.3g} × the width W = upper - lower, got "
-                f"sensitivity={float(sensitivity_b[tuple(index)])!r} with W={float(width_b[tuple(index)])!r}"
-                + (f" (first bad element at index {tuple(int(i) for i in index)})" if tiny.ndim else "")
-            )
+        _refuse_sensitivity(
+            sensitivity_b / width_b < _SMALLEST_FRACTION,
+            sensitivity_b,
+            width_b,
+            f"at least {_SMALLEST_FRACTION:.3g} × the width W = upper - lower",
+            "with",
+        )
     return lower_array, upper_array
 
 
