@@ -143,19 +143,23 @@ def _shrink_rows(
     anchor = Y.mean(axis=1, keepdims=True) if isinstance(center, str) else center
     residual = Y - anchor
     # σ/‖r‖ = (σ/m)/‖r/m‖ (m = max|r|): neither huge counts nor a centre near the largest double
-    # overflow the norm; the ratio is capped at _MAX_NOISE_TO_NORM_RATIO, where the factor's
-    # positive part is 0 either way and its square stays finite.
+    # overflow the norm.
     largest, unit_norm = _scaled_norm(residual)
-    with np.errstate(
-        over="ignore", divide="ignore", invalid="ignore"
-    ):  # inf and 0/0 (a zero row): capped or masked below
-        ratio = np.minimum((sigma / largest) / unit_norm, _MAX_NOISE_TO_NORM_RATIO)
-    factor = 1.0 - (d - dims_lost) * ratio**2
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):  # inf and 0/0 (a zero row): masked below
+        ratio = (sigma / largest) / unit_norm
+    lost = d - dims_lost
     if positive_part:
-        factor = np.maximum(factor, 0.0)
-    # A residual of exactly zero is already at the centre: every factor leaves it there.
-    factor = np.where(np.max(np.abs(residual), axis=1, keepdims=True) > 0, factor, 0.0)
-    return anchor + factor * residual
+        # Capped where the factor's positive part is 0 either way, so that its square stays finite.
+        factor = np.maximum(1.0 - lost * np.minimum(ratio, _MAX_NOISE_TO_NORM_RATIO) ** 2, 0.0)
+        shrunk = factor * residual
+    else:
+        # r - k (σ/‖r‖)(σ/‖r‖ r): the inner product is at most σ, so the outer one overflows only
+        # where the shrunk value itself exceeds the largest double (then ±inf, its rounded value).
+        with np.errstate(over="ignore", invalid="ignore"):
+            shrunk = residual - lost * (ratio * (ratio * residual))
+    # A coordinate already at the centre stays there (and a zero row is left as it is).
+    shrunk = np.where(residual != 0.0, shrunk, 0.0)
+    return anchor + shrunk
 
 
 def _posterior_mean_rows(Y, sigma, prior_mean, prior_variance):
@@ -487,6 +491,9 @@ def james_stein(y: ArrayLike, sigma: float, positive_part: bool = False, center:
     Returns
     -------
     numpy.ndarray
+        The shrunk vector. Plain James–Stein at a σ far above ``‖y - c‖`` moves ``y`` past the
+        centre by ``(d - 2) σ²/‖y - c‖``, which may exceed the largest double: ``±inf`` there, its
+        rounded value (the positive part never leaves the segment from ``c`` to ``y``).
 
     Raises
     ------

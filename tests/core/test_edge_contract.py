@@ -704,6 +704,7 @@ DOMAINS = {
     "false_positive_rate": (0.0, 1.0, True, False, False),
     "expected_loss": (0.0, None, True, False, False),
     "target": (0.0, None, True, False, False),
+    "center": (None, None, False, False, False),
     "lower": (None, None, False, False, False),
     "upper": (None, None, False, False, False),
 }
