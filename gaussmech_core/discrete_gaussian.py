@@ -198,10 +198,15 @@ def _sigma_array(value, allow_infinity=True):
     return require_interval(sigma, "sigma", 0.0, None, lower_open=True, allow_infinity=allow_infinity)
 
 
+MAX_INTEGER_SENSITIVITY = 2.0**52  # beyond it, doubles are not every integer: Δ's lattice is lost
+
+
 def _integer_sensitivity(value):
     """Δ for the exact forms: a positive integer (an integer query changes by whole units)."""
     array = whole_numbers(value, "sensitivity", 1)
-    return require_interval(array, "sensitivity", 1.0, 2.0**52, hint="the exact forms need an integer sensitivity")
+    return require_interval(
+        array, "sensitivity", 1.0, MAX_INTEGER_SENSITIVITY, hint="the exact forms need an integer sensitivity"
+    )
 
 
 def _neighbours(value):

@@ -521,6 +521,12 @@ def _clamped_sampler(rng, size, b, order, h):
 
 
 def _discrete_validity(setting: Setting) -> Validity:
+    if setting.sensitivity > discrete_gaussian.MAX_INTEGER_SENSITIVITY:
+        return Validity(
+            False,
+            f"The discrete Gaussian's exact forms need a whole-number Δ up to 2^52 (where doubles still hold "
+            f"every integer); got Δ = {setting.sensitivity:g}.",
+        )
     if setting.sensitivity != math.floor(setting.sensitivity):
         return Validity(
             False,

@@ -254,3 +254,17 @@ def test_attack_functions_name_an_empty_rate_list():
         attack_risk.mechanism_attack_risk(
             "analytic_gaussian", Setting(epsilon=1.0, delta=1e-5), false_positive_rates=[]
         )
+
+
+def test_a_mechanism_outside_its_domain_does_not_stop_the_table():
+    """At Δ = 1e300 the discrete Gaussian's exact forms have no integer lattice (Δ > 2^52): its entry
+    says so through its validity, and every other mechanism's row is still computed."""
+    from gaussmech_core.attack_risk import attack_risk_all
+    from gaussmech_core.mechanisms import evaluate
+    from gaussmech_core.registry_types import Setting
+
+    setting = Setting(epsilon=1.0, delta=1e-5, sensitivity=1e300)
+    validity = evaluate("discrete_gaussian", setting).validity
+    assert not validity.valid and "2^52" in validity.reason
+    rows = attack_risk_all(setting)
+    assert len(rows) >= 10
