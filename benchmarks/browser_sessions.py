@@ -96,8 +96,9 @@ def run_browser_sessions(base_url: str, count: int, seconds: float) -> tuple[lis
             while time.monotonic() < deadline:
                 for number, page, values in pages:
                     links = page.locator('[data-testid="stSidebar"] a[href]')
-                    if links.count():
-                        links.nth((number + step) % links.count()).click()
+                    count = links.count()  # read once: the menu may be redrawing between two reads
+                    if count:
+                        links.nth((number + step) % count).click()
                         _wait_idle(page)
                     _check(page, number, values, crosstalk, f"after page switch {step}")
                 step += 1
