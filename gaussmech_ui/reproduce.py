@@ -355,6 +355,8 @@ def parse_output(text: str) -> list[dict[str, list[str]]]:
     --------
     >>> parse_output("mechanism | scale\nLaplace | 1\nmechanism | advantage\nLaplace | 0.39")
     [{'Laplace': ['1']}, {'Laplace': ['0.39']}]
+    >>> parse_output("metric | released | denoised\nMSE | 4.1 | 0.5")
+    [{'MSE': ['4.1', '0.5']}]
     """
     tables: list[dict[str, list[str]]] = []
     for line in text.splitlines():

@@ -135,3 +135,13 @@ def test_the_denoising_metrics_table_shows_what_its_snippet_prints(query):
         relative = name.startswith("relative")
         expected = [format_percent(float(v), 3) if relative else format_number(float(v)) for v in (released, denoised)]
         assert [table.loc[name, "Released (raw)"], table.loc[name, "Denoised"]] == expected, name
+
+
+def test_a_large_histogram_s_script_reads_its_counts_from_the_csv_offered_beside_it():
+    at = open_page("pages/5_Denoising_lab.py", denoising_repetitions="5", denoising_bins="6000")
+    at.session_state["page_tools_tab"] = "Python"
+    at.run()
+    assert not at.exception, at.exception
+    code = at.code[0].value
+    assert "np.loadtxt('gaussmech-denoising-counts.csv'" in code and "counts = np.array" not in code
+    assert "Download its data (CSV)" in [button.label for button in at.get("download_button")]

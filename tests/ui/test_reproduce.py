@@ -32,6 +32,22 @@ def run_snippet(code: str) -> str:
     return output.getvalue()
 
 
+def run_in_fresh_interpreter(code: str, folder: Path) -> subprocess.CompletedProcess:
+    """Run ``code`` as a script file in ``folder`` by a new Python (gaussmech importable); it must succeed."""
+    script = folder / "reproduce.py"
+    script.write_text(code, encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        cwd=folder,
+    )
+    assert result.returncode == 0, result.stderr
+    return result
+
+
 def test_setting_expression_round_trips():
     for setting in SETTINGS:
         assert eval(setting_expression(setting), {"Setting": Setting}) == setting
@@ -92,17 +108,7 @@ def test_page_values_out_of_range_or_not_numbers_take_the_pages_defaults():
 
 
 def test_a_snippet_runs_as_a_script_in_a_fresh_interpreter(tmp_path):
-    script = tmp_path / "reproduce.py"
-    script.write_text(snippet("app.py", SETTINGS[0]), encoding="utf-8")
-    result = subprocess.run(
-        [sys.executable, str(script)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        cwd=tmp_path,
-    )
-    assert result.returncode == 0, result.stderr
+    result = run_in_fresh_interpreter(snippet("app.py", SETTINGS[0]), tmp_path)
     assert "Analytic Gaussian | 3.73063 | 3.73063 | 139.176" in result.stdout
     assert not any(
         math.isnan(float(c))
@@ -192,17 +198,7 @@ def test_the_lab_snippet_reads_many_counts_from_the_csv_offered_beside_it(tmp_pa
     code = snippet(LAB, setting, context=context)
     assert "NeighbourModel(3, 0.25)" in code and COUNTS_FILE in code and "counts = np.array" not in code
     (tmp_path / COUNTS_FILE).write_bytes(csv_bytes(context_frame(context)))
-    script = tmp_path / "reproduce.py"
-    script.write_text(code, encoding="utf-8")
-    result = subprocess.run(
-        [sys.executable, str(script)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        cwd=tmp_path,
-    )
-    assert result.returncode == 0, result.stderr
+    result = run_in_fresh_interpreter(code, tmp_path)
     printed = parse_output(result.stdout)[1]
     expected = _lab_numbers(context, setting)
     assert set(printed) == set(expected)
