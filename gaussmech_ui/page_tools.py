@@ -27,7 +27,7 @@ from gaussmech_core.registry_types import Setting
 
 from . import chart_log, menu, presenter, report, reproduce, share
 from .chart_log import PageLog
-from .downloads import download_file
+from .downloads import download_csv, download_file
 from .export import IMAGE_FORMATS, export_unavailable_reason, figure_file_name, figure_image
 from .format import escape_markdown
 from .params import quote_untrusted
@@ -89,6 +89,7 @@ def render_page_tools(setting: Setting, page_path: str) -> None:
     log = chart_log.current_log() or PageLog()
     log.close()
     charts = list(log.charts)
+    context = reproduce.recall(page_path)  # every run, so no page's context outlives its run
     st.html(_PRINT_STYLE)
     _apply_pending_load()
     if presenter.is_presenting():
@@ -123,7 +124,7 @@ def render_page_tools(setting: Setting, page_path: str) -> None:
         elif tool == "Settings file":
             _render_settings_file(page_path, query)
         elif tool == "Python":
-            _render_python(page_path, setting)
+            _render_python(page_path, setting, context)
 
 
 def _start_presenting() -> None:
@@ -264,10 +265,14 @@ def _apply_pending_load() -> None:
         st.switch_page(loaded.page_path, query_params=loaded.query)
 
 
-def _render_python(page_path: str, setting: Setting) -> None:
+def _render_python(page_path: str, setting: Setting, context: dict | None) -> None:
     prior = st.session_state.get(ATTACK_PRIOR_KEY, 0.5)
     code = reproduce.snippet(
-        page_path, setting, prior=float(prior) if isinstance(prior, (int, float)) else 0.5, values=current_query()
+        page_path,
+        setting,
+        prior=float(prior) if isinstance(prior, (int, float)) else 0.5,
+        values=current_query(),
+        context=context,
     )
     st.markdown("A short script that computes this page's key numbers with `gaussmech_core` at this setting:")
     st.code(code, language="python")
@@ -280,3 +285,6 @@ def _render_python(page_path: str, setting: Setting) -> None:
         on_click="ignore",
         icon=":material/code:",
     )
+    data = reproduce.context_frame(context)
+    if data is not None:
+        download_csv("Download its data (CSV)", data, reproduce.COUNTS_FILE, key="page_tools_python_data")

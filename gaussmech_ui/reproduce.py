@@ -16,9 +16,15 @@ Which numbers, by page (:data:`PAGE_NUMBERS`):
   mechanism, the number of draws n and the seed from the link) against the exact one;
 * Tail probabilities: each mechanism's per-coordinate error bound at confidence 1 − α (α from the link);
 * Accuracy vs dimension: E‖noise‖₂² at the current d with the page's MVG shape and γ, beside Ji &
-  Li's stated constant × Δ² and their ratio (the page's table of the paper's constants).
+  Li's stated constant × Δ² and their ratio (the page's table of the paper's constants);
+* the Denoising lab: its metrics table (each error measure of the release and of the denoised
+  estimate, ``metric | released | denoised``), for the page's current release.
 
 A page's own values (α, the seed, the MVG rows) come from the URL, as :func:`snippet`'s ``values``.
+What is not in the URL (the lab's counts, its release and its pipeline) the page hands over with
+:func:`remember` after computing; the page tools :func:`recall` it and pass it as ``context``.
+Counts beyond :data:`MAX_EMBEDDED_VALUES` are not written into the script: it reads them from the
+CSV of :func:`context_frame`, offered next to it.
 """
 
 from __future__ import annotations
@@ -29,7 +35,21 @@ from gaussmech_core.registry_types import Setting
 
 from .format import format_exact
 
-__all__ = ["PAGE_NUMBERS", "snippet", "setting_expression", "parse_output"]
+__all__ = [
+    "PAGE_NUMBERS",
+    "MAX_EMBEDDED_VALUES",
+    "COUNTS_FILE",
+    "snippet",
+    "setting_expression",
+    "parse_output",
+    "remember",
+    "recall",
+    "context_frame",
+]
+
+MAX_EMBEDDED_VALUES = 5_000  # more counts than this are read from a CSV instead of written into the script
+COUNTS_FILE = "gaussmech-denoising-counts.csv"
+_CONTEXT_KEY = "_reproduce_context"
 
 _HEADER = """# gaussmech: {label} at {line}
 # Needs only gaussmech_core (numpy + scipy): run it from a checkout of gaussmech, or after `pip install .`
@@ -106,6 +126,31 @@ for c in calibrate_all(matrix):
         print(f"{{c.mechanism.name}} | {{c.expected_loss:.6g}} | {{paper:.6g}} | {{c.expected_loss / paper:.6g}}")
 """
 
+_DENOISING = """
+import numpy as np
+from gaussmech_core.denoise import oracle_prior
+from gaussmech_core.histogram import METRICS, NeighbourModel, evaluate_pipelines, release_histogram
+
+{counts}
+mechanism_id, neighbours, seed = {mechanism!r}, {neighbours}, {seed}  # the release: mechanism, neighbour model, seed
+steps, total = {steps!r}, {total}  # the denoising pipeline, and the public total (None: not public)
+prior = {prior}
+release = release_histogram(counts, mechanism_id, setting.epsilon, setting.delta, neighbours, setting.order, rng=seed)
+raw, denoised = evaluate_pipelines(counts, release.noisy, release.noise_std, [(), steps], total=total, prior=prior)
+print("metric | released | denoised")
+for metric_id, metric in METRICS.items():
+    if metric_id in raw.metrics:  # KL only for a histogram
+        print(f"{{metric.name}} | {{raw.metrics[metric_id]:.6g}} | {{denoised.metrics[metric_id]:.6g}}")
+size_l2, size_l1 = float(np.mean(counts**2)), float(np.abs(counts).sum())  # the relative errors' yardsticks
+if size_l2 > 0:
+    print(f"relative l2 error | {{(raw.metrics['mse'] / size_l2) ** 0.5:.6g}} | {{(denoised.metrics['mse'] / size_l2) ** 0.5:.6g}}")
+    print(f"relative l1 error | {{raw.metrics['l1'] / size_l1:.6g}} | {{denoised.metrics['l1'] / size_l1:.6g}}")
+"""
+
+_NO_RELEASE = """
+# No release at this setting (no data, or the mechanism is not valid here): the metrics table is not shown.
+"""
+
 PAGE_NUMBERS = {
     "app.py": ("the Overview", (_CALIBRATION,)),
     "pages/0_Class_tour.py": ("the Class tour", (_CALIBRATION, _RISK)),
@@ -113,7 +158,7 @@ PAGE_NUMBERS = {
     "pages/2_Tail_probabilities.py": ("Tail probabilities", (_CALIBRATION, _TAIL_BOUNDS)),
     "pages/3_Privacy_profiles.py": ("Privacy profiles", (_CALIBRATION, _RISK)),
     "pages/4_Accuracy_vs_dimension.py": ("Accuracy vs dimension", (_CALIBRATION, _PAPER_CONSTANTS)),
-    "pages/5_Denoising_lab.py": ("the Denoising lab", (_CALIBRATION,)),
+    "pages/5_Denoising_lab.py": ("the Denoising lab", (_CALIBRATION, _DENOISING)),
 }
 
 
@@ -157,11 +202,117 @@ def _page_value(name: str, values: Mapping[str, str]):
     return value if low <= value <= high else default
 
 
-def snippet(page_path: str, setting: Setting, *, prior: float = 0.5, values: Mapping[str, str] | None = None) -> str:
+def _literal(value) -> str:
+    """Python source for a number, an array or a tuple of them (shortest round-trip numbers)."""
+    import numpy as np
+
+    if value is None:
+        return "None"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_literal(v) for v in value) + ("," if len(value) == 1 else "") + ")"
+    array = np.asarray(value, dtype=float)
+    if array.ndim == 0:
+        text = format_exact(float(array))
+        return text if any(c in text for c in ".einf") else text + ".0"
+    flat = "np.array([" + ", ".join(format_exact(v) for v in array.reshape(-1).tolist()) + "])"
+    return flat if array.ndim == 1 else f"{flat}.reshape{array.shape}"
+
+
+def _neighbours_expression(model) -> str:
+    """A relation's name when ``model`` is one, else ``NeighbourModel(k, c)``."""
+    from gaussmech_core.histogram import RELATIONS, neighbour_model
+
+    if isinstance(model, str):
+        return repr(model)
+    for name in RELATIONS:
+        reference = neighbour_model(name)
+        if (reference.changed_coordinates, reference.coordinate_sensitivity) == (
+            model.changed_coordinates,
+            model.coordinate_sensitivity,
+        ):
+            return repr(name)
+    return f"NeighbourModel({model.changed_coordinates}, {_literal(model.coordinate_sensitivity)})"
+
+
+def _counts_statement(counts) -> str:
+    import numpy as np
+
+    counts = np.asarray(counts, dtype=float)
+    if counts.size <= MAX_EMBEDDED_VALUES:
+        return f"counts = {_literal(counts)}.astype(float)  # the true counts (shown by the lab, never released)"
+    shape = "" if counts.ndim == 1 else f".reshape{counts.shape}"
+    return (
+        f"# The {counts.size:,} true counts are too many to write here: download them with the script, as\n"
+        f"# {COUNTS_FILE} (one column, exact values), into the folder you run it from.\n"
+        f'counts = np.loadtxt({COUNTS_FILE!r}, delimiter=",", skiprows=1, encoding="utf-8-sig"){shape}'
+    )
+
+
+def _context_fields(context: Mapping) -> dict[str, str]:
+    """The lab's release and pipeline as the source text of :data:`_DENOISING`'s fields."""
+    if context.get("oracle_prior") and context.get("prior") is not None:
+        prior = "oracle_prior(counts)  # the oracle prior: the mean and spread of the true counts (a yardstick)"
+    else:
+        prior = (
+            _literal(context.get("prior"))
+            + "  # the posterior mean's prior (mean, variance), known from how the data were made"
+        )
+    total = context.get("total")
+    return dict(
+        counts=_counts_statement(context["counts"]),
+        mechanism=str(context["mechanism"]),
+        neighbours=_neighbours_expression(context["neighbours"]),
+        seed=int(context["seed"]),
+        steps=tuple(str(step) for step in context["steps"]),
+        total="None" if total is None else _literal(total),
+        prior=prior,
+    )
+
+
+def remember(page_path: str, **context) -> None:
+    """Hand the page tools what the page's script needs beyond the URL (this run only).
+
+    Call it after computing the page's numbers; :func:`recall` (the page tools, every run) takes
+    it back, so a context never outlives the run that made it.
+    """
+    import streamlit as st
+
+    st.session_state[_CONTEXT_KEY] = (page_path, context)
+
+
+def recall(page_path: str) -> dict | None:
+    """The context :func:`remember` stored for ``page_path`` in this run (None if none), and forget it."""
+    import streamlit as st
+
+    stored = st.session_state.pop(_CONTEXT_KEY, None)
+    return stored[1] if stored is not None and stored[0] == page_path else None
+
+
+def context_frame(context: Mapping | None):
+    """The counts as a one-column table for the script to read (None when they are written into it)."""
+    if not context or "counts" not in context:
+        return None
+    import numpy as np
+    import pandas as pd
+
+    counts = np.asarray(context["counts"], dtype=float).reshape(-1)
+    return pd.DataFrame({"count": counts}) if counts.size > MAX_EMBEDDED_VALUES else None
+
+
+def snippet(
+    page_path: str,
+    setting: Setting,
+    *,
+    prior: float = 0.5,
+    values: Mapping[str, str] | None = None,
+    context: Mapping | None = None,
+) -> str:
     """The runnable script of a page (a menu path such as ``"app.py"``) at ``setting``.
 
     ``values`` are the page's own values from the URL (α, the seed, the MVG shape); missing ones
-    take the page's defaults.
+    take the page's defaults. ``context`` is what the page handed over with :func:`remember`
+    (the lab's counts, mechanism, neighbour model, seed, steps, total and prior); a part that
+    needs it is replaced by a comment when there is none.
     """
     from gaussmech_core.mechanisms import DEFAULT_MECHANISM_ID, MECHANISMS
 
@@ -184,7 +335,16 @@ def snippet(page_path: str, setting: Setting, *, prior: float = 0.5, values: Map
         rows=rows if setting.dim % rows == 0 else 1,
         gamma=format_exact(_page_value("gamma", values)),
     )
-    body = "".join(part if part is _CALIBRATION else part.format(**fields) for part in parts)
+    if context and "counts" in context:
+        fields.update(_context_fields(context))
+    body = "".join(
+        _NO_RELEASE
+        if part is _DENOISING and "counts" not in fields
+        else part
+        if part is _CALIBRATION
+        else part.format(**fields)
+        for part in parts
+    )
     return header + body
 
 
@@ -195,11 +355,13 @@ def parse_output(text: str) -> list[dict[str, list[str]]]:
     --------
     >>> parse_output("mechanism | scale\nLaplace | 1\nmechanism | advantage\nLaplace | 0.39")
     [{'Laplace': ['1']}, {'Laplace': ['0.39']}]
+    >>> parse_output("metric | released | denoised\nMSE | 4.1 | 0.5")
+    [{'MSE': ['4.1', '0.5']}]
     """
     tables: list[dict[str, list[str]]] = []
     for line in text.splitlines():
         cells = [cell.strip() for cell in line.split(" | ")]
-        if cells[0] == "mechanism":
+        if cells[0] in ("mechanism", "metric"):
             tables.append({})
         elif tables and len(cells) > 1:
             tables[-1][cells[0]] = cells[1:]

@@ -28,6 +28,7 @@ from gaussmech_core.histogram import (  # noqa: E402
 )
 from gaussmech_core.mechanisms import MECHANISMS  # noqa: E402
 from gaussmech_core.registry_types import Setting  # noqa: E402
+from gaussmech_ui import reproduce  # noqa: E402
 from gaussmech_ui.cached import denoising as cached  # noqa: E402
 from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.draw_history import history_buttons, release_errors, url_int  # noqa: E402
@@ -602,6 +603,17 @@ if data is not None and release is not None:
         exact_metrics, display_metrics = figures.metrics_frames(truth, raw_result.metrics, denoised_result.metrics)
         st.markdown("**Error of this release, before and after denoising** (Liu's l1 and KL, Balle & Wang's MSE)")
         st.dataframe(display_metrics, hide_index=True, key="denoising_metrics_table")
+        reproduce.remember(  # what the "Reproduce in Python" script needs beyond the URL
+            "pages/5_Denoising_lab.py",
+            counts=truth,
+            mechanism=mechanism_id,
+            neighbours=model,
+            seed=draw,
+            steps=steps,
+            total=total,
+            prior=prior,
+            oracle_prior=data.prior is None,
+        )
         if not data.nonnegative:
             st.caption("KL divergence: — because these values are not a histogram (they can be negative).")
         download_csv(

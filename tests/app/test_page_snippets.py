@@ -14,7 +14,7 @@ import pytest
 
 from gaussmech_core.mechanisms import MECHANISMS
 from gaussmech_ui.figures.common import trace_name
-from gaussmech_ui.format import format_number
+from gaussmech_ui.format import format_number, format_percent
 from gaussmech_ui.reproduce import parse_output
 from tests.app.page_helpers import open_page
 
@@ -92,3 +92,56 @@ def test_the_draws_caption_shows_what_its_snippet_prints(query):
         f"The {int(size):,} draws have standard deviation {format_number(float(sample_std))}; "
         f"the exact value is {format_number(float(exact_std))}."
     ), (name, seed, caption)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {},  # the sparse histogram, analytic Gaussian, the default pipeline (soft thresholding, simplex)
+        {
+            "epsilon": "0.5",
+            "denoising_mechanism": "Laplace",
+            "denoising_relation": "Replace one record",
+            "denoising_draw": "7",
+            "denoising_estimator_histogram": "Posterior mean (oracle prior)",
+            "denoising_round": "true",
+        },
+        {  # the data's own prior and neighbour model; the generalized Gaussian at p = 1.5
+            "order": "1.5",
+            "denoising_data": "Mean estimation",
+            "denoising_mechanism": "Generalized Gaussian GG(p)",
+            "denoising_estimator_values": "Posterior mean (oracle prior)",
+            "denoising_draw": "3",
+        },
+        {
+            "denoising_data": "Car-sharing heat map",
+            "denoising_grid_rows": "8",
+            "denoising_mechanism": "Discrete Gaussian",
+        },
+    ],
+    ids=str,
+)
+def test_the_denoising_metrics_table_shows_what_its_snippet_prints(query):
+    at = open_page("pages/5_Denoising_lab.py", denoising_repetitions="5", **query)
+    table = _table_with(at, "Released (raw)").set_index("Metric")
+    _, metrics = _printed(at)
+    code = at.code[0].value
+    assert "counts = np.array([" in code  # at most 5,000 counts: written into the script
+    if "Posterior mean" in str(query):
+        assert ("prior = oracle_prior(counts)" in code) == ("Mean estimation" not in str(query))
+    shown = table[table["Released (raw)"] != "—"]  # KL only for a histogram
+    assert sorted(metrics) == sorted(shown.index) and len(metrics) >= 5
+    for name, (released, denoised) in metrics.items():
+        relative = name.startswith("relative")
+        expected = [format_percent(float(v), 3) if relative else format_number(float(v)) for v in (released, denoised)]
+        assert [table.loc[name, "Released (raw)"], table.loc[name, "Denoised"]] == expected, name
+
+
+def test_a_large_histogram_s_script_reads_its_counts_from_the_csv_offered_beside_it():
+    at = open_page("pages/5_Denoising_lab.py", denoising_repetitions="5", denoising_bins="6000")
+    at.session_state["page_tools_tab"] = "Python"
+    at.run()
+    assert not at.exception, at.exception
+    code = at.code[0].value
+    assert "np.loadtxt('gaussmech-denoising-counts.csv'" in code and "counts = np.array" not in code
+    assert "Download its data (CSV)" in [button.label for button in at.get("download_button")]

@@ -32,6 +32,22 @@ def run_snippet(code: str) -> str:
     return output.getvalue()
 
 
+def run_in_fresh_interpreter(code: str, folder: Path) -> subprocess.CompletedProcess:
+    """Run ``code`` as a script file in ``folder`` by a new Python (gaussmech importable); it must succeed."""
+    script = folder / "reproduce.py"
+    script.write_text(code, encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        cwd=folder,
+    )
+    assert result.returncode == 0, result.stderr
+    return result
+
+
 def test_setting_expression_round_trips():
     for setting in SETTINGS:
         assert eval(setting_expression(setting), {"Setting": Setting}) == setting
@@ -92,17 +108,7 @@ def test_page_values_out_of_range_or_not_numbers_take_the_pages_defaults():
 
 
 def test_a_snippet_runs_as_a_script_in_a_fresh_interpreter(tmp_path):
-    script = tmp_path / "reproduce.py"
-    script.write_text(snippet("app.py", SETTINGS[0]), encoding="utf-8")
-    result = subprocess.run(
-        [sys.executable, str(script)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        cwd=tmp_path,
-    )
-    assert result.returncode == 0, result.stderr
+    result = run_in_fresh_interpreter(snippet("app.py", SETTINGS[0]), tmp_path)
     assert "Analytic Gaussian | 3.73063 | 3.73063 | 139.176" in result.stdout
     assert not any(
         math.isnan(float(c))
@@ -110,3 +116,100 @@ def test_a_snippet_runs_as_a_script_in_a_fresh_interpreter(tmp_path):
         for c in line.split(" | ")[1:]
         if not c.startswith("not valid")
     )
+
+
+LAB = "pages/5_Denoising_lab.py"
+
+
+def _lab_numbers(context: dict, setting: Setting) -> dict[str, list[float]]:
+    """The lab's metrics table computed here, as the page does: {metric name: [released, denoised]}."""
+    import numpy as np
+
+    from gaussmech_core.denoise import oracle_prior
+    from gaussmech_core.histogram import METRICS, evaluate_pipelines, release_histogram
+    from gaussmech_ui.figures.denoising import relative_error
+
+    counts = np.asarray(context["counts"], dtype=float)
+    release = release_histogram(
+        counts,
+        context["mechanism"],
+        setting.epsilon,
+        setting.delta,
+        context["neighbours"],
+        setting.order,
+        rng=context["seed"],
+    )
+    prior = oracle_prior(counts) if context["oracle_prior"] else context["prior"]
+    results = evaluate_pipelines(
+        counts, release.noisy, release.noise_std, [(), context["steps"]], total=context["total"], prior=prior
+    )
+    table = {m.name: [r.metrics[key] for r in results] for key, m in METRICS.items() if key in results[0].metrics}
+    for key, name in (("mse", "relative l2 error"), ("l1", "relative l1 error")):
+        table[name] = [relative_error(key, r.metrics[key], counts) for r in results]
+    return table
+
+
+def test_the_lab_snippet_embeds_small_counts_and_names_the_relation():
+    import numpy as np
+
+    from gaussmech_core.histogram import neighbour_model
+
+    counts = np.random.default_rng(5).poisson(3.0, size=200).astype(float)
+    context = dict(
+        counts=counts,
+        mechanism="laplace",
+        neighbours=neighbour_model("replace"),
+        seed=11,
+        steps=("posterior_mean", "simplex", "round"),
+        total=float(counts.sum()),
+        prior=(1.0, 2.0),  # ignored: the page used the oracle prior
+        oracle_prior=True,
+    )
+    setting = SETTINGS[1]
+    code = snippet(LAB, setting, context=context)
+    assert "'replace'" in code and "prior = oracle_prior(counts)" in code and "np.loadtxt" not in code
+    printed = parse_output(run_snippet(code))[1]
+    expected = _lab_numbers(context, setting)
+    assert set(printed) == set(expected)
+    for name, cells in printed.items():
+        assert [float(c) for c in cells] == pytest.approx(expected[name], rel=1e-5), name
+
+
+def test_the_lab_snippet_reads_many_counts_from_the_csv_offered_beside_it(tmp_path):
+    import numpy as np
+
+    from gaussmech_core.histogram import NeighbourModel
+    from gaussmech_ui.downloads import csv_bytes
+    from gaussmech_ui.reproduce import COUNTS_FILE, MAX_EMBEDDED_VALUES, context_frame
+
+    counts = np.random.default_rng(2).gamma(0.3, 40.0, size=(60, 100))  # 6,000 values, not whole numbers
+    assert counts.size > MAX_EMBEDDED_VALUES
+    context = dict(
+        counts=counts,
+        mechanism="analytic_gaussian",
+        neighbours=NeighbourModel(3, 0.25),
+        seed=4,
+        steps=("wavelet_soft_threshold", "nonnegative"),
+        total=None,
+        prior=None,
+        oracle_prior=True,
+    )
+    setting = SETTINGS[2]
+    code = snippet(LAB, setting, context=context)
+    assert "NeighbourModel(3, 0.25)" in code and COUNTS_FILE in code and "counts = np.array" not in code
+    (tmp_path / COUNTS_FILE).write_bytes(csv_bytes(context_frame(context)))
+    result = run_in_fresh_interpreter(code, tmp_path)
+    printed = parse_output(result.stdout)[1]
+    expected = _lab_numbers(context, setting)
+    assert set(printed) == set(expected)
+    for name, cells in printed.items():
+        assert [float(c) for c in cells] == pytest.approx(expected[name], rel=1e-5), name
+
+
+def test_the_lab_snippet_without_a_release_prints_the_calibration_alone():
+    from gaussmech_ui.reproduce import context_frame
+
+    code = snippet(LAB, SETTINGS[0])
+    assert "No release at this setting" in code and "release_histogram" not in code
+    assert len(parse_output(run_snippet(code))) == 1
+    assert context_frame(None) is None and context_frame({"counts": [1.0, 2.0]}) is None
