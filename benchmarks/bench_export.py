@@ -41,7 +41,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     repeats = parser.parse_args().repeats
     setting = Setting(epsilon=1.0, delta=1e-5, dim=10)
-    arguments = cached.setting_arguments(setting)
+    arguments = cached.setting_arguments(setting, epsilon=False)  # the sweep runs over ε
     low, high = cached.epsilon_grid_exponents(setting.epsilon)
     sweep = cached.std_sweep(**arguments, low_exponent=low, high_exponent=high)
     figure = figures.std_vs_epsilon_figure(sweep, MECHANISMS, setting, {})
