@@ -520,6 +520,13 @@ def _clamped_sampler(rng, size, b, order, h):
 # --- The discrete Gaussian (Canonne, Kamath & Steinke 2020), for integer queries --------------------
 
 
+@functools.lru_cache(maxsize=512)
+def _discrete_sigma(epsilon: float, delta: float, sensitivity: int) -> float:
+    """The discrete Gaussian's exact σ at one setting, remembered: the entry's validity check (at
+    large ε) and its calibration both need it, and each costs a root search on the lattice sums."""
+    return float(discrete_gaussian.discrete_gaussian_sigma(epsilon, delta, sensitivity))
+
+
 def _discrete_validity(setting: Setting) -> Validity:
     if setting.sensitivity > discrete_gaussian.MAX_INTEGER_SENSITIVITY:
         return Validity(
@@ -541,9 +548,7 @@ def _discrete_validity(setting: Setting) -> Validity:
         )
     # At large ε/Δ the exact σ is so small that the noise is the point mass at 0 in float64.
     if setting.epsilon >= 10.0 * setting.sensitivity:
-        sigma = float(
-            discrete_gaussian.discrete_gaussian_sigma(setting.epsilon, setting.delta, int(setting.sensitivity))
-        )
+        sigma = _discrete_sigma(setting.epsilon, setting.delta, int(setting.sensitivity))
         if not float(discrete_gaussian.discrete_gaussian_variance(sigma)) > 0:
             return Validity(
                 False,
@@ -577,7 +582,7 @@ def _discrete_gaussian_mechanism() -> Mechanism:
         return discrete_gaussian.discrete_gaussian_sigma(epsilons, s.delta, int(s.sensitivity))
 
     def scale(s):
-        sigma = float(sigma_at(s.epsilon, s))
+        sigma = _discrete_sigma(s.epsilon, s.delta, int(s.sensitivity))
         if not float(discrete_gaussian.discrete_gaussian_variance(sigma)) > 0:  # the point mass at 0, in float64
             raise ValueError(
                 f"at ε = {s.epsilon:g} the discrete Gaussian's noise is 0 to float precision (σ = {sigma:.3g}): it adds no noise "
