@@ -19,7 +19,11 @@ import streamlit as st
 
 from ..uploads import Labels
 
-__all__ = ["cache_data"]
+__all__ = ["UPLOAD_HASH_FUNCS", "cache_data"]
+
+# Uploaded labels are keyed by a digest of their text: st.cache_data hashes an object through the
+# reduce protocol, which pyarrow's buffers refuse. Every cache that may receive an upload uses this.
+UPLOAD_HASH_FUNCS = {Labels: Labels.fingerprint}
 
 
 def cache_data(
@@ -36,7 +40,7 @@ def cache_data(
             max_entries=max_entries,
             ttl=ttl,
             show_spinner=show_spinner,
-            hash_funcs={Labels: Labels.fingerprint},  # Arrow buffers refuse the reduce protocol st.cache_data hashes by
+            hash_funcs=UPLOAD_HASH_FUNCS,
         )(function)
 
         @functools.wraps(function)

@@ -26,7 +26,7 @@ import streamlit as st
 
 from gaussmech_core.registry_types import Mechanism
 
-from ..uploads import Labels
+from ..cached.cache import UPLOAD_HASH_FUNCS
 
 __all__ = ["built_once", "mechanism_identity", "with_arrays"]
 
@@ -87,7 +87,7 @@ def built_once(build: Callable[..., go.Figure]) -> Callable[..., go.Figure]:
     cached = st.cache_data(
         max_entries=MAX_FIGURES,
         show_spinner=False,
-        hash_funcs={Mechanism: mechanism_identity, Labels: Labels.fingerprint},
+        hash_funcs={Mechanism: mechanism_identity, **UPLOAD_HASH_FUNCS},
     )(figure_dict)
     name = f"{build.__module__}.{build.__qualname__}"
 
