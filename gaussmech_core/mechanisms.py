@@ -527,6 +527,23 @@ def _discrete_sigma(epsilon: float, delta: float, sensitivity: int) -> float:
     return float(discrete_gaussian.discrete_gaussian_sigma(epsilon, delta, sensitivity))
 
 
+def _discrete_noise_is_visible(epsilon: float, delta: float, sensitivity: float) -> bool:
+    """True when the exact σ at (ε, δ, Δ) provably has a variance far above 0 in float64, without
+    the root search (docs/math.md section 9.6, "a lower bound on σ").
+
+    Every σ ≤ σ₀ = Δ/√(2(ε + ln 2)) fails (ε, δ) whenever δ < ½(1 − q)/(1 + q), q = e^{−(ε + ln 2)/Δ²}:
+    the profile's term at x = 0 alone is P(0)(1 − e^{ε − Δ²/2σ²}) ≥ P(0)/2 there, and
+    P(0) = 1/Σ_k q_σ^{k²} ≥ (1 − q_σ)/(1 + q_σ) with q_σ ≤ q. So the exact σ exceeds σ₀, and as the
+    variance grows with σ, a variance at σ₀ well inside the doubles (> 1e-300) holds at σ too.
+    """
+    rate = (epsilon + math.log(2.0)) / (sensitivity * sensitivity)
+    q = math.exp(-rate)
+    if not delta < 0.5 * (1.0 - q) / (1.0 + q):
+        return False
+    sigma_floor = 1.0 / math.sqrt(2.0 * rate)  # Δ/√(2(ε + ln 2))
+    return float(discrete_gaussian.discrete_gaussian_variance(sigma_floor)) > 1e-300
+
+
 def _discrete_validity(setting: Setting) -> Validity:
     if setting.sensitivity > discrete_gaussian.MAX_INTEGER_SENSITIVITY:
         return Validity(
@@ -547,7 +564,9 @@ def _discrete_validity(setting: Setting) -> Validity:
             "choose 'one coordinate changes' (for a general l2 sensitivity only the zCDP bound is known).",
         )
     # At large ε/Δ the exact σ is so small that the noise is the point mass at 0 in float64.
-    if setting.epsilon >= 10.0 * setting.sensitivity:
+    if setting.epsilon >= 10.0 * setting.sensitivity and not _discrete_noise_is_visible(
+        setting.epsilon, setting.delta, setting.sensitivity
+    ):
         sigma = _discrete_sigma(setting.epsilon, setting.delta, int(setting.sensitivity))
         if not float(discrete_gaussian.discrete_gaussian_variance(sigma)) > 0:
             return Validity(

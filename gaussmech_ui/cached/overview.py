@@ -16,7 +16,7 @@ import pandas as pd
 from gaussmech_core.mechanisms import MECHANISMS, coordinate_std_over_epsilon, evaluate
 from gaussmech_core.registry_types import Setting
 
-from .arguments import make_setting, setting_arguments
+from .arguments import arguments_read_by, make_setting, setting_arguments
 from .cache import cache_data
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "ratio_deltas",
     "calibration_table",
     "std_sweep",
+    "mechanism_std_sweep",
     "variance_ratio_curve",
     "variance_ratio_frame",
     "RATIO_DELTAS",
@@ -205,12 +206,12 @@ def std_sweep(
 ) -> pd.DataFrame:
     """Per-coordinate noise std of every mechanism on a log grid of ε (NaN where not valid).
 
-    Columns: ``epsilon`` and one per mechanism id.
+    Columns: ``epsilon`` and one per mechanism id. Each column comes from
+    :func:`mechanism_std_sweep`, cached on the parameters that mechanism reads, and is masked by
+    its validity at this setting.
     """
     epsilons = _epsilon_grid(low_exponent, high_exponent)
-    columns = {"epsilon": epsilons}
-    base = Setting(
-        epsilon=float(epsilons[0]),
+    arguments = dict(
         delta=delta,
         sensitivity=sensitivity,
         order=order,
@@ -219,15 +220,54 @@ def std_sweep(
         data_lower=data_lower,
         data_upper=data_upper,
     )
+    base = make_setting(float(epsilons[0]), **arguments)
+    columns = {"epsilon": epsilons}
     for mechanism_id, mechanism in MECHANISMS.items():
-        try:
-            # One vectorized calibration over the whole grid (a root-find per point is ~30x slower).
-            columns[mechanism_id] = coordinate_std_over_epsilon(mechanism, epsilons, base)
-        except Exception:  # then point by point, leaving out only the points the core cannot compute
-            columns[mechanism_id] = [
-                _coordinate_std_or_nan(mechanism, replace(base, epsilon=float(e))) for e in epsilons
-            ]
+        valid = np.array([mechanism.validity(replace(base, epsilon=float(e))).valid for e in epsilons], dtype=bool)
+        stds = np.full(epsilons.shape, np.nan)
+        if valid.any():
+            shared = mechanism_std_sweep(
+                mechanism_id,
+                low_exponent=low_exponent,
+                high_exponent=high_exponent,
+                **arguments_read_by(mechanism, arguments),
+            )
+            stds = np.where(valid, shared, np.nan)
+            # Valid here but not where the shared column was computed (rare: validity can read a
+            # parameter the scale does not): those points at this setting itself.
+            for index in np.flatnonzero(valid & np.isnan(shared)):
+                stds[index] = _coordinate_std_or_nan(mechanism, replace(base, epsilon=float(epsilons[index])))
+        columns[mechanism_id] = stds
     return pd.DataFrame(columns)
+
+
+@cache_data(max_entries=512, show_spinner=False)
+def mechanism_std_sweep(
+    mechanism_id: str,
+    delta: float,
+    sensitivity: float,
+    order: float,
+    dim: int,
+    l1_model: str,
+    low_exponent: int,
+    high_exponent: int,
+    data_lower: float,
+    data_upper: float,
+) -> np.ndarray:
+    """One mechanism's per-coordinate std on the ε grid of :func:`std_sweep` (NaN where not valid).
+
+    Called with :func:`~gaussmech_ui.cached.arguments.arguments_read_by`, so one entry serves every
+    setting that differs only in parameters this mechanism ignores. An array of 41 floats at most:
+    512 entries are about 200 kB.
+    """
+    epsilons = _epsilon_grid(low_exponent, high_exponent)
+    mechanism = MECHANISMS[mechanism_id]
+    base = make_setting(float(epsilons[0]), delta, sensitivity, order, dim, l1_model, data_lower, data_upper)
+    try:
+        # One vectorized calibration over the whole grid (a root-find per point is ~30x slower).
+        return np.asarray(coordinate_std_over_epsilon(mechanism, epsilons, base), dtype=float)
+    except Exception:  # then point by point, leaving out only the points the core cannot compute
+        return np.array([_coordinate_std_or_nan(mechanism, replace(base, epsilon=float(e))) for e in epsilons])
 
 
 @cache_data(max_entries=64, show_spinner=False)

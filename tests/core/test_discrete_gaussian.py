@@ -614,3 +614,45 @@ def test_no_runtime_warning_at_extreme_inputs():
 def test_exported_from_the_package():
     for name in dg.__all__:
         assert getattr(gaussmech_core, name) is getattr(dg, name)
+
+
+# --- The entry's cheap validity check (gaussmech_core.mechanisms._discrete_noise_is_visible) --------
+
+
+@pytest.mark.parametrize("sensitivity", [1, 2, 5])
+@pytest.mark.parametrize("delta", [1e-300, 1e-20, 1e-5, 0.1, 0.45])
+def test_sigma_never_below_the_proved_floor(delta, sensitivity):
+    """Every σ ≤ Δ/√(2(ε + ln 2)) fails (ε, δ) when δ < ½(1 − q)/(1 + q): the exact σ lies above it."""
+    from gaussmech_core.mechanisms import _discrete_noise_is_visible
+
+    for epsilon in np.logspace(1, 3, 15) * sensitivity:
+        floor = sensitivity / math.sqrt(2.0 * (epsilon + math.log(2.0)))
+        q = math.exp(-(epsilon + math.log(2.0)) / sensitivity**2)
+        if not delta < 0.5 * (1.0 - q) / (1.0 + q):
+            continue
+        sigma = float(discrete_gaussian_sigma(epsilon, delta, sensitivity))
+        assert sigma > floor
+        # At the floor itself the profile is above δ, as the proof says.
+        assert discrete_gaussian_delta(epsilon, floor, sensitivity) > delta
+        if _discrete_noise_is_visible(epsilon, delta, sensitivity):
+            assert float(dg.discrete_gaussian_variance(sigma)) > 0.0
+
+
+def test_cheap_validity_agrees_with_the_root_search():
+    """The shortcut decides without a root search where it can, and never contradicts one."""
+    from dataclasses import replace
+
+    from gaussmech_core.mechanisms import MECHANISMS, _discrete_noise_is_visible
+    from gaussmech_core.registry_types import Setting
+
+    entry = MECHANISMS["discrete_gaussian"]
+    for epsilon in (10.0, 50.0, 300.0, 700.0, 745.0, 800.0, 1000.0):
+        for delta in (1e-300, 1e-5, 0.3, 0.6):
+            setting = replace(Setting(epsilon=1.0, delta=1e-5), epsilon=epsilon, delta=delta)
+            sigma = float(discrete_gaussian_sigma(epsilon, delta))
+            exact_visible = float(dg.discrete_gaussian_variance(sigma)) > 0.0
+            assert entry.validity(setting).valid == exact_visible
+            shortcut = _discrete_noise_is_visible(epsilon, delta, 1.0)
+            assert not shortcut or exact_visible
+            if epsilon <= 300.0 and delta <= 0.3:  # where the page's sweeps spend their points
+                assert shortcut

@@ -75,19 +75,43 @@ def test_the_iid_loss_summary_scales_with_b_squared():
     assert three.skewness == one.skewness
 
 
-def test_the_flags_say_how_each_calibration_reads_the_setting():
+def _numbers(mechanism, setting):
+    scale = mechanism.scale(setting)
+    return scale, mechanism.coordinate_std(scale, setting)
+
+
+@pytest.mark.parametrize(
+    "base",
+    [
+        SETTING,
+        dataclasses.replace(SETTING, epsilon=0.3, delta=1e-8, order=1.5, dim=4),
+        dataclasses.replace(SETTING, epsilon=4.0, delta=1e-3, sensitivity=2.0, order=3.0, dim=20),
+    ],
+)
+def test_the_flags_say_how_each_calibration_reads_the_setting(base):
+    """A parameter an entry says it does not read leaves its scale and per-coordinate std unchanged.
+
+    The UI's caches rely on this (gaussmech_ui.cached.arguments.arguments_read_by): they key a
+    mechanism's numbers only on the parameters it reads.
+    """
+    unread = {
+        "uses_delta": dict(delta=1e-3 if base.delta != 1e-3 else 1e-7),
+        "uses_order": dict(order=2.0 if base.order != 2.0 else 1.3),
+        "scale_depends_on_dim": dict(dim=50, mvg_shape=None),
+        "uses_bounds": dict(data_lower=-2.0, data_upper=5.0),
+    }
     for key, mechanism in MECHANISMS.items():
-        if not mechanism.validity(SETTING).valid:
+        if not mechanism.validity(base).valid:
             continue
-        other_delta = dataclasses.replace(SETTING, delta=1e-3)
-        if not mechanism.uses_delta:
-            assert mechanism.scale(other_delta) == mechanism.scale(SETTING), key
-        if not mechanism.scale_depends_on_dim and mechanism.validity(dataclasses.replace(SETTING, dim=50)).valid:
-            assert mechanism.scale(dataclasses.replace(SETTING, dim=50, mvg_shape=None)) == mechanism.scale(SETTING), (
-                key
-            )
-        if not mechanism.uses_order:
-            assert mechanism.scale(dataclasses.replace(SETTING, order=2.0)) == mechanism.scale(SETTING), key
+        numbers = _numbers(mechanism, base)
+        changes = [change for flag, change in unread.items() if not getattr(mechanism, flag)]
+        if mechanism.sensitivity_norm != "l1":
+            other = "all_coordinates" if base.l1_model == "one_coordinate" else "one_coordinate"
+            changes.append(dict(l1_model=other))
+        for change in changes:
+            other_setting = dataclasses.replace(base, **change)
+            if mechanism.validity(other_setting).valid:
+                assert _numbers(mechanism, other_setting) == numbers, (key, change)
     assert MECHANISMS["laplace"].sensitivity_norm == "l1" and not MECHANISMS["laplace"].uses_delta
 
 
