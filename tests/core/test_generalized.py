@@ -877,3 +877,39 @@ def test_truncated_sampler_with_bounds_far_out_in_standard_units_gives_no_warnin
 def test_bit_sampler_refuses_a_center_outside_its_bounds():
     with pytest.raises(ValueError, match="^center must be in \\[lower, upper\\]"):
         bit_gg_sample(np.random.default_rng(0), 4, 1e300, 1.0, 2.0, 0.0, 1.0)
+
+
+# --- p = 2 started from the Gaussian's closed forms (generalized._approximate_start, _pdp_log_delta) ---
+
+
+@pytest.mark.parametrize("delta", [1e-300, 1e-50, 1e-10, 1e-5, 0.1, 0.6])
+def test_order_two_start_agrees_with_the_bisection(delta):
+    """b at p = 2 from √2 σ_aGM equals the threshold bisection's b to 1e-12, and meets δ exactly."""
+    epsilon = np.concatenate([[0.0], np.logspace(-6, 3, 37)])
+    fast = generalized_gaussian_scale(epsilon, delta, 1.0, 2.0)
+    order = np.full_like(epsilon, 2.0)
+    target = generalized._working_log_target(np.full_like(epsilon, delta), order, epsilon)
+    slow = generalized._raise_until(
+        lambda candidate, where: (
+            generalized._log_profile(epsilon[where], 1.0 / candidate, order[where]) <= target[where]
+        ),
+        1.0 / generalized._approximate_scaled_sensitivity(epsilon, target, order),
+    )
+    finite = np.isfinite(slow)
+    assert np.array_equal(finite, np.isfinite(fast))
+    assert np.all(np.abs(fast[finite] / slow[finite] - 1.0) <= 1e-12)
+    assert np.all(generalized._log_profile(epsilon[finite], 1.0 / fast[finite], order[finite]) <= math.log(delta))
+
+
+@pytest.mark.parametrize("epsilon", [1e-6, 1e-2, 0.7, 5.0, 300.0])
+@pytest.mark.parametrize("distance_fraction", [1e-12, 1e-3, 0.5, 0.999999])
+def test_order_two_pdp_root_is_exact_and_on_the_safe_side(epsilon, distance_fraction):
+    """The closed-form root s* = (ε/D − D)/2 of (s + D)² − s² = ε gives Q(½, s*²) to 1e-12, never below it."""
+    distance = distance_fraction * math.sqrt(epsilon)  # D² < ε: a root exists
+    got = float(generalized._pdp_log_delta(np.array([epsilon]), np.array([distance]), np.array([2.0]))[0])
+    with mp.workdps(60):
+        e, d = mp.mpf(epsilon), mp.mpf(distance)
+        root = (e - d * d) / (2 * d)
+        exact = mp.log(mp.gammainc(mp.mpf(1) / 2, root * root, mp.inf, regularized=True))
+    assert got >= float(exact) - 1e-15 * (1 + abs(float(exact)))  # never the smaller δ
+    assert abs(got - float(exact)) <= 1e-12 * (1 + abs(float(exact)))
