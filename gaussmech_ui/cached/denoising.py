@@ -22,9 +22,11 @@ import math
 import numpy as np
 
 from gaussmech_core.histogram import NeighbourModel, SweepResult, error_sweep
+from gaussmech_core.mechanisms import MECHANISMS
 from gaussmech_ui.examples import EXAMPLES
 from gaussmech_ui.uploads import HistogramData, parse_histogram_csv
 
+from .arguments import STAND_IN
 from .cache import cache_data
 
 __all__ = [
@@ -38,6 +40,7 @@ __all__ = [
     "example_data",
     "parsed_upload",
     "mechanism_sweep",
+    "sweep_of_read_arguments",
 ]
 
 POINTS_PER_DECADE = 4
@@ -116,8 +119,42 @@ def parsed_upload(
         return None, str(error)
 
 
-@cache_data(max_entries=48, show_spinner=False)
 def mechanism_sweep(
+    counts: np.ndarray,
+    mechanism: str,
+    order: float,
+    pipelines: tuple[tuple[str, ...], ...],
+    epsilons: tuple[float, ...],
+    delta: float,
+    changed_coordinates: int,
+    coordinate_sensitivity: float,
+    repetitions: int,
+    metrics: tuple[str, ...],
+    total: float | None,
+    prior: tuple[float, float] | None,
+) -> SweepResult:
+    """:func:`sweep_of_read_arguments` with δ and p replaced by stand-ins for a mechanism that does not
+    read them (its entry's ``uses_delta``, ``uses_order``), so that a move of the δ slider does not
+    recompute the Laplace mechanism's sweep: the result is the same, and so is its cache entry."""
+    entry = MECHANISMS[mechanism]
+    return sweep_of_read_arguments(
+        counts,
+        mechanism,
+        order if entry.uses_order else STAND_IN["order"],
+        pipelines,
+        epsilons,
+        delta if entry.uses_delta else STAND_IN["delta"],
+        changed_coordinates,
+        coordinate_sensitivity,
+        repetitions,
+        metrics,
+        total,
+        prior,
+    )
+
+
+@cache_data(max_entries=48, show_spinner=False)
+def sweep_of_read_arguments(
     counts: np.ndarray,
     mechanism: str,
     order: float,

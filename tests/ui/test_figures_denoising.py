@@ -501,3 +501,27 @@ def test_mechanism_sweep_equals_the_core_sweep_with_its_seed():
     assert isinstance(
         figures.sweep_figure([result], MECHANISMS, "l1", truth=counts, title="x", current_epsilon=1.0), go.Figure
     )
+
+
+def test_a_sweep_is_keyed_only_on_the_parameters_its_mechanism_reads():
+    """Laplace reads neither δ nor p: one cached sweep for every δ and p, equal to the core's at each."""
+    counts = np.array([4.0, 1.0, 0.0, 7.0])
+    arguments = dict(
+        pipelines=((),),
+        epsilons=(0.5, 2.0),
+        changed_coordinates=1,
+        coordinate_sensitivity=1.0,
+        repetitions=12,
+        metrics=("mse",),
+        total=None,
+        prior=None,
+    )
+    first = cached.mechanism_sweep(counts, "laplace", 2.0, delta=1e-5, **arguments)
+    second = cached.mechanism_sweep(counts, "laplace", 3.5, delta=1e-9, **arguments)
+    direct = error_sweep(counts, ["laplace"], [()], [0.5, 2.0], 1e-9, "add_remove", 12, cached.SWEEP_BASE_SEED)
+    np.testing.assert_array_equal(second.mean, direct.mean)
+    np.testing.assert_array_equal(first.mean, second.mean)
+    # The analytic Gaussian reads δ: a new δ is a new sweep, with larger noise.
+    loose = cached.mechanism_sweep(counts, "analytic_gaussian", 2.0, delta=1e-3, **arguments)
+    tight = cached.mechanism_sweep(counts, "analytic_gaussian", 2.0, delta=1e-9, **arguments)
+    assert np.all(tight.noise_std > loose.noise_std)
