@@ -105,7 +105,6 @@ def calibration_table(
         data_lower=data_lower,
         data_upper=data_upper,
     )
-    arguments = {name: value for name, value in setting_arguments(setting).items() if name != "l1_model"}
     rows = []
     for mechanism_id, mechanism in MECHANISMS.items():
         row = dict(
@@ -122,9 +121,7 @@ def calibration_table(
             validity = mechanism.validity(setting)
             row.update(reason=validity.reason)
             if validity.valid:
-                numbers = calibrated_numbers(mechanism_id, l1_model=numbers_l1_model(mechanism, l1_model), **arguments)
-                if not numbers["valid"]:  # the stand-in model refused it: calibrate at the setting itself
-                    numbers = calibrated_numbers(mechanism_id, l1_model=l1_model, **arguments)
+                numbers = _numbers_at_setting(mechanism_id, setting)
                 row.update({name: value for name, value in numbers.items() if name != "reason"})
         except Exception as error:  # one failing mechanism must not take the table down
             row.update(
@@ -132,6 +129,26 @@ def calibration_table(
             )
         rows.append(row)
     return pd.DataFrame(rows).set_index("id")
+
+
+def _numbers_at_setting(mechanism_id: str, setting: Setting) -> dict:
+    """:func:`calibrated_numbers` of a valid mechanism at ``setting``, shared between settings that
+    differ only in what the mechanism does not read (:func:`~.arguments.arguments_read_by`).
+
+    The shared numbers are its scale, per-coordinate std and true δ; the expected loss
+    E‖noise‖₂² reads d whatever the scale does, so it is taken at the setting itself (a closed
+    form per entry). Where the stand-in setting is outside the mechanism's domain, everything is
+    computed at the setting itself.
+    """
+    mechanism = MECHANISMS[mechanism_id]
+    arguments = setting_arguments(setting)
+    read = arguments_read_by(mechanism, arguments)
+    numbers = calibrated_numbers(mechanism_id, **read)
+    if not numbers["valid"]:
+        return calibrated_numbers(mechanism_id, **arguments)
+    if read["dim"] != setting.dim:
+        numbers = dict(numbers, expected_loss=float(mechanism.expected_loss(numbers["scale"], setting)))
+    return numbers
 
 
 def numbers_l1_model(mechanism, l1_model: str) -> str:

@@ -76,8 +76,10 @@ def test_the_iid_loss_summary_scales_with_b_squared():
 
 
 def _numbers(mechanism, setting):
+    """What the UI's caches share: the scale, the per-coordinate std, and δ(ε) of the calibrated noise."""
     scale = mechanism.scale(setting)
-    return scale, mechanism.coordinate_std(scale, setting)
+    profile = float(mechanism.privacy_profile(np.float64(setting.epsilon), scale, setting))
+    return scale, mechanism.coordinate_std(scale, setting), profile
 
 
 @pytest.mark.parametrize(

@@ -17,6 +17,7 @@ SETTINGS = [
     Setting(epsilon=1.0, delta=1e-5, sensitivity=1.0, dim=10),
     Setting(epsilon=3.0, delta=1e-8, sensitivity=2.0, order=2.0, dim=50),
     Setting(epsilon=0.2, delta=1e-3, sensitivity=1.0, order=1.5, dim=1),
+    Setting(epsilon=2.0, delta=1e-10, sensitivity=1.0, order=3.0, dim=200, data_lower=-1.0, data_upper=4.0),
 ]
 MODELS = ("one_coordinate", "all_coordinates")
 
@@ -58,3 +59,30 @@ def test_table_rows_are_the_registry_calibrations_under_either_model(setting, mo
         if calibration.validity.valid:
             for field in ("scale", "coordinate_std", "expected_loss"):
                 assert row[field] == getattr(calibration, field), (mechanism_id, field)
+            true_delta = calibration.true_delta
+            if true_delta is None:
+                true_delta = float(mechanism.privacy_profile(setting.epsilon, calibration.scale, setting))
+            assert _same(float(row["true_delta"]), true_delta), mechanism_id
+
+
+def test_numbers_are_shared_by_settings_that_differ_only_in_what_a_mechanism_ignores(monkeypatch):
+    """After one table, a table at a new d recalibrates only the mechanisms whose scale reads d."""
+    import gaussmech_ui.cached.overview as overview
+
+    overview.calibrated_numbers.clear()
+    base = Setting(epsilon=0.9, delta=1e-6, sensitivity=1.0, dim=7)
+    calibration_table(**setting_arguments(base))
+    evaluated = []
+
+    def counting_evaluate(mechanism, setting):
+        evaluated.append(mechanism.id)
+        return evaluate(mechanism, setting)
+
+    monkeypatch.setattr(overview, "evaluate", counting_evaluate)
+    wider = dataclasses.replace(base, dim=70)
+    table = calibration_table(**setting_arguments(wider))
+    assert evaluated, "the mechanisms that read d were recalibrated"
+    assert all(MECHANISMS[key].scale_depends_on_dim for key in evaluated), evaluated
+    for key, mechanism in MECHANISMS.items():  # and the shared rows are this setting's own numbers
+        if mechanism.validity(wider).valid:
+            assert table.loc[key, "expected_loss"] == evaluate(mechanism, wider).expected_loss, key
