@@ -128,7 +128,7 @@ def main() -> None:
     repeats = parser.parse_args().repeats
     os.chdir(ROOT)
     walk = [WALK[i % len(WALK)] for i in range(repeats)]
-    alternating = [0.5, 0.7] * (repeats // 2)
+    alternating = [0.5, 0.7] * max(1, repeats // 2)
     with tempfile.TemporaryDirectory() as folder:
         baseline = epsilon_times(_frame_only_app(Path(folder)), None, walk)
     _session(ROOT / "app.py", PAGE)  # warm-up: imports and first compilation

@@ -189,7 +189,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         frame_only = _frame_only_app(Path(folder))
         walk = _epsilon_walk(arguments.repeats)
-        alternating = [0.5, 0.7] * (arguments.repeats // 2)
+        alternating = [0.5, 0.7] * max(1, arguments.repeats // 2)
         baseline_server = server_times(frame_only, walk)
         overview_new = server_times(ROOT / "app.py", walk, forget_table=True)
         overview_revisited = server_times(ROOT / "app.py", alternating)

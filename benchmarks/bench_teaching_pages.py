@@ -51,7 +51,7 @@ PAGES = {
             "Whole vector",
             "Laplace vs Gaussian: tails",
             "Laplace vs Gaussian: privacy cost",
-            "Lemma 11: variance",
+            "Laplace vs Gaussian: variance",
         ],
     ),
     "3": (
