@@ -119,6 +119,18 @@ def _percent(fraction: float) -> str:
     return format_percent(fraction, 4)
 
 
+def _figure_of(traces: list[dict]) -> go.Figure:
+    """A figure of plain trace dicts, built without Plotly's per-property validation.
+
+    Every chart of this page is written here, as dicts with Plotly's own property names; checking
+    each property of 20-30 traces (``add_trace``) was most of the work of drawing a new setting
+    (about 45 ms for the quantile bands, 35 ms for the mean error). The figure is equal to the
+    validated one (tests/ui/test_figures_accuracy.py rebuilds each chart with validation and
+    compares), and it goes through :func:`~.built_once.built_once` as a plain dict anyway.
+    """
+    return go.Figure(data=traces, _validate=False)
+
+
 def _mark_dim(figure: go.Figure, dim: int) -> go.Figure:
     """A dashed vertical line at the current d on the log-scaled M axis, labelled at the top."""
     return vertical_marker(figure, dim, f"d = {dim:,}", log_x=True)
@@ -150,7 +162,7 @@ def expected_loss_figure(
     ``monte_carlo``: ``mechanism, dim, mean, mean_low, mean_high``; ``current``: one row per
     mechanism with ``mechanism, valid, mean`` at the current d.
     """
-    figure = go.Figure()
+    traces: list[dict] = []
     x_label, y_label = "d", "E‖n‖₂²"
     groups = dict(tuple(curves.groupby("mechanism", sort=False)))
     # A curve lying on another (GG with p = 2 on the analytic Gaussian) is drawn first, as a wide pale band.
@@ -169,7 +181,7 @@ def expected_loss_figure(
         if mechanism_id in same:
             line.update(width=LINE_WIDTH + 7)
             name += on_curve_note(mechanisms[same[mechanism_id]])
-        figure.add_trace(
+        traces.append(
             dict(
                 type="scatter",
                 x=curve["dim"].to_numpy(dtype=float),
@@ -185,7 +197,7 @@ def expected_loss_figure(
         )
     for (constant, mechanism_id), bound in bounds.groupby(["constant", "mechanism"], sort=False):
         mechanism = mechanisms[mechanism_id]
-        figure.add_trace(
+        traces.append(
             dict(
                 type="scatter",
                 x=bound["dim"].to_numpy(dtype=float),
@@ -202,7 +214,7 @@ def expected_loss_figure(
     for mechanism_id, points in monte_carlo.groupby("mechanism", sort=False):
         mechanism = mechanisms[mechanism_id]
         mean = points["mean"].to_numpy(dtype=float)
-        figure.add_trace(
+        traces.append(
             dict(
                 type="scatter",
                 x=points["dim"].to_numpy(dtype=float),
@@ -233,7 +245,7 @@ def expected_loss_figure(
         shown_legend = True
     valid = current[current["valid"] & current["mean"].notna()]
     if len(valid):
-        figure.add_trace(
+        traces.append(
             dict(
                 type="scatter",
                 x=[setting.dim] * len(valid),
@@ -250,6 +262,7 @@ def expected_loss_figure(
                 hovertemplate="<b>%{customdata}</b><br>d = %{x:.10g}<br>E‖n‖₂² = %{y:.10g}<extra></extra>",
             )
         )
+    figure = _figure_of(traces)
     _mark_dim(figure, setting.dim)
     apply_layout(
         figure,
@@ -373,7 +386,7 @@ def loss_bands_figure(
     With ``relative`` every value is divided by the mechanism's E‖n‖² at that M, which shows the
     shape of the distribution: the bands of i.i.d. noise narrow around 1 as M grows, R1SMG's does not.
     """
-    figure = go.Figure()
+    traces: list[dict] = []
     y_label = "‖n‖₂² / E‖n‖₂²" if relative else "‖n‖₂²"
     for mechanism_id, band in bands.groupby("mechanism", sort=False):
         mechanism = mechanisms[mechanism_id]
@@ -383,7 +396,7 @@ def loss_bands_figure(
         high = band["q95"].to_numpy(dtype=float) / divisor
         median = band["q50"].to_numpy(dtype=float) / divisor
         name = _curve_name(mechanism)
-        figure.add_trace(
+        traces.append(
             dict(
                 type="scatter",
                 x=x,
@@ -396,7 +409,7 @@ def loss_bands_figure(
                 hovertemplate=exact_hover("d", f"95% quantile of {y_label}"),
             )
         )
-        figure.add_trace(
+        traces.append(
             dict(
                 type="scatter",
                 x=x,
@@ -411,7 +424,7 @@ def loss_bands_figure(
                 hovertemplate=exact_hover("d", f"5% quantile of {y_label}"),
             )
         )
-        figure.add_trace(
+        traces.append(
             dict(
                 type="scatter",
                 x=x,
@@ -437,7 +450,7 @@ def loss_bands_figure(
             high.append(points[f"{name}_high"].to_numpy(dtype=float) / divisor)
             level.append(np.full(len(points), name[1:] + "%"))
         x, value, low, high, level = (np.concatenate(part) for part in (x, value, low, high, level))
-        figure.add_trace(
+        traces.append(
             dict(
                 type="scatter",
                 x=x,
@@ -465,6 +478,7 @@ def loss_bands_figure(
             )
         )
         shown_legend = True
+    figure = _figure_of(traces)
     _mark_dim(figure, setting.dim)
     apply_layout(
         figure,
@@ -577,10 +591,10 @@ def loss_csv_frame(current: pd.DataFrame, mechanisms: Mapping, setting) -> pd.Da
 def true_delta_figure(curve: pd.DataFrame, point: Mapping, mechanisms: Mapping, setting) -> go.Figure:
     """R1SMG's true δ(ε) against M (quadrature) next to the claimed δ, with a Monte Carlo check at d."""
     mechanism = mechanisms["r1smg"]
-    figure = go.Figure()
+    traces: list[dict] = []
     x = curve["dim"].to_numpy(dtype=float)
     shown = np.where(curve["true_delta"].to_numpy(dtype=float) > 0, curve["true_delta"].to_numpy(dtype=float), np.nan)
-    figure.add_trace(
+    traces.append(
         dict(
             type="scatter",
             x=x,
@@ -593,7 +607,7 @@ def true_delta_figure(curve: pd.DataFrame, point: Mapping, mechanisms: Mapping, 
         )
     )
     if len(curve):
-        figure.add_trace(
+        traces.append(
             dict(
                 type="scatter",
                 x=[x.min(), x.max()],
@@ -606,7 +620,7 @@ def true_delta_figure(curve: pd.DataFrame, point: Mapping, mechanisms: Mapping, 
         )
     if point.get("valid") and math.isfinite(point.get("monte_carlo", np.nan)):
         error = 1.96 * point["monte_carlo_error"]
-        figure.add_trace(
+        traces.append(
             dict(
                 type="scatter",
                 x=[setting.dim],
@@ -624,6 +638,7 @@ def true_delta_figure(curve: pd.DataFrame, point: Mapping, mechanisms: Mapping, 
                 hovertemplate=exact_hover("d", "δ (Monte Carlo)"),
             )
         )
+    figure = _figure_of(traces)
     _mark_dim(figure, setting.dim)
     apply_layout(
         figure,
@@ -671,11 +686,11 @@ def _row_colors(rows: pd.DataFrame, mechanisms: Mapping) -> list[str]:
 @built_once
 def closer_test_figure(rows: pd.DataFrame, ceiling: float, mechanisms: Mapping, setting) -> go.Figure:
     """Simulated success of the closer-answer test (Wilson 95% intervals), the exact value, and the DP ceiling."""
-    figure = go.Figure()
+    traces: list[dict] = []
     labels = rows["label"].tolist()
     colors = _row_colors(rows, mechanisms)
     rate = rows["rate"].to_numpy(dtype=float)
-    figure.add_trace(
+    traces.append(
         dict(
             type="bar",
             y=labels,
@@ -698,7 +713,7 @@ def closer_test_figure(rows: pd.DataFrame, ceiling: float, mechanisms: Mapping, 
             ),
         )
     )
-    figure.add_trace(
+    traces.append(
         dict(
             type="scatter",
             y=labels,
@@ -709,6 +724,7 @@ def closer_test_figure(rows: pd.DataFrame, ceiling: float, mechanisms: Mapping, 
             hovertemplate="<b>%{y}</b><br>exact success probability = %{x:.10g}<extra></extra>",
         )
     )
+    figure = _figure_of(traces)
     figure.add_vline(
         x=ceiling,
         line=dict(color=CURRENT_COLOR, width=3, dash="dash"),
@@ -742,11 +758,11 @@ def closer_test_figure(rows: pd.DataFrame, ceiling: float, mechanisms: Mapping, 
 @built_once
 def closer_test_curve_figure(curve: pd.DataFrame, rows: pd.DataFrame, mechanisms: Mapping, setting) -> go.Figure:
     """Exact success of the closer-answer test against M, the ceiling, and the simulated points at d."""
-    figure = go.Figure()
+    traces: list[dict] = []
     x = curve["dim"].to_numpy(dtype=float)
     r1smg = mechanisms["r1smg"]
     analytic = mechanisms["analytic_gaussian"]
-    figure.add_trace(
+    traces.append(
         dict(
             type="scatter",
             x=x,
@@ -757,7 +773,7 @@ def closer_test_curve_figure(curve: pd.DataFrame, rows: pd.DataFrame, mechanisms
             hovertemplate=exact_hover("d", "P(right)"),
         )
     )
-    figure.add_trace(
+    traces.append(
         dict(
             type="scatter",
             x=x,
@@ -768,7 +784,7 @@ def closer_test_curve_figure(curve: pd.DataFrame, rows: pd.DataFrame, mechanisms
             hovertemplate=exact_hover("d", "P(right)"),
         )
     )
-    figure.add_trace(
+    traces.append(
         dict(
             type="scatter",
             x=x,
@@ -779,7 +795,7 @@ def closer_test_curve_figure(curve: pd.DataFrame, rows: pd.DataFrame, mechanisms
             hovertemplate=exact_hover("d", "P(right)"),
         )
     )
-    figure.add_trace(
+    traces.append(
         dict(
             type="scatter",
             x=x,
@@ -793,7 +809,7 @@ def closer_test_curve_figure(curve: pd.DataFrame, rows: pd.DataFrame, mechanisms
     if len(rows):
         rate = rows["rate"].to_numpy(dtype=float)
         colors = _row_colors(rows, mechanisms)
-        figure.add_trace(
+        traces.append(
             dict(
                 type="scatter",
                 x=[setting.dim] * len(rows),
@@ -811,6 +827,7 @@ def closer_test_curve_figure(curve: pd.DataFrame, rows: pd.DataFrame, mechanisms
                 hovertemplate="<b>%{customdata}</b><br>d = %{x}<br>simulated P(right) = %{y:.6f}<extra></extra>",
             )
         )
+    figure = _figure_of(traces)
     _mark_dim(figure, setting.dim)
     apply_layout(
         figure,
