@@ -443,7 +443,12 @@ def _bounded_mechanism(
     notes,
     atoms=None,
 ):
-    """A bounded-data GG mechanism; its noise is shown at the middle of the bounds, on [-h, h]."""
+    """A bounded-data GG mechanism; its noise is shown at the middle of the bounds, on [-h, h].
+
+    ``atoms`` (the BIT noise's masses at ±h) also says which noise this is: without them, the
+    truncated one (for the closed-form quantiles of |e|).
+    """
+    truncated = atoms is None
 
     def half(s):
         return bounded.half_width(s.data_lower, s.data_upper)
@@ -451,27 +456,54 @@ def _bounded_mechanism(
     def scale(s):
         return scale_function(s.epsilon, s.sensitivity, s.order, s.data_lower, s.data_upper)
 
-    def variance(b, s):
-        return float(moment(2.0, b, s.order, half(s)))
+    # The variance at the last (b, p, h) asked: a sweep over d asks it at every d for one b (the
+    # calibration does not read d). One slot, replaced whole, so a new setting computes it afresh.
+    last_variance: list = [None]
 
-    def loss_summary(b, s, levels=loss.DEFAULT_LEVELS, n_samples=0):
-        moments = [float(value) for value in np.asarray(moment(np.array([2.0, 4.0, 6.0, 8.0]), b, s.order, half(s)))]
-        summary = loss.iid_loss_summary_from_moments(moments, s.dim, levels, largest=half(s) ** 2, name=short_name)
-        if s.dim > 1:
-            return summary
+    def variance(b, s):
+        key = (float(b), float(s.order), float(half(s)))
+        remembered = last_variance[0]
+        if remembered is not None and remembered[0] == key:
+            return remembered[1]
+        value = float(moment(2.0, *key))
+        last_variance[0] = (key, value)
+        return value
+
+    def exact_at_one(summary, b, s, second_moment):
         # d = 1: the loss is e², whose quantiles are squares of |e|'s, found exactly on its tail.
-        levels = tuple(float(q) for q in levels)
+        h = half(s)
+        levels = tuple(summary.quantiles)
         wanted = levels + (0.5,)
-        std = math.sqrt(moments[0])
-        log_tail = lambda t: _log_probability(tail(t, b, s.order, half(s)))  # noqa: E731
-        values = [min(float(tails.tail_quantile(log_tail, 1.0 - q, std)) ** 2, half(s) ** 2) for q in wanted]
+        # Closed forms (bounded._abs_noise_quantiles); a root search on the tail where they underflow.
+        closed = bounded._abs_noise_quantiles(np.array(wanted), float(b), float(s.order), h, truncated)
+
+        def root_searched(q):
+            log_tail = lambda t: _log_probability(tail(t, b, s.order, h))  # noqa: E731
+            return float(tails.tail_quantile(log_tail, 1.0 - q, math.sqrt(second_moment)))
+
+        values = [
+            min((t if math.isfinite(t) else root_searched(q)) ** 2, h**2) for q, t in zip(wanted, closed.tolist())
+        ]
         return dataclasses.replace(
             summary,
             quantiles=dict(zip(levels, values[:-1])),
             median=values[-1],
             exact=True,
-            method=f"{short_name}: exact (moments in closed form; quantiles of |e| by root-finding on its tail)",
+            method=f"{short_name}: exact (moments and quantiles of |e| in closed form)",
         )
+
+    def loss_summary_against_dim(b, s, dims, levels=loss.DEFAULT_LEVELS, n_samples=0):
+        # The four moments do not read d: found once for every d of the sweep.
+        h = half(s)
+        moments = [float(value) for value in np.asarray(moment(np.array([2.0, 4.0, 6.0, 8.0]), b, s.order, h))]
+        summaries = loss._iid_loss_summaries_from_moments(moments, dims, levels, largest=h**2, name=short_name)
+        return [
+            exact_at_one(summary, b, s, moments[0]) if int(dim) == 1 else summary
+            for dim, summary in zip(dims, summaries)
+        ]
+
+    def loss_summary(b, s, levels=loss.DEFAULT_LEVELS, n_samples=0):
+        return loss_summary_against_dim(b, s, (int(s.dim),), levels, n_samples)[0]
 
     return Mechanism(
         id=mechanism_id,
@@ -497,6 +529,7 @@ def _bounded_mechanism(
         norm_tail=None,
         log_norm_tail=None,
         loss_summary=loss_summary,
+        loss_summary_against_dim=loss_summary_against_dim,
         # Every ε₀-DP mechanism has δ(ε) <= (e^ε₀ − e^ε)₊/(1 + e^ε₀); ε₀ is the mechanism's proven ε at b.
         privacy_profile=lambda eps, b, s: bounded.pure_dp_delta_bound(eps, epsilon_of(b, s)),
         uses_delta=False,

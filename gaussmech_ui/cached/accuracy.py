@@ -271,8 +271,16 @@ def loss_curves(
 def _summaries(mechanism: Mechanism, curve: pd.DataFrame, settings: dict) -> list:
     """The entry's loss summary at every point of its curve (its own calibrated scale at each M).
 
-    ``settings`` maps (M, rows) to the Setting there, shared by the mechanisms of one call.
+    ``settings`` maps (M, rows) to the Setting there, shared by the mechanisms of one call. When
+    the entry's scale does not read d, the curve has one scale, and an entry that can summarise
+    the loss at many d in one call (``loss_summary_against_dim``) gets the whole curve at once.
     """
+    dims = [int(dim) for dim in curve["dim"].to_numpy()]
+    scales = curve["scale"].to_numpy(dtype=float)
+    batch = mechanism.loss_summary_against_dim
+    if batch is not None and not mechanism.matrix_valued and dims and bool(np.all(scales == scales[0])):
+        setting = settings[dims[0], 1]
+        return batch(float(scales[0]), setting, dims, QUANTILE_LEVELS, UNIT_QUANTILE_SAMPLES)
     return [
         mechanism.loss_summary(
             float(scale),
