@@ -670,6 +670,9 @@ def _discrete_gaussian_mechanism() -> Mechanism:
         loss_summary=lambda sigma, s, levels=loss.DEFAULT_LEVELS, n_samples=100_000: (
             discrete_gaussian.discrete_gaussian_loss_summary(sigma, s.dim, levels, n_samples)
         ),
+        loss_summary_against_dim=lambda sigma, s, dims, levels=loss.DEFAULT_LEVELS, n_samples=100_000: (
+            discrete_gaussian._discrete_gaussian_loss_summaries(sigma, dims, levels, n_samples)
+        ),
         privacy_profile=lambda eps, sigma, s: discrete_gaussian.discrete_gaussian_delta(eps, sigma, int(s.sensitivity)),
         sensitivity_norm="integer_l2",
         support="integer",

@@ -66,7 +66,9 @@ def _close(a: float, b: float, rel: float) -> bool:
 def test_iid_summaries_against_dim_equal_one_call_per_dim():
     for moments, largest in [((1 / 3, 1 / 5, 1 / 7, 1 / 9), 1.0), ((2.0, 24.0, 720.0, 40320.0), None)]:
         batch = loss._iid_loss_summaries_from_moments(moments, DIMS, LEVELS, largest=largest, name="x")
-        assert batch == [loss.iid_loss_summary_from_moments(moments, d, LEVELS, largest=largest, name="x") for d in DIMS]
+        assert batch == [
+            loss.iid_loss_summary_from_moments(moments, d, LEVELS, largest=largest, name="x") for d in DIMS
+        ]
 
 
 def test_iid_summaries_against_dim_check_each_dim():
@@ -132,3 +134,60 @@ def test_abs_noise_quantiles_give_nan_where_the_mass_inside_underflows():
     summary = mechanism.loss_summary(1e300, setting, LEVELS, 0)
     reference = _per_d_reference("truncated_gg", 1e300, setting, 1)
     assert summary.median == pytest.approx(reference.median, rel=1e-9)
+
+
+# --- The discrete Gaussian ----------------------------------------------------------------------
+
+DG_SIGMAS = (1e-3, 0.8, 1.352, 5.16, 11.24, 21.22, 30.0, 100.0)
+DG_DIMS = (1, 2, 3, 5, 7, 10, 15, 20, 22, 100, 1000, 10**6)
+
+
+def test_discrete_gaussian_summaries_against_dim_equal_one_call_per_dim():
+    from gaussmech_core import discrete_gaussian as dg
+
+    for sigma in DG_SIGMAS:
+        batch = dg._discrete_gaussian_loss_summaries(sigma, DG_DIMS, LEVELS, 20_000)
+        assert batch == [dg.discrete_gaussian_loss_summary(sigma, d, LEVELS, 20_000) for d in DG_DIMS], sigma
+    entry = MECHANISMS["discrete_gaussian"]
+    setting = Setting(epsilon=0.15, delta=1e-5, dim=4)
+    sigma = entry.scale(setting)
+    batch = entry.loss_summary_against_dim(sigma, setting, DG_DIMS, LEVELS, 20_000)
+    assert batch == [entry.loss_summary(sigma, dataclasses.replace(setting, dim=d), LEVELS, 20_000) for d in DG_DIMS]
+
+
+def test_exact_chain_with_shared_powers_is_the_same_array():
+    from gaussmech_core import discrete_gaussian as dg
+
+    powers: list = []
+    for dim in (1, 2, 3, 5, 7, 10, 15, 20):
+        assert np.array_equal(dg._loss_pmf_for_quantiles(1.7, dim, powers), dg._loss_pmf_for_quantiles(1.7, dim))
+
+
+@pytest.mark.parametrize("sigma", [0.4, 1.0, 2.5, 5.16, 11.24, 21.22])
+def test_windowed_quantiles_equal_the_exact_chain(sigma):
+    # Where both apply, the window [0, M) gives the integer quantiles of the full lattice pmf.
+    from gaussmech_core import discrete_gaussian as dg
+
+    wanted = np.array([1e-6, 0.05, 0.5, 0.95, 1.0 - 1e-6])
+    for dim in (1, 2, 3, 5, 10, 20):
+        if dg._exact_loss_support(sigma, dim) > dg._EXACT_SUPPORT:
+            continue
+        cdf = np.cumsum(dg._loss_pmf_for_quantiles(sigma, dim))
+        exact = np.searchsorted(cdf, wanted * cdf[-1]).astype(float)
+        windowed = dg._loss_quantiles_on_window(sigma, dim, wanted)
+        assert windowed is not None and np.array_equal(windowed, exact), (sigma, dim, windowed, exact)
+
+
+@pytest.mark.parametrize("sigma, dim", [(0.5, 1), (1.0, 3), (2.0, 5), (3.0, 2), (1.5, 20)])
+def test_loss_window_holds_all_but_1e_18(sigma, dim):
+    # The sub-Gaussian bound against the exact tail (direct convolution: relatively exact far out).
+    from gaussmech_core import discrete_gaussian as dg
+
+    size = dg._loss_window(sigma, dim)
+    pmf = dg._loss_pmf(sigma, dim)
+    beyond = float(pmf[int(math.ceil(size)) :].sum()) if size < pmf.size else 0.0
+    assert beyond <= 1e-18
+    # And the bound is not wildly loose: the window is within a few times the 1e-18 quantile.
+    cdf_tail = np.cumsum(pmf[::-1])[::-1]
+    quantile = int(np.argmax(cdf_tail <= 1e-18 * cdf_tail[0])) if (cdf_tail <= 1e-18 * cdf_tail[0]).any() else pmf.size
+    assert size <= 4.0 * quantile + 10.0
