@@ -131,18 +131,30 @@ def _figure_of(traces: list[dict]) -> go.Figure:
     return go.Figure(data=traces, _validate=False)
 
 
+def _columns_by_mechanism(frame: pd.DataFrame, columns: tuple[str, ...]) -> dict[str, dict[str, np.ndarray]]:
+    """The float ``columns`` of each mechanism's rows, mechanisms in order of first appearance (as
+    ``groupby("mechanism", sort=False)`` gives them), without a sub-frame per mechanism."""
+    ids = frame["mechanism"].to_numpy()
+    values = {column: frame[column].to_numpy(dtype=float) for column in columns}
+    return {key: {column: value[ids == key] for column, value in values.items()} for key in dict.fromkeys(ids.tolist())}
+
+
 def _mark_dim(figure: go.Figure, dim: int) -> go.Figure:
     """A dashed vertical line at the current d on the log-scaled M axis, labelled at the top."""
     return vertical_marker(figure, dim, f"d = {dim:,}", log_x=True)
 
 
 def _legend_below(figure: go.Figure) -> go.Figure:
-    """Legend under the plot, so the plot keeps the full width on a projector."""
-    update_layout_quickly(
-        figure,
-        legend=dict(orientation="h", yanchor="top", y=-0.2, x=0.0, xanchor="left", font=dict(size=FONT_SIZE - 2)),
-        margin=dict(b=40),
+    """Legend under the plot, so the plot keeps the full width on a projector.
+
+    Set on the layout's own legend and margin (a few properties checked), not by rebuilding the
+    whole layout a second time after :func:`~.common.apply_layout`; the same merge as
+    ``update_layout(legend=..., margin=...)``.
+    """
+    figure.layout.legend.update(
+        orientation="h", yanchor="top", y=-0.2, x=0.0, xanchor="left", font=dict(size=FONT_SIZE - 2)
     )
+    figure.layout.margin.update(b=40)
     return figure
 
 
@@ -164,13 +176,13 @@ def expected_loss_figure(
     """
     traces: list[dict] = []
     x_label, y_label = "d", "E‖n‖₂²"
-    groups = dict(tuple(curves.groupby("mechanism", sort=False)))
+    groups = _columns_by_mechanism(curves, ("dim", "expected_loss"))
     # A curve lying on another (GG with p = 2 on the analytic Gaussian) is drawn first, as a wide pale band.
     same = coinciding_curves(
         {
-            key: curve["expected_loss"].to_numpy(dtype=float)
+            key: curve["expected_loss"]
             for key, curve in groups.items()
-            if len(curve) == len(next(iter(groups.values())))
+            if len(curve["dim"]) == len(next(iter(groups.values()))["dim"])
         },
         mechanisms,
     )
@@ -184,8 +196,8 @@ def expected_loss_figure(
         traces.append(
             dict(
                 type="scatter",
-                x=curve["dim"].to_numpy(dtype=float),
-                y=curve["expected_loss"].to_numpy(dtype=float),
+                x=curve["dim"],
+                y=curve["expected_loss"],
                 name=name,
                 legendgroup=mechanism_id,
                 mode="lines+markers",
@@ -211,13 +223,14 @@ def expected_loss_figure(
             )
         )
     shown_legend = False
-    for mechanism_id, points in monte_carlo.groupby("mechanism", sort=False):
+    simulated = _columns_by_mechanism(monte_carlo, ("dim", "mean", "mean_low", "mean_high", "n"))
+    for mechanism_id, points in simulated.items():
         mechanism = mechanisms[mechanism_id]
-        mean = points["mean"].to_numpy(dtype=float)
+        mean = points["mean"]
         traces.append(
             dict(
                 type="scatter",
-                x=points["dim"].to_numpy(dtype=float),
+                x=points["dim"],
                 y=mean,
                 name=MONTE_CARLO_NAME,
                 legendgroup="monte_carlo",
@@ -228,8 +241,8 @@ def expected_loss_figure(
                 ),
                 error_y=dict(
                     type="data",
-                    array=points["mean_high"].to_numpy(dtype=float) - mean,
-                    arrayminus=mean - points["mean_low"].to_numpy(dtype=float),
+                    array=points["mean_high"] - mean,
+                    arrayminus=mean - points["mean_low"],
                     color=mechanism.color,
                     thickness=2,
                     width=5,
@@ -277,9 +290,7 @@ def expected_loss_figure(
         height=760,
     )
     # The default view is the proven mechanisms' region; MVG's 1e24 is marked at the top edge instead.
-    losses = {
-        key: curve["expected_loss"].to_numpy(dtype=float) for key, curve in curves.groupby("mechanism", sort=False)
-    }
+    losses = {key: curve["expected_loss"] for key, curve in groups.items()}
     keep_in_view(
         figure,
         losses,
@@ -388,13 +399,14 @@ def loss_bands_figure(
     """
     traces: list[dict] = []
     y_label = "‖n‖₂² / E‖n‖₂²" if relative else "‖n‖₂²"
-    for mechanism_id, band in bands.groupby("mechanism", sort=False):
+    groups = _columns_by_mechanism(bands, ("dim", "expected_loss", "q05", "q50", "q95"))
+    for mechanism_id, band in groups.items():
         mechanism = mechanisms[mechanism_id]
-        divisor = band["expected_loss"].to_numpy(dtype=float) if relative else 1.0
-        x = band["dim"].to_numpy(dtype=float)
-        low = band["q05"].to_numpy(dtype=float) / divisor
-        high = band["q95"].to_numpy(dtype=float) / divisor
-        median = band["q50"].to_numpy(dtype=float) / divisor
+        divisor = band["expected_loss"] if relative else 1.0
+        x = band["dim"]
+        low = band["q05"] / divisor
+        high = band["q95"] / divisor
+        median = band["q50"] / divisor
         name = _curve_name(mechanism)
         traces.append(
             dict(
@@ -437,18 +449,22 @@ def loss_bands_figure(
             )
         )
     shown_legend = False
-    for mechanism_id, points in monte_carlo.groupby("mechanism", sort=False):
+    quantile_columns = tuple(f"{name}{end}" for name in ("q05", "q50", "q95") for end in ("", "_low", "_high"))
+    for mechanism_id, points in _columns_by_mechanism(monte_carlo, ("dim",) + quantile_columns).items():
         mechanism = mechanisms[mechanism_id]
-        band = bands[bands["mechanism"] == mechanism_id].set_index("dim")
-        divisor = band.loc[points["dim"], "expected_loss"].to_numpy(dtype=float) if relative else 1.0
+        if relative:  # the mean at each simulated d, from the band's curve (KeyError if it has no such d)
+            mean_at = dict(zip(groups[mechanism_id]["dim"].tolist(), groups[mechanism_id]["expected_loss"].tolist()))
+            divisor = np.array([mean_at[dim] for dim in points["dim"].tolist()])
+        else:
+            divisor = 1.0
         # The three simulated quantiles of a mechanism in one trace (fewer traces: a faster chart).
         x, value, low, high, level = [], [], [], [], []
         for name in ("q05", "q50", "q95"):
-            x.append(points["dim"].to_numpy(dtype=float))
-            value.append(points[name].to_numpy(dtype=float) / divisor)
-            low.append(points[f"{name}_low"].to_numpy(dtype=float) / divisor)
-            high.append(points[f"{name}_high"].to_numpy(dtype=float) / divisor)
-            level.append(np.full(len(points), name[1:] + "%"))
+            x.append(points["dim"])
+            value.append(points[name] / divisor)
+            low.append(points[f"{name}_low"] / divisor)
+            high.append(points[f"{name}_high"] / divisor)
+            level.append(np.full(len(points["dim"]), name[1:] + "%"))
         x, value, low, high, level = (np.concatenate(part) for part in (x, value, low, high, level))
         traces.append(
             dict(
