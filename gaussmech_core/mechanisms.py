@@ -102,6 +102,27 @@ def _first_coordinates(rng, size, scale, setting, sample) -> np.ndarray:
     return np.asarray(sample(rng, size, scale, one_dimensional), dtype=np.float64).reshape(size)
 
 
+def _last_call_remembered(function):
+    """``function`` (of hashable arguments) remembering its last call only.
+
+    A sweep over d asks a per-coordinate quantity (a variance) at every d for one scale, since
+    the calibration does not read d; a new setting replaces the one slot, so nothing from an
+    earlier setting is kept. The slot is one tuple, replaced whole (safe across threads).
+    """
+    last: list = [None]
+
+    @functools.wraps(function)
+    def remembered(*arguments):
+        hit = last[0]
+        if hit is not None and hit[0] == arguments:
+            return hit[1]
+        value = function(*arguments)
+        last[0] = (arguments, value)
+        return value
+
+    return remembered
+
+
 @functools.lru_cache(maxsize=256)
 def _unit_iid_loss_summary(family: str, order: float, dim: int, levels: tuple, n_samples: int) -> loss.LossSummary:
     """Loss summary of i.i.d. Laplace/GG noise at scale b = 1 (bounded and thread-safe memo)."""
@@ -456,18 +477,10 @@ def _bounded_mechanism(
     def scale(s):
         return scale_function(s.epsilon, s.sensitivity, s.order, s.data_lower, s.data_upper)
 
-    # The variance at the last (b, p, h) asked: a sweep over d asks it at every d for one b (the
-    # calibration does not read d). One slot, replaced whole, so a new setting computes it afresh.
-    last_variance: list = [None]
+    variance_at = _last_call_remembered(lambda b, p, h: float(moment(2.0, b, p, h)))
 
     def variance(b, s):
-        key = (float(b), float(s.order), float(half(s)))
-        remembered = last_variance[0]
-        if remembered is not None and remembered[0] == key:
-            return remembered[1]
-        value = float(moment(2.0, *key))
-        last_variance[0] = (key, value)
-        return value
+        return variance_at(float(b), float(s.order), float(half(s)))
 
     def exact_at_one(summary, b, s, second_moment):
         # d = 1: the loss is e², whose quantiles are squares of |e|'s, found exactly on its tail.
@@ -629,6 +642,7 @@ def _discrete_histogram_calibration(epsilon, delta, model, order) -> HistogramCa
 
 def _discrete_gaussian_mechanism() -> Mechanism:
     """Integer noise N_Z(0, σ²) per coordinate, σ the exact calibration (gaussmech_core.discrete_gaussian)."""
+    variance = _last_call_remembered(lambda sigma: float(discrete_gaussian.discrete_gaussian_variance(sigma)))
 
     def sigma_at(epsilons, s):
         return discrete_gaussian.discrete_gaussian_sigma(epsilons, s.delta, int(s.sensitivity))
@@ -654,8 +668,8 @@ def _discrete_gaussian_mechanism() -> Mechanism:
         validity=_discrete_validity,
         scale=scale,
         scale_over_epsilon=sigma_at,
-        coordinate_std=lambda sigma, s: math.sqrt(float(discrete_gaussian.discrete_gaussian_variance(sigma))),
-        expected_loss=lambda sigma, s: float(discrete_gaussian.discrete_gaussian_expected_loss(sigma, s.dim)),
+        coordinate_std=lambda sigma, s: math.sqrt(variance(float(sigma))),
+        expected_loss=lambda sigma, s: _dim_times(s.dim, variance(float(sigma))),
         sample=lambda rng, size, sigma, s: np.asarray(
             discrete_gaussian.discrete_gaussian_sample(rng, (size, s.dim), sigma), dtype=float
         ),

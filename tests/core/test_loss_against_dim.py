@@ -191,3 +191,22 @@ def test_loss_window_holds_all_but_1e_18(sigma, dim):
     cdf_tail = np.cumsum(pmf[::-1])[::-1]
     quantile = int(np.argmax(cdf_tail <= 1e-18 * cdf_tail[0])) if (cdf_tail <= 1e-18 * cdf_tail[0]).any() else pmf.size
     assert size <= 4.0 * quantile + 10.0
+
+
+@pytest.mark.parametrize("mechanism_id", ("discrete_gaussian",) + BOUNDED)
+def test_per_coordinate_numbers_asked_at_every_d_equal_the_core_functions(mechanism_id):
+    # The entries remember the variance of their last scale (a sweep over d asks it at every d).
+    from gaussmech_core import discrete_gaussian as dg
+
+    mechanism = MECHANISMS[mechanism_id]
+    for scale in (1e-3, 0.37, 5.16, 21.22, 1e150):
+        for dim in (1, 10, 10**6, 2**60):
+            setting = _setting(2.0, (0.0, 1.0), dim=dim)
+            if mechanism_id == "discrete_gaussian":
+                variance = float(dg.discrete_gaussian_variance(scale))
+                assert mechanism.expected_loss(scale, setting) == float(dg.discrete_gaussian_expected_loss(scale, dim))
+            else:
+                _, moment = _tail_and_moment(mechanism_id)
+                variance = float(moment(2.0, scale, 2.0, 0.5))
+                assert mechanism.expected_loss(scale, setting) == pytest.approx(dim * variance, rel=1e-15)
+            assert mechanism.coordinate_std(scale, setting) == math.sqrt(variance)
