@@ -347,6 +347,7 @@ def _gg_mechanism(
     notes="",
     histogram=None,
 ):
+    unit_variance = _last_call_remembered(lambda p: float(generalized.gg_variance(1.0, p)))  # Γ(3/p)/Γ(1/p)
     return Mechanism(
         id=mechanism_id,
         name=name,
@@ -363,8 +364,8 @@ def _gg_mechanism(
         scale_over_epsilon=lambda epsilons, s: generalized.generalized_gaussian_scale(
             epsilons, s.delta, s.sensitivity, s.order, guarantee=scale_guarantee
         ),
-        coordinate_std=lambda b, s: float(b) * math.sqrt(generalized.gg_variance(1.0, s.order)),
-        expected_loss=lambda b, s: _total_variance(s.dim, generalized.gg_variance(1.0, s.order), b),
+        coordinate_std=lambda b, s: float(b) * math.sqrt(unit_variance(float(s.order))),
+        expected_loss=lambda b, s: _total_variance(s.dim, unit_variance(float(s.order)), b),
         sample=lambda rng, size, b, s: generalized.gg_sample(rng, (size, s.dim), b, s.order),
         pdf=lambda x, b, s: generalized.gg_pdf(x, b, s.order),
         tail=lambda t, b, s: generalized.gg_tail(t, b, s.order),
@@ -477,10 +478,12 @@ def _bounded_mechanism(
     def scale(s):
         return scale_function(s.epsilon, s.sensitivity, s.order, s.data_lower, s.data_upper)
 
-    variance_at = _last_call_remembered(lambda b, p, h: float(moment(2.0, b, p, h)))
+    variance_at = _last_call_remembered(
+        lambda b, p, lower, upper: float(moment(2.0, b, p, bounded.half_width(lower, upper)))
+    )
 
     def variance(b, s):
-        return variance_at(float(b), float(s.order), float(half(s)))
+        return variance_at(float(b), float(s.order), float(s.data_lower), float(s.data_upper))
 
     def exact_at_one(summary, b, s, second_moment):
         # d = 1: the loss is e², whose quantiles are squares of |e|'s, found exactly on its tail.

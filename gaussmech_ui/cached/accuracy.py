@@ -322,7 +322,7 @@ def loss_bands(
     settings: dict = {"rows": rows}
     for dim in np.unique(curves["dim"].to_numpy()):
         settings[int(dim), 1] = _setting_at(base, int(dim), 1)
-        if int(dim) % rows == 0:
+        if rows > 1 and int(dim) % rows == 0:
             settings[int(dim), rows] = _setting_at(base, int(dim), rows)
     for mechanism_id, curve in curves.groupby("mechanism", sort=False):
         summaries = _summaries(MECHANISMS[mechanism_id], curve, settings)
@@ -513,16 +513,20 @@ def monte_carlo_points(
         epsilon, delta, sensitivity, order, 1, l1_model, 1, gamma_ratio, data_lower=data_lower, data_upper=data_upper
     )
     records = []
+    ids, dims, scale_column = (curves[name].to_numpy() for name in ("mechanism", "dim", "scale"))
+    settings: dict = {}  # one Setting per (M, rows), shared by the mechanisms (each validates every field)
     for mechanism_id in shown_ids():
         mechanism = MECHANISMS[mechanism_id]
         mechanism_rows = _rows_of(mechanism, rows)
-        curve = curves[curves["mechanism"] == mechanism_id]
-        scales = dict(zip(curve["dim"].tolist(), curve["scale"].tolist()))  # a dict: no pandas index per mechanism
+        mine = ids == mechanism_id
+        scales = dict(zip(dims[mine].tolist(), scale_column[mine].tolist()))  # a dict: no pandas index per mechanism
         for dim in _monte_carlo_dims(mechanism, rows):
             if dim not in scales:  # not valid there, or beyond float64
                 continue
             scale = float(scales[dim])
-            setting = _setting_at(base, dim, mechanism_rows)
+            if (dim, mechanism_rows) not in settings:
+                settings[dim, mechanism_rows] = _setting_at(base, dim, mechanism_rows)
+            setting = settings[dim, mechanism_rows]
             size = max(50, min(samples, MONTE_CARLO_DRAWS // dim))
             result = loss.monte_carlo_loss(
                 lambda rng, size: mechanism.sample(rng, size, scale, setting),
