@@ -719,11 +719,12 @@ def monte_carlo_loss(
     ordered = np.sort(losses)
     quantiles = {}
     intervals = {}
-    for q in levels:
-        quantiles[q] = float(np.quantile(ordered, q))
+    # One np.quantile for every level (the same linear interpolation as one call per level).
+    for q, value in zip(levels, np.quantile(ordered, levels).tolist()):
+        quantiles[q] = value
         spread = z * math.sqrt(n * q * (1.0 - q))
-        low = int(np.clip(math.floor(n * q - spread), 0, n - 1))
-        high = int(np.clip(math.ceil(n * q + spread), 0, n - 1))
+        low = min(max(math.floor(n * q - spread), 0), n - 1)
+        high = min(max(math.ceil(n * q + spread), 0), n - 1)
         intervals[q] = (float(ordered[low]), float(ordered[high]))
     return MonteCarloLoss(
         n=n,

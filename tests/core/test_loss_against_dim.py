@@ -210,3 +210,18 @@ def test_per_coordinate_numbers_asked_at_every_d_equal_the_core_functions(mechan
                 variance = float(moment(2.0, scale, 2.0, 0.5))
                 assert mechanism.expected_loss(scale, setting) == pytest.approx(dim * variance, rel=1e-15)
             assert mechanism.coordinate_std(scale, setting) == math.sqrt(variance)
+
+
+def test_monte_carlo_quantiles_and_intervals_are_those_of_one_call_per_level():
+
+    for n in (2, 3, 50, 400, 4001):
+        result = loss.monte_carlo_loss(
+            lambda r, k: r.standard_t(3, (k, 2)), n, seed=5, quantile_levels=(0.01, 0.5, 0.95)
+        )
+        ordered = np.sort(result.losses)
+        for q in (0.01, 0.5, 0.95):
+            assert result.quantiles[q] == float(np.quantile(ordered, q))
+            spread = 1.959963984540054 * math.sqrt(n * q * (1.0 - q))
+            low = int(np.clip(math.floor(n * q - spread), 0, n - 1))
+            high = int(np.clip(math.ceil(n * q + spread), 0, n - 1))
+            assert result.quantile_intervals[q] == (float(ordered[low]), float(ordered[high]))
