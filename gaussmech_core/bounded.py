@@ -274,7 +274,13 @@ def _abs_noise_quantiles(levels: np.ndarray, scale: float, order: float, h: floa
     shape = 1.0 / order
     target = q
     if truncated:
-        inside = float(_mass_inside(np.float64(scale), np.float64(order), np.float64(h)))
+        inside = float(
+            _mass_inside(
+                np.asarray(scale, dtype=np.float64),
+                np.asarray(order, dtype=np.float64),
+                np.asarray(h, dtype=np.float64),
+            )
+        )
         if not inside > 1e-280:
             return np.full(q.shape, np.nan)
         target = q * inside

@@ -1401,7 +1401,16 @@ def _loss_quantiles_on_window(sigma: float, d: int, wanted: np.ndarray) -> np.nd
     return np.searchsorted(cdf, wanted * total).astype(np.float64)
 
 
-def _loss_summary_at(sigma_value, d, levels, n_samples, seed, cumulants, powers) -> LossSummary:
+def _loss_summary_at(
+    sigma_value: float,
+    d: int,
+    levels: tuple[float, ...],
+    n_samples: int,
+    seed: int,
+    cumulants: tuple[float, float, float, float],
+    powers: list,
+) -> LossSummary:
+    """:func:`discrete_gaussian_loss_summary` at one d, from validated arguments and the shared work."""
     k1, k2, k3, k4 = cumulants
     wanted = np.array(levels + (0.5,))
     exact = _exact_loss_support(sigma_value, d) <= _EXACT_SUPPORT
