@@ -403,6 +403,27 @@ def _mvg_std(setting: Setting) -> float:
     )
 
 
+def _mvg_std_against_dim(settings) -> np.ndarray:
+    """:func:`_mvg_std` at settings that differ only in the matrix shape, in one vectorized call."""
+    first = settings[0]
+    shapes = np.array([s.matrix_shape for s in settings], dtype=np.int64).reshape(-1, 2)
+    return np.asarray(
+        multivariate.mvg_iid_std(
+            first.epsilon, first.delta, first.sensitivity, shapes[:, 0], shapes[:, 1], first.matrix_gamma
+        ),
+        dtype=np.float64,
+    )
+
+
+def _r1smg_sigma_star_against_dim(settings) -> np.ndarray:
+    """R1SMG's σ* at settings that differ only in d, in one vectorized call."""
+    first = settings[0]
+    dims = np.array([s.dim for s in settings], dtype=np.int64)
+    return np.asarray(
+        multivariate.r1smg_sigma_star(first.epsilon, first.delta, first.sensitivity, dims), dtype=np.float64
+    )
+
+
 def _r1smg_validity(setting: Setting) -> Validity:
     if setting.dim < 3:
         return Validity(False, "R1SMG is defined only for d ≥ 3 (ψ has exponent 2/(d − 2)).")
@@ -838,6 +859,7 @@ def _build_registry() -> dict[str, Mechanism]:
             family="gaussian",
             validity=_mvg_validity,
             scale=_mvg_std,
+            scale_against_dim=_mvg_std_against_dim,
             scale_over_epsilon=lambda epsilons, s: multivariate.mvg_iid_std(
                 epsilons, s.delta, s.sensitivity, *s.matrix_shape, s.matrix_gamma
             ),
@@ -870,6 +892,7 @@ def _build_registry() -> dict[str, Mechanism]:
             family="r1smg",
             validity=_r1smg_validity,
             scale=lambda s: multivariate.r1smg_sigma_star(s.epsilon, s.delta, s.sensitivity, s.dim),
+            scale_against_dim=_r1smg_sigma_star_against_dim,
             scale_over_epsilon=lambda epsilons, s: multivariate.r1smg_sigma_star(
                 epsilons, s.delta, s.sensitivity, s.dim
             ),

@@ -189,20 +189,28 @@ def scales_against_dim(
 
     Returns ``(scales, reason)``: ``reason`` is the validity message at the first M where the
     mechanism is not valid ("" if it is valid everywhere). A calibration that does not read the
-    dimension is computed once (:func:`calibrated_scale`), otherwise once per M. ``settings``
-    may give the Setting at each M (rows × M/rows) when the caller has them already.
+    dimension is computed once (:func:`calibrated_scale`), otherwise once per M, or in one
+    vectorized call where the entry has one (``scale_against_dim``). ``settings`` may give the
+    Setting at each M (rows × M/rows) when the caller has them already.
     """
     dims = np.asarray(dims, dtype=np.int64)
     if settings is None:
         settings = [_setting_at(base, int(dim), rows) for dim in dims]
     scales = np.full(dims.shape, np.nan)
     reason = ""
+    valid = []
     for index, setting in enumerate(settings):
         validity = mechanism.validity(setting)
         if not validity.valid:
             reason = reason or validity.reason
             continue
-        scales[index] = calibrated_scale(mechanism, setting)
+        valid.append(index)
+    batch = mechanism.scale_against_dim if mechanism.scale_depends_on_dim else None
+    if batch is not None and valid:
+        scales[valid] = batch([settings[index] for index in valid])
+    else:
+        for index in valid:
+            scales[index] = calibrated_scale(mechanism, settings[index])
     return scales, reason
 
 

@@ -225,3 +225,23 @@ def test_monte_carlo_quantiles_and_intervals_are_those_of_one_call_per_level():
             low = int(np.clip(math.floor(n * q - spread), 0, n - 1))
             high = int(np.clip(math.ceil(n * q + spread), 0, n - 1))
             assert result.quantile_intervals[q] == (float(ordered[low]), float(ordered[high]))
+
+
+@pytest.mark.parametrize("mechanism_id, rows", [("r1smg", 1), ("mvg_iid", 1), ("mvg_iid", 4), ("mvg_iid", 7)])
+def test_scales_against_dim_equal_one_calibration_per_dim(mechanism_id, rows):
+    # The vectorized calibration over d gives, bit for bit, the entry's scale at each d.
+    from gaussmech_ui.cached import accuracy
+
+    mechanism = MECHANISMS[mechanism_id]
+    dims = accuracy.mvg_dims(rows) if mechanism.matrix_valued else accuracy.dim_grid()
+    for epsilon in (1e-3, 0.15, 0.5, 7.0, 700.0):
+        for delta in (1e-300, 1e-5, 0.3):
+            for sensitivity in (1e-3, 1.0, 5.0):
+                base = accuracy.make_setting(epsilon, delta, sensitivity, 2.0, 1, "one_coordinate", 1, 3.0)
+                settings = [accuracy._setting_at(base, int(d), rows if mechanism.matrix_valued else 1) for d in dims]
+                valid = [s for s in settings if mechanism.validity(s).valid]
+                if not valid:
+                    continue
+                batch = mechanism.scale_against_dim(valid)
+                single = np.array([float(mechanism.scale(s)) for s in valid])
+                assert np.array_equal(batch, single, equal_nan=True), (epsilon, delta, sensitivity)
