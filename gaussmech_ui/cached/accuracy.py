@@ -252,10 +252,10 @@ def loss_curves(
     grid_settings = [_setting_at(base, int(dim), 1) for dim in dim_grid()]
     for mechanism_id in shown_ids():
         mechanism = MECHANISMS[mechanism_id]
-        if mechanism.matrix_valued:
+        if mechanism.matrix_valued and rows > 1:
             dims = mvg_dims(rows)
             settings = [_setting_at(base, int(dim), rows) for dim in dims]
-        else:
+        else:  # (a 1 × M matrix: the grid's own Settings, whose shape is 1 × M)
             dims, settings = dim_grid(), grid_settings
         scales, reason = scales_against_dim(mechanism, base, dims, settings=settings)
         if reason:
