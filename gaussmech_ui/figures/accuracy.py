@@ -139,6 +139,11 @@ def _columns_by_mechanism(frame: pd.DataFrame, columns: tuple[str, ...]) -> dict
     return {key: {column: value[ids == key] for column, value in values.items()} for key in dict.fromkeys(ids.tolist())}
 
 
+def _rows(frame: pd.DataFrame) -> list[dict]:
+    """The rows of a small table as plain dicts (``iterrows`` builds a pandas Series per row)."""
+    return frame.to_dict("records")
+
+
 def _mark_dim(figure: go.Figure, dim: int) -> go.Figure:
     """A dashed vertical line at the current d on the log-scaled M axis, labelled at the top."""
     return vertical_marker(figure, dim, f"d = {dim:,}", log_x=True)
@@ -372,7 +377,7 @@ def paper_explanations() -> dict[str, str]:
 def paper_table(current: pd.DataFrame, mechanisms: Mapping, setting) -> pd.DataFrame:
     """Exact E‖n‖² next to Ji & Li's constant × Δ² at the current d, with the ratio (explained by :func:`paper_explanations`)."""
     records = []
-    for _, row in current.iterrows():
+    for row in _rows(current):
         if not row["constant"]:
             continue
         exact, bound = row["mean"], row["paper_bound"]
@@ -554,7 +559,7 @@ def loss_table_notes(current: pd.DataFrame, mechanisms: Mapping) -> list[str]:
     """Why a row of the loss table is empty, one sentence per mechanism."""
     return [
         f"{_curve_name(mechanisms[row['mechanism']])}: {row['reason']}"
-        for _, row in current.iterrows()
+        for row in _rows(current)
         if (not row["valid"] or not math.isfinite(row["mean"])) and row["reason"]
     ]
 
@@ -562,7 +567,7 @@ def loss_table_notes(current: pd.DataFrame, mechanisms: Mapping) -> list[str]:
 def loss_table(current: pd.DataFrame, mechanisms: Mapping, setting) -> pd.DataFrame:
     """Mean, median, quantiles, skewness and kurtosis of ‖n‖₂² per mechanism at d, for people (3 digits)."""
     records = []
-    for _, row in current.iterrows():
+    for row in _rows(current):
         mechanism = mechanisms[row["mechanism"]]
         if not row["valid"] or not math.isfinite(row["mean"]):
             records.append(
@@ -864,7 +869,7 @@ def closer_test_curve_figure(curve: pd.DataFrame, rows: pd.DataFrame, mechanisms
 def closer_test_caption(rows: pd.DataFrame, ceiling: float, curve: pd.DataFrame, setting) -> list[str]:
     """Plain sentences from the numbers: the simulated rates, the ceiling, and what follows."""
     sentences = []
-    by_noise = {row["mechanism"] or row["noise"]: row for _, row in rows.iterrows()}
+    by_noise = {row["mechanism"] or row["noise"]: row for row in _rows(rows)}
     trials = int(rows["trials"].iloc[0]) if len(rows) else 0
     r1smg = by_noise.get("r1smg")
     if r1smg is not None:
@@ -929,7 +934,7 @@ def target_description(kind: str, scope: str, alpha: float, target: float) -> st
 def accuracy_first_table(frame: pd.DataFrame, mechanisms: Mapping, setting) -> pd.DataFrame:
     """The ε each mechanism needs, for people: a dash and the reason where no ε in [1e-6, 1e3] works."""
     records = []
-    for _, row in frame.iterrows():
+    for row in _rows(frame):
         mechanism = mechanisms[row["mechanism"]]
         epsilon = row["epsilon"]
         if not math.isfinite(epsilon):
@@ -960,7 +965,7 @@ def accuracy_first_table(frame: pd.DataFrame, mechanisms: Mapping, setting) -> p
 def accuracy_first_notes(frame: pd.DataFrame, mechanisms: Mapping, setting) -> tuple[list[str], list[str]]:
     """(reasons, warnings): why a mechanism has no ε, and the caveat of a claimed guarantee, in sentences."""
     reasons, warnings = [], []
-    for _, row in frame.iterrows():
+    for row in _rows(frame):
         mechanism = mechanisms[row["mechanism"]]
         if not math.isfinite(row["epsilon"]):
             reasons.append(f"{_curve_name(mechanism)}: {row['reason']}")
