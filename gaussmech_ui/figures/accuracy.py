@@ -996,9 +996,11 @@ def accuracy_first_caption(
     """
 
     def proven_epsilons(table):
-        is_proven = np.array([ranked(mechanisms[m]) for m in table["mechanism"]], dtype=bool)
-        kept = table[is_proven & table["epsilon"].notna().to_numpy()]
-        return dict(zip(kept["mechanism"], kept["epsilon"]))
+        return {
+            row["mechanism"]: row["epsilon"]
+            for row in _rows(table)
+            if ranked(mechanisms[row["mechanism"]]) and not pd.isna(row["epsilon"])
+        }
 
     goal = f"{target_description(kind, scope, alpha, target)} at d = {setting.dim:,}"
     ranking = rank(proven_epsilons(frame), mechanisms)
