@@ -254,6 +254,42 @@ def truncated_noise_tail(t: ArrayLike, scale: ArrayLike, order: ArrayLike, h: Ar
     return scalar_or_array(tail, t, scale, order, h)
 
 
+def _abs_noise_quantiles(levels: np.ndarray, scale: float, order: float, h: float, truncated: bool) -> np.ndarray:
+    """Quantiles ``t_q`` of ``|e|`` (``P(|e| <= t_q) >= q``, the smallest such t) in closed form.
+
+    With X ~ GG(0, b, p), s = 1/p and ``P(|X| <= t) = P(s, (t/b)^p)`` (regularized lower gamma):
+
+    * BIT noise, ``|e| = min(|X|, h)``: ``t_q = min(h, b P⁻¹(s, q)^{1/p})`` (past the mass inside,
+      the atom at h);
+    * truncated noise, ``P(|e| <= t) = P(s, z_t)/P(s, z_h)`` on [0, h]:
+      ``t_q = min(h, b P⁻¹(s, q P(s, z_h))^{1/p})``.
+
+    ``P⁻¹`` is ``scipy.special.gammaincinv`` (relative error below 1e-13 against mpmath on
+    s in [0.1, 1]). NaN where a closed form cannot be formed in double precision (the mass
+    inside below 1e-280, or ``P⁻¹`` underflowing to 0): the caller root-finds on the tail there.
+    These are the d = 1 loss quantiles of the registry's bounded entries (docs/math.md section 5.6,
+    "Quantiles of the noise"), which replaced a root search on the tail.
+    """
+    q = np.asarray(levels, dtype=np.float64)
+    shape = 1.0 / order
+    target = q
+    if truncated:
+        inside = float(
+            _mass_inside(
+                np.asarray(scale, dtype=np.float64),
+                np.asarray(order, dtype=np.float64),
+                np.asarray(h, dtype=np.float64),
+            )
+        )
+        if not inside > 1e-280:
+            return np.full(q.shape, np.nan)
+        target = q * inside
+    z = special.gammaincinv(shape, target)
+    with np.errstate(over="ignore", under="ignore"):
+        t = scale * np.power(z, shape)
+    return np.where((z > 0.0) & (t > 0.0), np.minimum(t, h), np.nan)
+
+
 def truncated_noise_moment(q: ArrayLike, scale: ArrayLike, order: ArrayLike, h: ArrayLike) -> FloatOrArray:
     """``E|e|^q`` of the truncated GG noise: ``b^q Γ((q+1)/p)/Γ(1/p) P((q+1)/p, z_h) / P(1/p, z_h)``.
 

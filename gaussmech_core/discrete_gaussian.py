@@ -1102,6 +1102,10 @@ _EXACT_SUPPORT = 1 << 16  # largest support of ‖Y‖² (values 0..d K²) convo
 _TRUNCATION_SIGMAS = 10.0  # |y| ≤ 10σ + 2 per coordinate: e^{−50} left out per coordinate
 _MC_DRAW_BUDGET = 400_000  # Monte Carlo only while cheap (d ≤ 20 at 20 000 sums); Cornish–Fisher beyond
 _MIN_MC_SAMPLES = 20_000
+# Beyond the exact support, the pmf of ‖Y‖₂² on a window [0, M) by one FFT (in place of Monte Carlo)
+# while M is at most this; the loss's mass beyond M is at most _WINDOW_TAIL (sub-Gaussian bound).
+_WINDOW_LIMIT = 1 << 18
+_WINDOW_TAIL = 1e-18
 
 
 def _square_pmf(sigma):
@@ -1124,27 +1128,69 @@ def _exact_loss_support(sigma, dim):
     return dim * top * top + 1.0
 
 
-def _loss_pmf_for_quantiles(sigma: float, dim: int) -> np.ndarray:
+def _loss_pmf_for_quantiles(sigma: float, dim: int, powers: list | None = None) -> np.ndarray:
     """The pmf of :func:`_loss_pmf` by FFT convolution, for quantiles at moderate levels only.
 
     Direct convolution costs O(n²) on supports of up to 65536 values (about 0.5 s per d on the
     accuracy page's sweep); FFT costs O(n log n) with an absolute error near 1e-16 per value, which
     moves a quantile only when its level lies within about 1e-12 of a cdf step. Deep tails
     (:func:`discrete_gaussian_norm_tail`) keep the direct, relatively exact convolution.
+
+    ``powers`` (optional) keeps the pmfs of the sums of 1, 2, 4, ... squares between calls at one σ
+    (a sweep over d), each computed as here, so a call gives the same array with or without it.
     """
     from scipy.signal import fftconvolve
 
-    base = _square_pmf(sigma)
+    powers = [_square_pmf(sigma)] if powers is None else powers
+    if not powers:
+        powers.append(_square_pmf(sigma))
     result = np.array([1.0])
-    power = base
+    bit = 0
     remaining = dim
     while remaining:
         if remaining & 1:
-            result = np.clip(fftconvolve(result, power), 0.0, None)
+            result = np.clip(fftconvolve(result, powers[bit]), 0.0, None)
         remaining >>= 1
-        if remaining:
-            power = np.clip(fftconvolve(power, power), 0.0, None)
+        bit += 1
+        if remaining and bit == len(powers):
+            powers.append(np.clip(fftconvolve(powers[-1], powers[-1]), 0.0, None))
     return result
+
+
+def _loss_window(sigma: float, dim: int) -> float:
+    """A length M such that ``P(‖Y‖₂² ≥ M) ≤ 1e-18`` (docs/math.md section 9.6, "Loss quantiles").
+
+    N_Z(0, σ²) is σ²-sub-Gaussian (CKS20: E e^{tY} ≤ e^{t²σ²/2}), so, averaging e^{√(2λ) g Y} over
+    a standard normal g, E e^{λY²} ≤ (1 − 2λσ²)^{−1/2}: the loss over σ² is dominated, in its
+    moment generating function, by χ²_d, and Chernoff's bound gives
+    P(‖Y‖₂² ≥ σ² d r) ≤ exp(−(d/2)(r − 1 − ln r)) for r > 1. M = σ² d r at the r where that is
+    1e-18 (found from below by the fixed point r = 1 + c + ln r, then widened by 1 %), as a float
+    (inf where it exceeds the doubles).
+    """
+    c = -2.0 * math.log(_WINDOW_TAIL) / dim
+    r = 1.0 + c
+    for _ in range(200):
+        r = 1.0 + c + math.log(r)
+    r *= 1.01
+    if not r - 1.0 - math.log(r) >= c:  # pragma: no cover - the iteration converges from below
+        raise ArithmeticError(f"no loss window found at sigma={sigma!r}, dim={dim}")
+    return min(sigma * sigma, 1e300) * dim * r + 1.0
+
+
+def _loss_pmf_on_window(sigma: float, dim: int, size: int) -> np.ndarray:
+    """The pmf of ``‖Y‖₂²`` on 0..size−1 by one FFT: the square's pmf (:func:`_square_pmf`) raised to
+    the d-th power in the frequency domain.
+
+    The circular convolution of length n ≥ size folds the mass at n and beyond onto 0..n−1: at
+    most ``P(‖Y‖₂² ≥ size)``, below 1e-18 for ``size`` from :func:`_loss_window`, far below the
+    FFT's own error (about 1e-16 per value). Squares at or beyond n are left out of the base:
+    they only reach losses beyond the window.
+    """
+    from scipy import fft
+
+    n = fft.next_fast_len(size, real=True)
+    spectrum = fft.rfft(_square_pmf(sigma)[:n], n)
+    return np.clip(fft.irfft(spectrum**dim, n)[:size], 0.0, None)
 
 
 def _loss_pmf(sigma, dim):
@@ -1289,15 +1335,17 @@ def discrete_gaussian_loss_summary(
         Mean, standard deviation, skewness and excess kurtosis are **exact** (cumulants of X²
         from the theta-series moments, summed over d coordinates). Quantiles and median are
         exact (the lattice pmf of ‖Y‖₂², as in :func:`discrete_gaussian_norm_tail`) while its
-        support fits in 65536 values (``exact=True``); beyond, Monte Carlo with the float
-        sampler (seeded) while at least 20 000 sums fit in 4e5 draws, else the Cornish–Fisher
-        expansion with the exact cumulants; ``method`` says which. Entries are inf where the
-        loss exceeds the largest double (σ² d beyond 1.8e308; its value rounded to float64).
+        support fits in 65536 values (``exact=True``); beyond, while at least 20 000 sums fit in
+        4e5 draws, exact on a window [0, M) holding all but 1e-18 of it (a sub-Gaussian bound)
+        if it fits in 2^18 values, else Monte Carlo with the float sampler (seeded); beyond
+        that, the Cornish–Fisher expansion with the exact cumulants; ``method`` says which. Entries are
+        inf where the loss exceeds the largest double (σ² d beyond 1.8e308; its value rounded
+        to float64).
 
     Notes
     -----
-    docs/math.md sections 9.6 ("Moments") and 10. The loss is integer-valued; its quantiles are the
-    smallest integers with cdf ≥ level.
+    docs/math.md sections 9.6 ("Moments", "Loss quantiles") and 10. The loss is integer-valued;
+    its quantiles are the smallest integers with cdf ≥ level.
 
     Examples
     --------
@@ -1305,8 +1353,23 @@ def discrete_gaussian_loss_summary(
     >>> round(summary.mean, 6), summary.median, summary.exact
     (3.999999, 3.0, True)
     """
-    sigma_value = float(_sigma_array(sigma, allow_infinity=False))
     d = require_integer(dim, "dim", minimum=1, maximum=MAX_DIMENSION)
+    return _discrete_gaussian_loss_summaries(sigma, (d,), quantile_levels, n_samples, seed)[0]
+
+
+def _discrete_gaussian_loss_summaries(
+    sigma: float,
+    dims: Sequence[int],
+    quantile_levels: Sequence[float] = DEFAULT_LEVELS,
+    n_samples: int = 100_000,
+    seed: int = 0,
+) -> list[LossSummary]:
+    """:func:`discrete_gaussian_loss_summary` at every d of ``dims``, one σ (the registry's
+    ``loss_summary_against_dim``): the cumulants and the pmfs of sums of 1, 2, 4, ... squares are
+    computed once for the sweep; each summary equals the single call at its d.
+    """
+    sigma_value = float(_sigma_array(sigma, allow_infinity=False))
+    dim_values = [require_integer(dim, "dim", minimum=1, maximum=MAX_DIMENSION) for dim in dims]
     levels = tuple(
         float(q)
         for q in require_interval(
@@ -1321,15 +1384,50 @@ def discrete_gaussian_loss_summary(
     n_samples = require_integer(n_samples, "n_samples", minimum=1)
     seed = require_integer(seed, "seed", minimum=0, maximum=MAX_SEED)
     k1, k2, k3, k4 = _square_cumulants(sigma_value)
+    powers: list = []
+    return [_loss_summary_at(sigma_value, d, levels, n_samples, seed, (k1, k2, k3, k4), powers) for d in dim_values]
+
+
+def _loss_quantiles_on_window(sigma: float, d: int, wanted: np.ndarray) -> np.ndarray | None:
+    """The loss quantiles from the pmf on a window holding all but 1e-18 of it, or None where that
+    window is longer than 2^18 values (or, numerically, does not reach the highest level)."""
+    size = _loss_window(sigma, d)
+    if not size <= _WINDOW_LIMIT:
+        return None
+    cdf = np.cumsum(_loss_pmf_on_window(sigma, d, int(math.ceil(size))))
+    total = float(np.sum(_square_pmf(sigma))) ** d  # the truncated lattice law's mass, as in the exact path
+    if not cdf[-1] >= float(np.max(wanted)) * total:  # pragma: no cover - the window holds 1 - 1e-18
+        return None
+    return np.searchsorted(cdf, wanted * total).astype(np.float64)
+
+
+def _loss_summary_at(
+    sigma_value: float,
+    d: int,
+    levels: tuple[float, ...],
+    n_samples: int,
+    seed: int,
+    cumulants: tuple[float, float, float, float],
+    powers: list,
+) -> LossSummary:
+    """:func:`discrete_gaussian_loss_summary` at one d, from validated arguments and the shared work."""
+    k1, k2, k3, k4 = cumulants
     wanted = np.array(levels + (0.5,))
     exact = _exact_loss_support(sigma_value, d) <= _EXACT_SUPPORT
     if exact:
-        cdf = np.cumsum(_loss_pmf_for_quantiles(sigma_value, d))
+        cdf = np.cumsum(_loss_pmf_for_quantiles(sigma_value, d, powers))
         values = np.searchsorted(cdf, wanted * cdf[-1]).astype(np.float64)
         method = "exact: lattice distribution of the sum of squares (FFT convolution)"
     else:
         samples = min(n_samples, _MC_DRAW_BUDGET // d)
-        if samples >= _MIN_MC_SAMPLES and sigma_value <= SAMPLER_SIGMA_MAX:
+        simulated = samples >= _MIN_MC_SAMPLES and sigma_value <= SAMPLER_SIGMA_MAX
+        # Where Monte Carlo would run (small d), the exact pmf on a window is cheaper, if it is short.
+        windowed = _loss_quantiles_on_window(sigma_value, d, wanted) if simulated else None
+        if windowed is not None:
+            exact = True
+            values = windowed
+            method = "exact: lattice distribution of the sum of squares (FFT on a window holding all but 1e-18)"
+        elif simulated:
             rng = np.random.default_rng(seed)
             draws = discrete_gaussian_sample(rng, (samples, d), sigma_value).astype(np.float64)
             values = np.quantile(np.einsum("ij,ij->i", draws, draws), wanted)

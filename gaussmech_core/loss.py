@@ -495,10 +495,34 @@ def iid_loss_summary_from_moments(
     >>> round(summary.mean, 12), summary.exact
     (33.333333333333, False)
     """
+    d = require_integer(dim, "dim", minimum=1, maximum=MAX_DIMENSION)
+    return _iid_loss_summaries_from_moments(even_moments, (d,), quantile_levels, largest=largest, name=name)[0]
+
+
+def _iid_loss_summaries_from_moments(
+    even_moments: Sequence[float],
+    dims: Sequence[int],
+    quantile_levels: Sequence[float] = DEFAULT_LEVELS,
+    *,
+    largest: float | None = None,
+    name: str = "noise",
+) -> list[LossSummary]:
+    """:func:`iid_loss_summary_from_moments` at every d of ``dims``, the cumulants of X² found once.
+
+    The values are those of one call per d (that function is this one at a single d); only the
+    work that does not depend on d (validating and rescaling the moments, their cumulants) is
+    shared, which is what a sweep over d of one noise (the accuracy page's bands) repeats. Private:
+    the registry's bounded entries use it (``Mechanism.loss_summary_against_dim``).
+
+    Examples
+    --------
+    >>> [round(s.mean, 9) for s in _iid_loss_summaries_from_moments((1 / 3, 1 / 5, 1 / 7, 1 / 9), (1, 10), largest=1.0)]
+    [0.333333333, 3.333333333]
+    """
     moments = require_interval(as_float_array(even_moments, "even_moments"), "even_moments", 0.0, None)
     if moments.shape != (4,):
         raise ValueError(f"even_moments must be the 4 values (E X², E X⁴, E X⁶, E X⁸), got shape {moments.shape}")
-    d = require_integer(dim, "dim", minimum=1, maximum=MAX_DIMENSION)
+    dim_values = [require_integer(dim, "dim", minimum=1, maximum=MAX_DIMENSION) for dim in dims]
     levels = _levels(quantile_levels)
     top = None
     if largest is not None:
@@ -513,25 +537,31 @@ def iid_loss_summary_from_moments(
     k3 = m3 - 3.0 * m2 * m1 + 2.0 * m1**3
     k4 = m4 - 4.0 * m3 * m1 - 3.0 * m2 * m2 + 12.0 * m2 * m1 * m1 - 6.0 * m1**4
     spread = k2**1.5
-    gamma1 = k3 / (spread * math.sqrt(d)) if spread > 0 else 0.0
-    gamma2 = k4 / (k2 * k2 * d) if k2 * k2 > 0 else 0.0
     wanted = levels + (0.5,)
-    standardized = np.maximum(d * k1 + math.sqrt(d * k2) * _cornish_fisher(wanted, gamma1, gamma2), 0.0)
-    with np.errstate(over="ignore"):  # a loss beyond the largest double is inf, its rounded value
-        values = standardized * unit
-        mean, std = float(np.float64(d * k1) * unit), float(np.float64(math.sqrt(d * k2)) * unit)
-    if top is not None:
-        values = np.minimum(values, d * top)
-    return LossSummary(
-        mean=mean,
-        median=float(values[-1]),
-        quantiles=dict(zip(levels, values[:-1].tolist())),
-        std=std,
-        skewness=gamma1,
-        excess_kurtosis=gamma2,
-        exact=False,
-        method=f"{name}: moments exact (cumulants of X^2); quantiles by the Cornish-Fisher expansion",
-    )
+    method = f"{name}: moments exact (cumulants of X^2); quantiles by the Cornish-Fisher expansion"
+    summaries = []
+    for d in dim_values:
+        gamma1 = k3 / (spread * math.sqrt(d)) if spread > 0 else 0.0
+        gamma2 = k4 / (k2 * k2 * d) if k2 * k2 > 0 else 0.0
+        standardized = np.maximum(d * k1 + math.sqrt(d * k2) * _cornish_fisher(wanted, gamma1, gamma2), 0.0)
+        with np.errstate(over="ignore"):  # a loss beyond the largest double is inf, its rounded value
+            values = standardized * unit
+            mean, std = float(np.float64(d * k1) * unit), float(np.float64(math.sqrt(d * k2)) * unit)
+        if top is not None:
+            values = np.minimum(values, d * top)
+        summaries.append(
+            LossSummary(
+                mean=mean,
+                median=float(values[-1]),
+                quantiles=dict(zip(levels, values[:-1].tolist())),
+                std=std,
+                skewness=gamma1,
+                excess_kurtosis=gamma2,
+                exact=False,
+                method=method,
+            )
+        )
+    return summaries
 
 
 def loss_quantiles_against_dim(
@@ -689,11 +719,12 @@ def monte_carlo_loss(
     ordered = np.sort(losses)
     quantiles = {}
     intervals = {}
-    for q in levels:
-        quantiles[q] = float(np.quantile(ordered, q))
+    # One np.quantile for every level (the same linear interpolation as one call per level).
+    for q, value in zip(levels, np.quantile(ordered, levels).tolist()):
+        quantiles[q] = value
         spread = z * math.sqrt(n * q * (1.0 - q))
-        low = int(np.clip(math.floor(n * q - spread), 0, n - 1))
-        high = int(np.clip(math.ceil(n * q + spread), 0, n - 1))
+        low = min(max(math.floor(n * q - spread), 0), n - 1)
+        high = min(max(math.ceil(n * q + spread), 0), n - 1)
         intervals[q] = (float(ordered[low]), float(ordered[high]))
     return MonteCarloLoss(
         n=n,

@@ -102,6 +102,27 @@ def _first_coordinates(rng, size, scale, setting, sample) -> np.ndarray:
     return np.asarray(sample(rng, size, scale, one_dimensional), dtype=np.float64).reshape(size)
 
 
+def _last_call_remembered(function):
+    """``function`` (of hashable arguments) remembering its last call only.
+
+    A sweep over d asks a per-coordinate quantity (a variance) at every d for one scale, since
+    the calibration does not read d; a new setting replaces the one slot, so nothing from an
+    earlier setting is kept. The slot is one tuple, replaced whole (safe across threads).
+    """
+    last: list = [None]
+
+    @functools.wraps(function)
+    def remembered(*arguments):
+        hit = last[0]
+        if hit is not None and hit[0] == arguments:
+            return hit[1]
+        value = function(*arguments)
+        last[0] = (arguments, value)
+        return value
+
+    return remembered
+
+
 @functools.lru_cache(maxsize=256)
 def _unit_iid_loss_summary(family: str, order: float, dim: int, levels: tuple, n_samples: int) -> loss.LossSummary:
     """Loss summary of i.i.d. Laplace/GG noise at scale b = 1 (bounded and thread-safe memo)."""
@@ -326,6 +347,7 @@ def _gg_mechanism(
     notes="",
     histogram=None,
 ):
+    unit_variance = _last_call_remembered(lambda p: float(generalized.gg_variance(1.0, p)))  # Γ(3/p)/Γ(1/p)
     return Mechanism(
         id=mechanism_id,
         name=name,
@@ -342,8 +364,8 @@ def _gg_mechanism(
         scale_over_epsilon=lambda epsilons, s: generalized.generalized_gaussian_scale(
             epsilons, s.delta, s.sensitivity, s.order, guarantee=scale_guarantee
         ),
-        coordinate_std=lambda b, s: float(b) * math.sqrt(generalized.gg_variance(1.0, s.order)),
-        expected_loss=lambda b, s: _total_variance(s.dim, generalized.gg_variance(1.0, s.order), b),
+        coordinate_std=lambda b, s: float(b) * math.sqrt(unit_variance(float(s.order))),
+        expected_loss=lambda b, s: _total_variance(s.dim, unit_variance(float(s.order)), b),
         sample=lambda rng, size, b, s: generalized.gg_sample(rng, (size, s.dim), b, s.order),
         pdf=lambda x, b, s: generalized.gg_pdf(x, b, s.order),
         tail=lambda t, b, s: generalized.gg_tail(t, b, s.order),
@@ -378,6 +400,27 @@ def _mvg_std(setting: Setting) -> float:
     rows, cols = setting.matrix_shape
     return multivariate.mvg_iid_std(
         setting.epsilon, setting.delta, setting.sensitivity, rows, cols, setting.matrix_gamma
+    )
+
+
+def _mvg_std_against_dim(settings) -> np.ndarray:
+    """:func:`_mvg_std` at settings that differ only in the matrix shape, in one vectorized call."""
+    first = settings[0]
+    shapes = np.array([s.matrix_shape for s in settings], dtype=np.int64).reshape(-1, 2)
+    return np.asarray(
+        multivariate.mvg_iid_std(
+            first.epsilon, first.delta, first.sensitivity, shapes[:, 0], shapes[:, 1], first.matrix_gamma
+        ),
+        dtype=np.float64,
+    )
+
+
+def _r1smg_sigma_star_against_dim(settings) -> np.ndarray:
+    """R1SMG's σ* at settings that differ only in d, in one vectorized call."""
+    first = settings[0]
+    dims = np.array([s.dim for s in settings], dtype=np.int64)
+    return np.asarray(
+        multivariate.r1smg_sigma_star(first.epsilon, first.delta, first.sensitivity, dims), dtype=np.float64
     )
 
 
@@ -443,7 +486,12 @@ def _bounded_mechanism(
     notes,
     atoms=None,
 ):
-    """A bounded-data GG mechanism; its noise is shown at the middle of the bounds, on [-h, h]."""
+    """A bounded-data GG mechanism; its noise is shown at the middle of the bounds, on [-h, h].
+
+    ``atoms`` (the BIT noise's masses at ±h) also says which noise this is: without them, the
+    truncated one (for the closed-form quantiles of |e|).
+    """
+    truncated = atoms is None
 
     def half(s):
         return bounded.half_width(s.data_lower, s.data_upper)
@@ -451,27 +499,48 @@ def _bounded_mechanism(
     def scale(s):
         return scale_function(s.epsilon, s.sensitivity, s.order, s.data_lower, s.data_upper)
 
-    def variance(b, s):
-        return float(moment(2.0, b, s.order, half(s)))
+    variance_at = _last_call_remembered(
+        lambda b, p, lower, upper: float(moment(2.0, b, p, bounded.half_width(lower, upper)))
+    )
 
-    def loss_summary(b, s, levels=loss.DEFAULT_LEVELS, n_samples=0):
-        moments = [float(value) for value in np.asarray(moment(np.array([2.0, 4.0, 6.0, 8.0]), b, s.order, half(s)))]
-        summary = loss.iid_loss_summary_from_moments(moments, s.dim, levels, largest=half(s) ** 2, name=short_name)
-        if s.dim > 1:
-            return summary
+    def variance(b, s):
+        return variance_at(float(b), float(s.order), float(s.data_lower), float(s.data_upper))
+
+    def exact_at_one(summary, b, s, second_moment):
         # d = 1: the loss is e², whose quantiles are squares of |e|'s, found exactly on its tail.
-        levels = tuple(float(q) for q in levels)
+        h = half(s)
+        levels = tuple(summary.quantiles)
         wanted = levels + (0.5,)
-        std = math.sqrt(moments[0])
-        log_tail = lambda t: _log_probability(tail(t, b, s.order, half(s)))  # noqa: E731
-        values = [min(float(tails.tail_quantile(log_tail, 1.0 - q, std)) ** 2, half(s) ** 2) for q in wanted]
+        # Closed forms (bounded._abs_noise_quantiles); a root search on the tail where they underflow.
+        closed = bounded._abs_noise_quantiles(np.array(wanted), float(b), float(s.order), h, truncated)
+
+        def root_searched(q):
+            log_tail = lambda t: _log_probability(tail(t, b, s.order, h))  # noqa: E731
+            return float(tails.tail_quantile(log_tail, 1.0 - q, math.sqrt(second_moment)))
+
+        values = [
+            min((t if math.isfinite(t) else root_searched(q)) ** 2, h**2) for q, t in zip(wanted, closed.tolist())
+        ]
         return dataclasses.replace(
             summary,
             quantiles=dict(zip(levels, values[:-1])),
             median=values[-1],
             exact=True,
-            method=f"{short_name}: exact (moments in closed form; quantiles of |e| by root-finding on its tail)",
+            method=f"{short_name}: exact (moments and quantiles of |e| in closed form)",
         )
+
+    def loss_summary_against_dim(b, s, dims, levels=loss.DEFAULT_LEVELS, n_samples=0):
+        # The four moments do not read d: found once for every d of the sweep.
+        h = half(s)
+        moments = [float(value) for value in np.asarray(moment(np.array([2.0, 4.0, 6.0, 8.0]), b, s.order, h))]
+        summaries = loss._iid_loss_summaries_from_moments(moments, dims, levels, largest=h**2, name=short_name)
+        return [
+            exact_at_one(summary, b, s, moments[0]) if int(dim) == 1 else summary
+            for dim, summary in zip(dims, summaries)
+        ]
+
+    def loss_summary(b, s, levels=loss.DEFAULT_LEVELS, n_samples=0):
+        return loss_summary_against_dim(b, s, (int(s.dim),), levels, n_samples)[0]
 
     return Mechanism(
         id=mechanism_id,
@@ -497,6 +566,7 @@ def _bounded_mechanism(
         norm_tail=None,
         log_norm_tail=None,
         loss_summary=loss_summary,
+        loss_summary_against_dim=loss_summary_against_dim,
         # Every ε₀-DP mechanism has δ(ε) <= (e^ε₀ − e^ε)₊/(1 + e^ε₀); ε₀ is the mechanism's proven ε at b.
         privacy_profile=lambda eps, b, s: bounded.pure_dp_delta_bound(eps, epsilon_of(b, s)),
         uses_delta=False,
@@ -596,6 +666,7 @@ def _discrete_histogram_calibration(epsilon, delta, model, order) -> HistogramCa
 
 def _discrete_gaussian_mechanism() -> Mechanism:
     """Integer noise N_Z(0, σ²) per coordinate, σ the exact calibration (gaussmech_core.discrete_gaussian)."""
+    variance = _last_call_remembered(lambda sigma: float(discrete_gaussian.discrete_gaussian_variance(sigma)))
 
     def sigma_at(epsilons, s):
         return discrete_gaussian.discrete_gaussian_sigma(epsilons, s.delta, int(s.sensitivity))
@@ -621,8 +692,8 @@ def _discrete_gaussian_mechanism() -> Mechanism:
         validity=_discrete_validity,
         scale=scale,
         scale_over_epsilon=sigma_at,
-        coordinate_std=lambda sigma, s: math.sqrt(float(discrete_gaussian.discrete_gaussian_variance(sigma))),
-        expected_loss=lambda sigma, s: float(discrete_gaussian.discrete_gaussian_expected_loss(sigma, s.dim)),
+        coordinate_std=lambda sigma, s: math.sqrt(variance(float(sigma))),
+        expected_loss=lambda sigma, s: _dim_times(s.dim, variance(float(sigma))),
         sample=lambda rng, size, sigma, s: np.asarray(
             discrete_gaussian.discrete_gaussian_sample(rng, (size, s.dim), sigma), dtype=float
         ),
@@ -636,6 +707,9 @@ def _discrete_gaussian_mechanism() -> Mechanism:
         log_norm_tail=None,
         loss_summary=lambda sigma, s, levels=loss.DEFAULT_LEVELS, n_samples=100_000: (
             discrete_gaussian.discrete_gaussian_loss_summary(sigma, s.dim, levels, n_samples)
+        ),
+        loss_summary_against_dim=lambda sigma, s, dims, levels=loss.DEFAULT_LEVELS, n_samples=100_000: (
+            discrete_gaussian._discrete_gaussian_loss_summaries(sigma, dims, levels, n_samples)
         ),
         privacy_profile=lambda eps, sigma, s: discrete_gaussian.discrete_gaussian_delta(eps, sigma, int(s.sensitivity)),
         sensitivity_norm="integer_l2",
@@ -785,6 +859,7 @@ def _build_registry() -> dict[str, Mechanism]:
             family="gaussian",
             validity=_mvg_validity,
             scale=_mvg_std,
+            scale_against_dim=_mvg_std_against_dim,
             scale_over_epsilon=lambda epsilons, s: multivariate.mvg_iid_std(
                 epsilons, s.delta, s.sensitivity, *s.matrix_shape, s.matrix_gamma
             ),
@@ -817,6 +892,7 @@ def _build_registry() -> dict[str, Mechanism]:
             family="r1smg",
             validity=_r1smg_validity,
             scale=lambda s: multivariate.r1smg_sigma_star(s.epsilon, s.delta, s.sensitivity, s.dim),
+            scale_against_dim=_r1smg_sigma_star_against_dim,
             scale_over_epsilon=lambda epsilons, s: multivariate.r1smg_sigma_star(
                 epsilons, s.delta, s.sensitivity, s.dim
             ),

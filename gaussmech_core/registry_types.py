@@ -7,6 +7,7 @@ kept apart so that every family module and the interface can name them without i
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Callable, Literal
 
@@ -200,6 +201,13 @@ class Mechanism:
     * ``loss_summary(scale, setting, quantile_levels, n_samples)``: the distribution of the loss
       ‖noise‖₂² at ``setting.dim`` (a :class:`~gaussmech_core.loss.LossSummary`: mean, quantiles,
       skewness, excess kurtosis, and whether each is exact).
+    * ``loss_summary_against_dim(scale, setting, dims, quantile_levels, n_samples)`` (optional):
+      ``loss_summary`` at ``setting`` with d replaced by each of ``dims``, the scale held fixed,
+      as a list, equal to those calls; the work that does not depend on d is done once (a sweep
+      over d of a calibration that does not read d). Not for matrix-valued noise.
+    * ``scale_against_dim(settings)`` (optional, for a calibration that reads d): ``scale`` at
+      each of several settings that differ only in d (and the matrix shape), in one vectorized
+      call, equal to those calls; only called on settings where ``validity`` holds.
     * ``privacy_profile(epsilon, scale, setting)``: the true δ(ε) of the calibrated noise for an
       array of ε (for "claimed" mechanisms, the computed true δ, not the claim); where only an
       upper bound is known (``profile_is_exact`` False: the bounded-data mechanisms), that bound.
@@ -250,6 +258,8 @@ class Mechanism:
     notes: str = field(default="")
     scale_over_epsilon: Callable[[np.ndarray, Setting], np.ndarray] | None = None
     atoms: Callable[[float, Setting], tuple[np.ndarray, np.ndarray]] | None = None
+    loss_summary_against_dim: Callable | None = None
+    scale_against_dim: Callable[[Sequence[Setting]], np.ndarray] | None = None
 
     def __post_init__(self):
         require_choice(self.family, "family", tuple(NOISE_FAMILIES))

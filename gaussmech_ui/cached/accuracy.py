@@ -189,20 +189,28 @@ def scales_against_dim(
 
     Returns ``(scales, reason)``: ``reason`` is the validity message at the first M where the
     mechanism is not valid ("" if it is valid everywhere). A calibration that does not read the
-    dimension is computed once (:func:`calibrated_scale`), otherwise once per M. ``settings``
-    may give the Setting at each M (rows × M/rows) when the caller has them already.
+    dimension is computed once (:func:`calibrated_scale`), otherwise once per M, or in one
+    vectorized call where the entry has one (``scale_against_dim``). ``settings`` may give the
+    Setting at each M (rows × M/rows) when the caller has them already.
     """
     dims = np.asarray(dims, dtype=np.int64)
     if settings is None:
         settings = [_setting_at(base, int(dim), rows) for dim in dims]
     scales = np.full(dims.shape, np.nan)
     reason = ""
+    valid = []
     for index, setting in enumerate(settings):
         validity = mechanism.validity(setting)
         if not validity.valid:
             reason = reason or validity.reason
             continue
-        scales[index] = calibrated_scale(mechanism, setting)
+        valid.append(index)
+    batch = mechanism.scale_against_dim if mechanism.scale_depends_on_dim else None
+    if batch is not None and valid:
+        scales[valid] = batch([settings[index] for index in valid])
+    else:
+        for index in valid:
+            scales[index] = calibrated_scale(mechanism, settings[index])
     return scales, reason
 
 
@@ -244,10 +252,10 @@ def loss_curves(
     grid_settings = [_setting_at(base, int(dim), 1) for dim in dim_grid()]
     for mechanism_id in shown_ids():
         mechanism = MECHANISMS[mechanism_id]
-        if mechanism.matrix_valued:
+        if mechanism.matrix_valued and rows > 1:
             dims = mvg_dims(rows)
             settings = [_setting_at(base, int(dim), rows) for dim in dims]
-        else:
+        else:  # (a 1 × M matrix: the grid's own Settings, whose shape is 1 × M)
             dims, settings = dim_grid(), grid_settings
         scales, reason = scales_against_dim(mechanism, base, dims, settings=settings)
         if reason:
@@ -271,8 +279,16 @@ def loss_curves(
 def _summaries(mechanism: Mechanism, curve: pd.DataFrame, settings: dict) -> list:
     """The entry's loss summary at every point of its curve (its own calibrated scale at each M).
 
-    ``settings`` maps (M, rows) to the Setting there, shared by the mechanisms of one call.
+    ``settings`` maps (M, rows) to the Setting there, shared by the mechanisms of one call. When
+    the entry's scale does not read d, the curve has one scale, and an entry that can summarise
+    the loss at many d in one call (``loss_summary_against_dim``) gets the whole curve at once.
     """
+    dims = [int(dim) for dim in curve["dim"].to_numpy()]
+    scales = curve["scale"].to_numpy(dtype=float)
+    batch = mechanism.loss_summary_against_dim
+    if batch is not None and not mechanism.matrix_valued and dims and bool(np.all(scales == scales[0])):
+        setting = settings[dims[0], 1]
+        return batch(float(scales[0]), setting, dims, QUANTILE_LEVELS, UNIT_QUANTILE_SAMPLES)
     return [
         mechanism.loss_summary(
             float(scale),
@@ -314,7 +330,7 @@ def loss_bands(
     settings: dict = {"rows": rows}
     for dim in np.unique(curves["dim"].to_numpy()):
         settings[int(dim), 1] = _setting_at(base, int(dim), 1)
-        if int(dim) % rows == 0:
+        if rows > 1 and int(dim) % rows == 0:
             settings[int(dim), rows] = _setting_at(base, int(dim), rows)
     for mechanism_id, curve in curves.groupby("mechanism", sort=False):
         summaries = _summaries(MECHANISMS[mechanism_id], curve, settings)
@@ -505,16 +521,20 @@ def monte_carlo_points(
         epsilon, delta, sensitivity, order, 1, l1_model, 1, gamma_ratio, data_lower=data_lower, data_upper=data_upper
     )
     records = []
+    ids, dims, scale_column = (curves[name].to_numpy() for name in ("mechanism", "dim", "scale"))
+    settings: dict = {}  # one Setting per (M, rows), shared by the mechanisms (each validates every field)
     for mechanism_id in shown_ids():
         mechanism = MECHANISMS[mechanism_id]
         mechanism_rows = _rows_of(mechanism, rows)
-        curve = curves[curves["mechanism"] == mechanism_id]
-        scales = dict(zip(curve["dim"].tolist(), curve["scale"].tolist()))  # a dict: no pandas index per mechanism
+        mine = ids == mechanism_id
+        scales = dict(zip(dims[mine].tolist(), scale_column[mine].tolist()))  # a dict: no pandas index per mechanism
         for dim in _monte_carlo_dims(mechanism, rows):
             if dim not in scales:  # not valid there, or beyond float64
                 continue
             scale = float(scales[dim])
-            setting = _setting_at(base, dim, mechanism_rows)
+            if (dim, mechanism_rows) not in settings:
+                settings[dim, mechanism_rows] = _setting_at(base, dim, mechanism_rows)
+            setting = settings[dim, mechanism_rows]
             size = max(50, min(samples, MONTE_CARLO_DRAWS // dim))
             result = loss.monte_carlo_loss(
                 lambda rng, size: mechanism.sample(rng, size, scale, setting),

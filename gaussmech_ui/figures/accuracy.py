@@ -119,18 +119,47 @@ def _percent(fraction: float) -> str:
     return format_percent(fraction, 4)
 
 
+def _figure_of(traces: list[dict]) -> go.Figure:
+    """A figure of plain trace dicts, built without Plotly's per-property validation.
+
+    Every chart of this page is written here, as dicts with Plotly's own property names; checking
+    each property of 20-30 traces (``add_trace``) was most of the work of drawing a new setting
+    (about 45 ms for the quantile bands, 35 ms for the mean error). The figure is equal to the
+    validated one (tests/ui/test_figures_accuracy.py rebuilds each chart with validation and
+    compares), and it goes through :func:`~.built_once.built_once` as a plain dict anyway.
+    """
+    return go.Figure(data=traces, _validate=False)
+
+
+def _columns_by_mechanism(frame: pd.DataFrame, columns: tuple[str, ...]) -> dict[str, dict[str, np.ndarray]]:
+    """The float ``columns`` of each mechanism's rows, mechanisms in order of first appearance (as
+    ``groupby("mechanism", sort=False)`` gives them), without a sub-frame per mechanism."""
+    ids = frame["mechanism"].to_numpy()
+    values = {column: frame[column].to_numpy(dtype=float) for column in columns}
+    return {key: {column: value[ids == key] for column, value in values.items()} for key in dict.fromkeys(ids.tolist())}
+
+
+def _rows(frame: pd.DataFrame) -> list[dict]:
+    """The rows of a small table as plain dicts (``iterrows`` builds a pandas Series per row)."""
+    return frame.to_dict("records")
+
+
 def _mark_dim(figure: go.Figure, dim: int) -> go.Figure:
     """A dashed vertical line at the current d on the log-scaled M axis, labelled at the top."""
     return vertical_marker(figure, dim, f"d = {dim:,}", log_x=True)
 
 
 def _legend_below(figure: go.Figure) -> go.Figure:
-    """Legend under the plot, so the plot keeps the full width on a projector."""
-    update_layout_quickly(
-        figure,
-        legend=dict(orientation="h", yanchor="top", y=-0.2, x=0.0, xanchor="left", font=dict(size=FONT_SIZE - 2)),
-        margin=dict(b=40),
+    """Legend under the plot, so the plot keeps the full width on a projector.
+
+    Set on the layout's own legend and margin (a few properties checked), not by rebuilding the
+    whole layout a second time after :func:`~.common.apply_layout`; the same merge as
+    ``update_layout(legend=..., margin=...)``.
+    """
+    figure.layout.legend.update(
+        orientation="h", yanchor="top", y=-0.2, x=0.0, xanchor="left", font=dict(size=FONT_SIZE - 2)
     )
+    figure.layout.margin.update(b=40)
     return figure
 
 
@@ -150,15 +179,15 @@ def expected_loss_figure(
     ``monte_carlo``: ``mechanism, dim, mean, mean_low, mean_high``; ``current``: one row per
     mechanism with ``mechanism, valid, mean`` at the current d.
     """
-    figure = go.Figure()
+    traces: list[dict] = []
     x_label, y_label = "d", "E‖n‖₂²"
-    groups = dict(tuple(curves.groupby("mechanism", sort=False)))
+    groups = _columns_by_mechanism(curves, ("dim", "expected_loss"))
     # A curve lying on another (GG with p = 2 on the analytic Gaussian) is drawn first, as a wide pale band.
     same = coinciding_curves(
         {
-            key: curve["expected_loss"].to_numpy(dtype=float)
+            key: curve["expected_loss"]
             for key, curve in groups.items()
-            if len(curve) == len(next(iter(groups.values())))
+            if len(curve["dim"]) == len(next(iter(groups.values()))["dim"])
         },
         mechanisms,
     )
@@ -169,11 +198,11 @@ def expected_loss_figure(
         if mechanism_id in same:
             line.update(width=LINE_WIDTH + 7)
             name += on_curve_note(mechanisms[same[mechanism_id]])
-        figure.add_trace(
+        traces.append(
             dict(
                 type="scatter",
-                x=curve["dim"].to_numpy(dtype=float),
-                y=curve["expected_loss"].to_numpy(dtype=float),
+                x=curve["dim"],
+                y=curve["expected_loss"],
                 name=name,
                 legendgroup=mechanism_id,
                 mode="lines+markers",
@@ -185,7 +214,7 @@ def expected_loss_figure(
         )
     for (constant, mechanism_id), bound in bounds.groupby(["constant", "mechanism"], sort=False):
         mechanism = mechanisms[mechanism_id]
-        figure.add_trace(
+        traces.append(
             dict(
                 type="scatter",
                 x=bound["dim"].to_numpy(dtype=float),
@@ -199,13 +228,14 @@ def expected_loss_figure(
             )
         )
     shown_legend = False
-    for mechanism_id, points in monte_carlo.groupby("mechanism", sort=False):
+    simulated = _columns_by_mechanism(monte_carlo, ("dim", "mean", "mean_low", "mean_high", "n"))
+    for mechanism_id, points in simulated.items():
         mechanism = mechanisms[mechanism_id]
-        mean = points["mean"].to_numpy(dtype=float)
-        figure.add_trace(
+        mean = points["mean"]
+        traces.append(
             dict(
                 type="scatter",
-                x=points["dim"].to_numpy(dtype=float),
+                x=points["dim"],
                 y=mean,
                 name=MONTE_CARLO_NAME,
                 legendgroup="monte_carlo",
@@ -216,8 +246,8 @@ def expected_loss_figure(
                 ),
                 error_y=dict(
                     type="data",
-                    array=points["mean_high"].to_numpy(dtype=float) - mean,
-                    arrayminus=mean - points["mean_low"].to_numpy(dtype=float),
+                    array=points["mean_high"] - mean,
+                    arrayminus=mean - points["mean_low"],
                     color=mechanism.color,
                     thickness=2,
                     width=5,
@@ -233,7 +263,7 @@ def expected_loss_figure(
         shown_legend = True
     valid = current[current["valid"] & current["mean"].notna()]
     if len(valid):
-        figure.add_trace(
+        traces.append(
             dict(
                 type="scatter",
                 x=[setting.dim] * len(valid),
@@ -250,6 +280,7 @@ def expected_loss_figure(
                 hovertemplate="<b>%{customdata}</b><br>d = %{x:.10g}<br>E‖n‖₂² = %{y:.10g}<extra></extra>",
             )
         )
+    figure = _figure_of(traces)
     _mark_dim(figure, setting.dim)
     apply_layout(
         figure,
@@ -264,9 +295,7 @@ def expected_loss_figure(
         height=760,
     )
     # The default view is the proven mechanisms' region; MVG's 1e24 is marked at the top edge instead.
-    losses = {
-        key: curve["expected_loss"].to_numpy(dtype=float) for key, curve in curves.groupby("mechanism", sort=False)
-    }
+    losses = {key: curve["expected_loss"] for key, curve in groups.items()}
     keep_in_view(
         figure,
         losses,
@@ -348,7 +377,7 @@ def paper_explanations() -> dict[str, str]:
 def paper_table(current: pd.DataFrame, mechanisms: Mapping, setting) -> pd.DataFrame:
     """Exact E‖n‖² next to Ji & Li's constant × Δ² at the current d, with the ratio (explained by :func:`paper_explanations`)."""
     records = []
-    for _, row in current.iterrows():
+    for row in _rows(current):
         if not row["constant"]:
             continue
         exact, bound = row["mean"], row["paper_bound"]
@@ -373,17 +402,18 @@ def loss_bands_figure(
     With ``relative`` every value is divided by the mechanism's E‖n‖² at that M, which shows the
     shape of the distribution: the bands of i.i.d. noise narrow around 1 as M grows, R1SMG's does not.
     """
-    figure = go.Figure()
+    traces: list[dict] = []
     y_label = "‖n‖₂² / E‖n‖₂²" if relative else "‖n‖₂²"
-    for mechanism_id, band in bands.groupby("mechanism", sort=False):
+    groups = _columns_by_mechanism(bands, ("dim", "expected_loss", "q05", "q50", "q95"))
+    for mechanism_id, band in groups.items():
         mechanism = mechanisms[mechanism_id]
-        divisor = band["expected_loss"].to_numpy(dtype=float) if relative else 1.0
-        x = band["dim"].to_numpy(dtype=float)
-        low = band["q05"].to_numpy(dtype=float) / divisor
-        high = band["q95"].to_numpy(dtype=float) / divisor
-        median = band["q50"].to_numpy(dtype=float) / divisor
+        divisor = band["expected_loss"] if relative else 1.0
+        x = band["dim"]
+        low = band["q05"] / divisor
+        high = band["q95"] / divisor
+        median = band["q50"] / divisor
         name = _curve_name(mechanism)
-        figure.add_trace(
+        traces.append(
             dict(
                 type="scatter",
                 x=x,
@@ -396,7 +426,7 @@ def loss_bands_figure(
                 hovertemplate=exact_hover("d", f"95% quantile of {y_label}"),
             )
         )
-        figure.add_trace(
+        traces.append(
             dict(
                 type="scatter",
                 x=x,
@@ -411,7 +441,7 @@ def loss_bands_figure(
                 hovertemplate=exact_hover("d", f"5% quantile of {y_label}"),
             )
         )
-        figure.add_trace(
+        traces.append(
             dict(
                 type="scatter",
                 x=x,
@@ -424,20 +454,24 @@ def loss_bands_figure(
             )
         )
     shown_legend = False
-    for mechanism_id, points in monte_carlo.groupby("mechanism", sort=False):
+    quantile_columns = tuple(f"{name}{end}" for name in ("q05", "q50", "q95") for end in ("", "_low", "_high"))
+    for mechanism_id, points in _columns_by_mechanism(monte_carlo, ("dim",) + quantile_columns).items():
         mechanism = mechanisms[mechanism_id]
-        band = bands[bands["mechanism"] == mechanism_id].set_index("dim")
-        divisor = band.loc[points["dim"], "expected_loss"].to_numpy(dtype=float) if relative else 1.0
+        if relative:  # the mean at each simulated d, from the band's curve (KeyError if it has no such d)
+            mean_at = dict(zip(groups[mechanism_id]["dim"].tolist(), groups[mechanism_id]["expected_loss"].tolist()))
+            divisor = np.array([mean_at[dim] for dim in points["dim"].tolist()])
+        else:
+            divisor = 1.0
         # The three simulated quantiles of a mechanism in one trace (fewer traces: a faster chart).
         x, value, low, high, level = [], [], [], [], []
         for name in ("q05", "q50", "q95"):
-            x.append(points["dim"].to_numpy(dtype=float))
-            value.append(points[name].to_numpy(dtype=float) / divisor)
-            low.append(points[f"{name}_low"].to_numpy(dtype=float) / divisor)
-            high.append(points[f"{name}_high"].to_numpy(dtype=float) / divisor)
-            level.append(np.full(len(points), name[1:] + "%"))
+            x.append(points["dim"])
+            value.append(points[name] / divisor)
+            low.append(points[f"{name}_low"] / divisor)
+            high.append(points[f"{name}_high"] / divisor)
+            level.append(np.full(len(points["dim"]), name[1:] + "%"))
         x, value, low, high, level = (np.concatenate(part) for part in (x, value, low, high, level))
-        figure.add_trace(
+        traces.append(
             dict(
                 type="scatter",
                 x=x,
@@ -465,6 +499,7 @@ def loss_bands_figure(
             )
         )
         shown_legend = True
+    figure = _figure_of(traces)
     _mark_dim(figure, setting.dim)
     apply_layout(
         figure,
@@ -524,7 +559,7 @@ def loss_table_notes(current: pd.DataFrame, mechanisms: Mapping) -> list[str]:
     """Why a row of the loss table is empty, one sentence per mechanism."""
     return [
         f"{_curve_name(mechanisms[row['mechanism']])}: {row['reason']}"
-        for _, row in current.iterrows()
+        for row in _rows(current)
         if (not row["valid"] or not math.isfinite(row["mean"])) and row["reason"]
     ]
 
@@ -532,7 +567,7 @@ def loss_table_notes(current: pd.DataFrame, mechanisms: Mapping) -> list[str]:
 def loss_table(current: pd.DataFrame, mechanisms: Mapping, setting) -> pd.DataFrame:
     """Mean, median, quantiles, skewness and kurtosis of ‖n‖₂² per mechanism at d, for people (3 digits)."""
     records = []
-    for _, row in current.iterrows():
+    for row in _rows(current):
         mechanism = mechanisms[row["mechanism"]]
         if not row["valid"] or not math.isfinite(row["mean"]):
             records.append(
@@ -577,10 +612,10 @@ def loss_csv_frame(current: pd.DataFrame, mechanisms: Mapping, setting) -> pd.Da
 def true_delta_figure(curve: pd.DataFrame, point: Mapping, mechanisms: Mapping, setting) -> go.Figure:
     """R1SMG's true δ(ε) against M (quadrature) next to the claimed δ, with a Monte Carlo check at d."""
     mechanism = mechanisms["r1smg"]
-    figure = go.Figure()
+    traces: list[dict] = []
     x = curve["dim"].to_numpy(dtype=float)
     shown = np.where(curve["true_delta"].to_numpy(dtype=float) > 0, curve["true_delta"].to_numpy(dtype=float), np.nan)
-    figure.add_trace(
+    traces.append(
         dict(
             type="scatter",
             x=x,
@@ -593,7 +628,7 @@ def true_delta_figure(curve: pd.DataFrame, point: Mapping, mechanisms: Mapping, 
         )
     )
     if len(curve):
-        figure.add_trace(
+        traces.append(
             dict(
                 type="scatter",
                 x=[x.min(), x.max()],
@@ -606,7 +641,7 @@ def true_delta_figure(curve: pd.DataFrame, point: Mapping, mechanisms: Mapping, 
         )
     if point.get("valid") and math.isfinite(point.get("monte_carlo", np.nan)):
         error = 1.96 * point["monte_carlo_error"]
-        figure.add_trace(
+        traces.append(
             dict(
                 type="scatter",
                 x=[setting.dim],
@@ -624,6 +659,7 @@ def true_delta_figure(curve: pd.DataFrame, point: Mapping, mechanisms: Mapping, 
                 hovertemplate=exact_hover("d", "δ (Monte Carlo)"),
             )
         )
+    figure = _figure_of(traces)
     _mark_dim(figure, setting.dim)
     apply_layout(
         figure,
@@ -671,11 +707,11 @@ def _row_colors(rows: pd.DataFrame, mechanisms: Mapping) -> list[str]:
 @built_once
 def closer_test_figure(rows: pd.DataFrame, ceiling: float, mechanisms: Mapping, setting) -> go.Figure:
     """Simulated success of the closer-answer test (Wilson 95% intervals), the exact value, and the DP ceiling."""
-    figure = go.Figure()
+    traces: list[dict] = []
     labels = rows["label"].tolist()
     colors = _row_colors(rows, mechanisms)
     rate = rows["rate"].to_numpy(dtype=float)
-    figure.add_trace(
+    traces.append(
         dict(
             type="bar",
             y=labels,
@@ -698,7 +734,7 @@ def closer_test_figure(rows: pd.DataFrame, ceiling: float, mechanisms: Mapping, 
             ),
         )
     )
-    figure.add_trace(
+    traces.append(
         dict(
             type="scatter",
             y=labels,
@@ -709,6 +745,7 @@ def closer_test_figure(rows: pd.DataFrame, ceiling: float, mechanisms: Mapping, 
             hovertemplate="<b>%{y}</b><br>exact success probability = %{x:.10g}<extra></extra>",
         )
     )
+    figure = _figure_of(traces)
     figure.add_vline(
         x=ceiling,
         line=dict(color=CURRENT_COLOR, width=3, dash="dash"),
@@ -742,11 +779,11 @@ def closer_test_figure(rows: pd.DataFrame, ceiling: float, mechanisms: Mapping, 
 @built_once
 def closer_test_curve_figure(curve: pd.DataFrame, rows: pd.DataFrame, mechanisms: Mapping, setting) -> go.Figure:
     """Exact success of the closer-answer test against M, the ceiling, and the simulated points at d."""
-    figure = go.Figure()
+    traces: list[dict] = []
     x = curve["dim"].to_numpy(dtype=float)
     r1smg = mechanisms["r1smg"]
     analytic = mechanisms["analytic_gaussian"]
-    figure.add_trace(
+    traces.append(
         dict(
             type="scatter",
             x=x,
@@ -757,7 +794,7 @@ def closer_test_curve_figure(curve: pd.DataFrame, rows: pd.DataFrame, mechanisms
             hovertemplate=exact_hover("d", "P(right)"),
         )
     )
-    figure.add_trace(
+    traces.append(
         dict(
             type="scatter",
             x=x,
@@ -768,7 +805,7 @@ def closer_test_curve_figure(curve: pd.DataFrame, rows: pd.DataFrame, mechanisms
             hovertemplate=exact_hover("d", "P(right)"),
         )
     )
-    figure.add_trace(
+    traces.append(
         dict(
             type="scatter",
             x=x,
@@ -779,7 +816,7 @@ def closer_test_curve_figure(curve: pd.DataFrame, rows: pd.DataFrame, mechanisms
             hovertemplate=exact_hover("d", "P(right)"),
         )
     )
-    figure.add_trace(
+    traces.append(
         dict(
             type="scatter",
             x=x,
@@ -793,7 +830,7 @@ def closer_test_curve_figure(curve: pd.DataFrame, rows: pd.DataFrame, mechanisms
     if len(rows):
         rate = rows["rate"].to_numpy(dtype=float)
         colors = _row_colors(rows, mechanisms)
-        figure.add_trace(
+        traces.append(
             dict(
                 type="scatter",
                 x=[setting.dim] * len(rows),
@@ -811,6 +848,7 @@ def closer_test_curve_figure(curve: pd.DataFrame, rows: pd.DataFrame, mechanisms
                 hovertemplate="<b>%{customdata}</b><br>d = %{x}<br>simulated P(right) = %{y:.6f}<extra></extra>",
             )
         )
+    figure = _figure_of(traces)
     _mark_dim(figure, setting.dim)
     apply_layout(
         figure,
@@ -831,7 +869,7 @@ def closer_test_curve_figure(curve: pd.DataFrame, rows: pd.DataFrame, mechanisms
 def closer_test_caption(rows: pd.DataFrame, ceiling: float, curve: pd.DataFrame, setting) -> list[str]:
     """Plain sentences from the numbers: the simulated rates, the ceiling, and what follows."""
     sentences = []
-    by_noise = {row["mechanism"] or row["noise"]: row for _, row in rows.iterrows()}
+    by_noise = {row["mechanism"] or row["noise"]: row for row in _rows(rows)}
     trials = int(rows["trials"].iloc[0]) if len(rows) else 0
     r1smg = by_noise.get("r1smg")
     if r1smg is not None:
@@ -896,7 +934,7 @@ def target_description(kind: str, scope: str, alpha: float, target: float) -> st
 def accuracy_first_table(frame: pd.DataFrame, mechanisms: Mapping, setting) -> pd.DataFrame:
     """The ε each mechanism needs, for people: a dash and the reason where no ε in [1e-6, 1e3] works."""
     records = []
-    for _, row in frame.iterrows():
+    for row in _rows(frame):
         mechanism = mechanisms[row["mechanism"]]
         epsilon = row["epsilon"]
         if not math.isfinite(epsilon):
@@ -927,7 +965,7 @@ def accuracy_first_table(frame: pd.DataFrame, mechanisms: Mapping, setting) -> p
 def accuracy_first_notes(frame: pd.DataFrame, mechanisms: Mapping, setting) -> tuple[list[str], list[str]]:
     """(reasons, warnings): why a mechanism has no ε, and the caveat of a claimed guarantee, in sentences."""
     reasons, warnings = [], []
-    for _, row in frame.iterrows():
+    for row in _rows(frame):
         mechanism = mechanisms[row["mechanism"]]
         if not math.isfinite(row["epsilon"]):
             reasons.append(f"{_curve_name(mechanism)}: {row['reason']}")
@@ -958,9 +996,11 @@ def accuracy_first_caption(
     """
 
     def proven_epsilons(table):
-        is_proven = np.array([ranked(mechanisms[m]) for m in table["mechanism"]], dtype=bool)
-        kept = table[is_proven & table["epsilon"].notna().to_numpy()]
-        return dict(zip(kept["mechanism"], kept["epsilon"]))
+        return {
+            row["mechanism"]: row["epsilon"]
+            for row in _rows(table)
+            if ranked(mechanisms[row["mechanism"]]) and not pd.isna(row["epsilon"])
+        }
 
     goal = f"{target_description(kind, scope, alpha, target)} at d = {setting.dim:,}"
     ranking = rank(proven_epsilons(frame), mechanisms)

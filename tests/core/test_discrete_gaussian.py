@@ -467,9 +467,14 @@ def test_loss_summary_exact_moments_and_quantiles():
 
 
 def test_loss_summary_beyond_the_exact_support():
-    monte_carlo = discrete_gaussian_loss_summary(30.0, 20)
+    # Past the exact support at small d: exact on a window holding all but 1e-18 of the loss ...
+    windowed = discrete_gaussian_loss_summary(30.0, 20)
+    assert windowed.exact and "window" in windowed.method
+    assert windowed.median == pytest.approx(900.0 * stats.chi2.median(20), rel=0.02)
+    # ... and Monte Carlo where that window is longer than 2^18 values.
+    monte_carlo = discrete_gaussian_loss_summary(100.0, 20)
     assert not monte_carlo.exact and "Monte Carlo" in monte_carlo.method
-    assert monte_carlo.median == pytest.approx(900.0 * stats.chi2.median(20), rel=0.02)
+    assert monte_carlo.median == pytest.approx(1e4 * stats.chi2.median(20), rel=0.02)
     cornish_fisher = discrete_gaussian_loss_summary(30.0, 500)
     assert "Cornish-Fisher" in cornish_fisher.method
     assert cornish_fisher.median == pytest.approx(900.0 * stats.chi2.median(500), rel=1e-3)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import doctest
+import json
 import math
 
 import numpy as np
@@ -412,3 +413,40 @@ def test_shape_note_and_titles():
     assert "3 × 4" in figures.shape_note(3, 12)
     assert "MVG: 3 × d/3" in figures.setting_title(_setting(12, rows=3), 3)
     assert "Δ₁ = √d·Δ" in figures.setting_title(_setting(l1_model="all_coordinates"), 1)
+
+
+def _figure_json(figure: go.Figure) -> dict:
+    """The figure as Plotly's JSON object, keys sorted, without empty lists of layout items."""
+    data = json.loads(figure.to_json())
+    data["layout"] = {key: value for key, value in data["layout"].items() if value != []}
+    return json.loads(json.dumps(data, sort_keys=True))
+
+
+def _every_chart(mean_inputs) -> list[go.Figure]:
+    curves, bounds, points, current = mean_inputs
+    bands = cached.loss_bands(**SWEEP)
+    rows, ceiling = cached.closer_test(1.0, 1e-5, 1.0, 100, 2_000, seed=0)
+    return [
+        figures.expected_loss_figure.build(curves, bounds, points, current, MECHANISMS, _setting(), 1),
+        figures.loss_bands_figure.build(bands, points, MECHANISMS, _setting(), 1, relative=False),
+        figures.loss_bands_figure.build(bands, points, MECHANISMS, _setting(), 1, relative=True),
+        figures.true_delta_figure.build(
+            cached.r1smg_true_delta_curve(1.0, 1e-5, 1.0),
+            cached.r1smg_audit_point(1.0, 1e-5, 1.0, 10, seed=0),
+            MECHANISMS,
+            _setting(),
+        ),
+        figures.closer_test_figure.build(rows, ceiling, MECHANISMS, _setting(100)),
+        figures.closer_test_curve_figure.build(
+            cached.closer_test_curve(1.0, 1e-5, 1.0), rows, MECHANISMS, _setting(100)
+        ),
+    ]
+
+
+def test_charts_built_without_validation_equal_their_validated_rebuild(mean_inputs):
+    # The builders skip Plotly's per-property checks (_figure_of); a validated figure made from the
+    # same JSON must accept every property (it raises on a misspelt one) and be the same figure.
+    for figure in _every_chart(mean_inputs):
+        validated = go.Figure(json.loads(figure.to_json()))
+        assert validated.data and len(validated.data) == len(figure.data)
+        assert _figure_json(validated) == _figure_json(figure)
