@@ -637,14 +637,32 @@ def _discrete_validity(setting: Setting) -> Validity:
     if setting.epsilon >= 10.0 * setting.sensitivity and not _discrete_noise_is_visible(
         setting.epsilon, setting.delta, setting.sensitivity
     ):
-        sigma = _discrete_sigma(setting.epsilon, setting.delta, int(setting.sensitivity))
-        if not float(discrete_gaussian.discrete_gaussian_variance(sigma)) > 0:
-            return Validity(
-                False,
-                f"At ε = {setting.epsilon:g} the discrete Gaussian's noise is 0 to float precision (σ = {sigma:.3g}): "
-                "it adds no noise that a page could show. Choose a smaller ε.",
-            )
+        if _point_mass_is_private(setting.epsilon, setting.delta, setting.sensitivity):
+            sigma_text = f"σ ≤ {_SIGMA_OF_ZERO_VARIANCE:g}"
+        else:
+            sigma = _discrete_sigma(setting.epsilon, setting.delta, int(setting.sensitivity))
+            if float(discrete_gaussian.discrete_gaussian_variance(sigma)) > 0:
+                return _ALWAYS
+            sigma_text = f"σ = {sigma:.3g}"
+        return Validity(
+            False,
+            f"At ε = {setting.epsilon:g} the discrete Gaussian's noise is 0 to float precision ({sigma_text}): "
+            "it adds no noise that a page could show. Choose a smaller ε.",
+        )
     return _ALWAYS
+
+
+# A σ whose variance (about 2e^{−1/(2σ²)} = e^{−751}) is 0 in float64: tests/core/test_discrete_gaussian.py checks it.
+_SIGMA_OF_ZERO_VARIANCE = 0.0258
+
+
+def _point_mass_is_private(epsilon: float, delta: float, sensitivity: float) -> bool:
+    """True when N_Z(0, σ²) at σ = :data:`_SIGMA_OF_ZERO_VARIANCE` already meets (ε, δ), with a margin
+    for the profile's rounding: then the smallest private σ is no larger, and its variance (which
+    grows with σ) is 0 in float64 too, so the entry is not valid here without a root search."""
+    log_delta = float(discrete_gaussian.discrete_gaussian_log_delta(epsilon, _SIGMA_OF_ZERO_VARIANCE, int(sensitivity)))
+    target = math.log(delta)
+    return log_delta <= target - 1e-9 * (1.0 + abs(target))
 
 
 def _discrete_histogram_calibration(epsilon, delta, model, order) -> HistogramCalibration:

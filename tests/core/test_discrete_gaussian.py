@@ -651,7 +651,10 @@ def test_cheap_validity_agrees_with_the_root_search():
     from gaussmech_core.registry_types import Setting
 
     entry = MECHANISMS["discrete_gaussian"]
-    for epsilon in (10.0, 50.0, 300.0, 700.0, 745.0, 800.0, 1000.0):
+    from gaussmech_core.mechanisms import _SIGMA_OF_ZERO_VARIANCE, _point_mass_is_private
+
+    assert float(dg.discrete_gaussian_variance(_SIGMA_OF_ZERO_VARIANCE)) == 0.0
+    for epsilon in (10.0, 50.0, 300.0, 700.0, 745.0, 760.0, 800.0, 1000.0, 5000.0):
         for delta in (1e-300, 1e-5, 0.3, 0.6):
             setting = replace(Setting(epsilon=1.0, delta=1e-5), epsilon=epsilon, delta=delta)
             sigma = float(discrete_gaussian_sigma(epsilon, delta))
@@ -659,5 +662,9 @@ def test_cheap_validity_agrees_with_the_root_search():
             assert entry.validity(setting).valid == exact_visible
             shortcut = _discrete_noise_is_visible(epsilon, delta, 1.0)
             assert not shortcut or exact_visible
+            invisible = _point_mass_is_private(epsilon, delta, 1.0)
+            assert not invisible or not exact_visible
+            if epsilon >= 800.0 and delta >= 1e-300:  # far past the last ε with a visible variance
+                assert invisible
             if epsilon <= 300.0 and delta <= 0.3:  # where the page's sweeps spend their points
                 assert shortcut

@@ -282,3 +282,22 @@ def test_unknown_mechanism_and_non_numeric_target():
         epsilon_for_target_error("laplace", BASE, "3")
     with pytest.raises(ValueError, match="epsilon"):
         error_at_epsilon("laplace", BASE, 0.0)
+
+
+@pytest.mark.parametrize("just_below", [0.5, 0.99, 0.9999])
+def test_a_target_met_only_next_to_the_validity_edge_is_still_found(just_below):
+    """The validity edge is first placed within 0.5 %: a target met only closer to it still finds ε.
+
+    The classical Gaussian is valid for ε < 1 only; its error at ε just below 1 is the target.
+    """
+    setting = Setting(epsilon=0.5, delta=1e-5, dim=10)
+    target = error_at_epsilon("classical_gaussian", setting, just_below)
+    result = epsilon_for_target_error("classical_gaussian", setting, target)
+    assert result.epsilon is not None and result.epsilon < 1.0
+    assert result.error <= target
+    assert result.epsilon == pytest.approx(just_below, rel=1e-9)
+    # Just beyond what the classical formula can reach, the reason names the edge.
+    tighter = epsilon_for_target_error(
+        "classical_gaussian", setting, error_at_epsilon("classical_gaussian", setting, 0.999999) * 0.999
+    )
+    assert tighter.epsilon is None and "largest ε where it is valid" in tighter.reason
