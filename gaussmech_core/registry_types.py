@@ -195,6 +195,10 @@ class Mechanism:
     * ``tail(t, scale, setting)``: P(|noise coordinate| > t).
     * ``log_tail(t, scale, setting)``: log P(|noise coordinate| > t), finite far below 1e-300
       where the family has a log-space formula.
+    * ``coordinate_quantile(alpha, scale, setting)`` (optional): the t with P(|noise coordinate| > t)
+      = α for an array of α in closed form (:mod:`gaussmech_core.quantiles`), NaN where it has none;
+      :func:`gaussmech_core.tails.coordinate_error_bound` checks it on ``log_tail`` and falls back
+      to the root search, so it speeds the error bound up without deciding it.
     * ``norm_tail(t, scale, setting)`` and ``log_norm_tail``: P(‖noise‖₂ > t) at ``setting.dim``
       and its log, or ``None`` when only Monte Carlo can give it.
     * ``loss_summary(scale, setting, quantile_levels, n_samples)``: the distribution of the loss
@@ -250,6 +254,7 @@ class Mechanism:
     notes: str = field(default="")
     scale_over_epsilon: Callable[[np.ndarray, Setting], np.ndarray] | None = None
     atoms: Callable[[float, Setting], tuple[np.ndarray, np.ndarray]] | None = None
+    coordinate_quantile: Callable[[np.ndarray, float, Setting], np.ndarray] | None = None
 
     def __post_init__(self):
         require_choice(self.family, "family", tuple(NOISE_FAMILIES))
