@@ -16,6 +16,7 @@ import plotly.graph_objects as go
 
 from ..format import format_number, format_ratio
 from ..ranking import assumption_sentence, bounded_note, rank, ranked, reader_name, winner_phrase
+from . import light
 from .built_once import built_once
 from .common import (
     CURRENT_COLOR,
@@ -84,7 +85,7 @@ def density_figure(curves: pd.DataFrame, mechanisms: Mapping, setting, *, log_de
     ``curves`` has an ``x`` column and one density column per mechanism id to draw (values that
     are not positive are left out of a log chart).
     """
-    figure = go.Figure()
+    figure = light.new_figure()
     x = curves["x"].to_numpy(dtype=float)
     ids = [key for key in curves.columns if key != "x"]
     # Drawn last-to-first so the first mechanism (the reference) is on top where curves coincide
@@ -144,7 +145,7 @@ def density_figure(curves: pd.DataFrame, mechanisms: Mapping, setting, *, log_de
             core_ids(densities, mechanisms),
             log_y=False,
         )
-    return legend_below(figure)
+    return light.finished(legend_below(figure))
 
 
 def density_caption(
@@ -285,7 +286,7 @@ def sample_histogram_figure(
     """
     left = histogram["left"].to_numpy(dtype=float)
     right = histogram["right"].to_numpy(dtype=float)
-    figure = go.Figure()
+    figure = light.new_figure()
     figure.add_trace(
         dict(
             type="bar",
@@ -318,7 +319,7 @@ def sample_histogram_figure(
         y_title="density (histogram: share of draws per unit of x)",
     )
     update_layout_quickly(figure, bargap=0)
-    return figure
+    return light.finished(figure)
 
 
 def sample_caption(summary: Mapping[str, float], mechanism, size: int) -> str:
