@@ -78,7 +78,6 @@ def log_dtick(smallest: float) -> int:
     return 100
 
 
-@built_once
 def density_figure(curves: pd.DataFrame, mechanisms: Mapping, setting, *, log_density: bool) -> go.Figure:
     """Per-coordinate noise densities of several mechanisms on one chart, linear or log density.
 
@@ -276,7 +275,6 @@ def gg_family_caption(mode: str, order: float, at_mean: Mapping[str, float], std
     )
 
 
-@built_once
 def sample_histogram_figure(
     histogram: pd.DataFrame, curve: pd.DataFrame, mechanism, setting, *, size: int, seed: int
 ) -> go.Figure:

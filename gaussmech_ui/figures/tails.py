@@ -56,7 +56,6 @@ __all__ = [
 # Paul Tol's colour-blind-safe "muted" scheme, for curves of different δ or ε.
 
 
-@built_once
 def tail_figure(
     curves: pd.DataFrame,
     mechanisms: Mapping,

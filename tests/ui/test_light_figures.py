@@ -56,7 +56,7 @@ def test_the_tail_chart_is_the_validated_chart(monkeypatch, vector, floor):
         extra = {}
     shipped, validated = _both(
         monkeypatch,
-        lambda: tail_figures.tail_figure.build(
+        lambda: tail_figures.tail_figure(
             curves, MECHANISMS, SETTING, alpha=0.05, bounds=bounds, vector=vector, **extra
         ),
     )
@@ -71,7 +71,7 @@ def test_the_density_chart_is_the_validated_chart(monkeypatch, log_density, ever
     )
     shipped, validated = _both(
         monkeypatch,
-        lambda: distribution_figures.density_figure.build(curves, MECHANISMS, SETTING, log_density=log_density),
+        lambda: distribution_figures.density_figure(curves, MECHANISMS, SETTING, log_density=log_density),
     )
     assert shipped == validated
 
@@ -81,7 +81,7 @@ def test_the_sample_chart_is_the_validated_chart(monkeypatch, mechanism_id):
     histogram, curve, _ = cached_distributions.sample_histogram(mechanism_id, **ARGS, size=1000, seed=7)
     shipped, validated = _both(
         monkeypatch,
-        lambda: distribution_figures.sample_histogram_figure.build(
+        lambda: distribution_figures.sample_histogram_figure(
             histogram, curve, MECHANISMS[mechanism_id], SETTING, size=1000, seed=7
         ),
     )
