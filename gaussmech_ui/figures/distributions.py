@@ -206,7 +206,6 @@ def density_caption(
 _FAMILY_STYLE = {"gg": "solid", "laplace": "dash", "gaussian": "dot"}
 
 
-@built_once
 def gg_family_figure(curves: pd.DataFrame, styles: Mapping[str, Mapping], setting, *, mode: str) -> go.Figure:
     """The generalized Gaussian GG(p) next to Laplace (p = 1) and the Gaussian (p = 2).
 
@@ -215,7 +214,7 @@ def gg_family_figure(curves: pd.DataFrame, styles: Mapping[str, Mapping], settin
     ``"equal_variance"`` (all three with one standard deviation) or ``"calibrated"`` (each at
     its own calibrated scale).
     """
-    figure = go.Figure()
+    figure = light.new_figure()
     x = curves["x"].to_numpy(dtype=float)
     for column in ("gg", "laplace", "gaussian"):
         if column not in curves:
@@ -247,7 +246,7 @@ def gg_family_figure(curves: pd.DataFrame, styles: Mapping[str, Mapping], settin
         x_title="noise value x in one coordinate",
         y_title="density f(x)",
     )
-    return figure
+    return light.finished(figure)
 
 
 def gg_family_caption(mode: str, order: float, at_mean: Mapping[str, float], stds: Mapping[str, float]) -> str:

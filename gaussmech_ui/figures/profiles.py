@@ -16,6 +16,7 @@ import plotly.graph_objects as go
 
 from ..format import format_number, format_percent, format_ratio
 from ..ranking import on_curve_note, place_phrase, rank, reader_name
+from . import light
 from .built_once import built_once
 from .common import (
     CURRENT_COLOR,
@@ -59,7 +60,6 @@ _LOWER_COLOR = "#D55E00"  # the mass P[L ≤ −ε], weighted by e^ε
 REGION_COLORS = {0: "#009E73", 1: "#F0E442", 2: "#D55E00"}
 
 
-@built_once
 def profile_figure(
     curves: pd.DataFrame, mechanisms: Mapping, setting, *, claimed: Mapping[str, tuple] | None = None
 ) -> go.Figure:
@@ -70,7 +70,7 @@ def profile_figure(
     ``(claimed δ, true δ)`` at the current ε: an open marker at what is claimed, a filled one at
     the truth, joined by a dashed segment.
     """
-    figure = go.Figure()
+    figure = light.new_figure()
     epsilons = curves["epsilon"].to_numpy(dtype=float)
     ids = [key for key in curves.columns if key != "epsilon"]
     # Last-to-first, so the reference mechanism is drawn on top where curves coincide; legend in order. A curve
@@ -151,7 +151,7 @@ def profile_figure(
     # "autoscale" shows everything down to 1e-300.
     floor = max(1e-300, min(setting.delta, 1e-2) ** 3)
     figure.update_yaxes(range=[math.log10(floor), 0.3], dtick=log_dtick(floor))
-    return legend_below(figure)
+    return light.finished(legend_below(figure))
 
 
 def profile_caption(comparison: pd.DataFrame, mechanisms: Mapping, setting, claimed: Mapping[str, tuple]) -> str:
@@ -199,7 +199,6 @@ def profile_caption(comparison: pd.DataFrame, mechanisms: Mapping, setting, clai
     return " ".join(sentences)
 
 
-@built_once
 def privacy_loss_figure(
     frame: pd.DataFrame,
     setting,
@@ -220,7 +219,7 @@ def privacy_loss_figure(
     loss = frame["loss"].to_numpy(dtype=float)
     density = frame["density"].to_numpy(dtype=float)
     epsilon = setting.epsilon
-    figure = go.Figure()
+    figure = light.new_figure()
     right = loss >= epsilon
     left = loss <= -epsilon
     figure.add_trace(
@@ -277,7 +276,7 @@ def privacy_loss_figure(
         positive = density[density > 0]
         if positive.size:
             figure.update_yaxes(range=[math.log10(positive.min()), math.log10(positive.max()) + 0.3])
-    return figure
+    return light.finished(figure)
 
 
 def privacy_loss_caption(setting, *, eta: float, upper: float, lower: float, delta: float) -> str:

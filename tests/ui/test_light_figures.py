@@ -102,3 +102,37 @@ def test_axis_updates_reach_every_axis_of_that_letter():
     figure.update_yaxes(dtick=2)
     assert figure.layout["yaxis"] == dict(type="log", dtick=2) and figure.layout["yaxis2"]["dtick"] == 2
     assert "dtick" not in figure.layout["xaxis"]
+
+
+@pytest.mark.parametrize("mode", ["equal_variance", "calibrated"])
+def test_the_gg_family_chart_is_the_validated_chart(monkeypatch, mode):
+    curves, styles, _, _ = cached_distributions.gg_family_curves(**ARGS, mode=mode)
+    shipped, validated = _both(
+        monkeypatch, lambda: distribution_figures.gg_family_figure(curves, styles, SETTING, mode=mode)
+    )
+    assert shipped == validated
+
+
+@pytest.mark.parametrize("every_variant", [False, True])
+def test_the_profile_chart_is_the_validated_chart(monkeypatch, every_variant):
+    from gaussmech_ui.cached import profiles as cached_profiles
+    from gaussmech_ui.figures import profiles as profile_figures
+
+    curves, claimed, _, _ = cached_profiles.profile_curves(**ARGS, every_variant=every_variant)
+    shipped, validated = _both(
+        monkeypatch, lambda: profile_figures.profile_figure(curves, MECHANISMS, SETTING, claimed=claimed)
+    )
+    assert shipped == validated
+
+
+@pytest.mark.parametrize("log_density", [False, True])
+def test_the_privacy_loss_chart_is_the_validated_chart(monkeypatch, log_density):
+    from gaussmech_ui.cached import profiles as cached_profiles
+    from gaussmech_ui.figures import profiles as profile_figures
+
+    frame, numbers = cached_profiles.privacy_loss_frame(**ARGS)
+    shipped, validated = _both(
+        monkeypatch,
+        lambda: profile_figures.privacy_loss_figure(frame, SETTING, **numbers, log_density=log_density),
+    )
+    assert shipped == validated
