@@ -259,6 +259,7 @@ def _gaussian_mechanism(
         log_tail=lambda t, sigma, s: gaussian.gaussian_log_coordinate_tail(t, sigma),
         coordinate_quantile=lambda alpha, sigma, s: quantiles.gaussian_coordinate_quantile(alpha, sigma),
         log_norm_tail=lambda t, sigma, s: _log_probability(gaussian.gaussian_norm_tail(t, sigma, s.dim)),
+        norm_quantile=lambda alpha, sigma, s: quantiles.gaussian_norm_quantile(alpha, sigma, s.dim),
         coordinate_sample=lambda rng, size, sigma, s: rng.normal(0.0, sigma, size=size),
         loss_summary=lambda sigma, s, levels=loss.DEFAULT_LEVELS, n_samples=0: loss.gaussian_loss_summary(
             sigma, s.dim, levels
@@ -804,6 +805,7 @@ def _build_registry() -> dict[str, Mechanism]:
             log_tail=lambda t, std, s: gaussian.gaussian_log_coordinate_tail(t, std),
             coordinate_quantile=lambda alpha, std, s: quantiles.gaussian_coordinate_quantile(alpha, std),
             log_norm_tail=lambda t, std, s: _log_probability(gaussian.gaussian_norm_tail(t, std, s.dim)),
+            norm_quantile=lambda alpha, std, s: quantiles.gaussian_norm_quantile(alpha, std, s.dim),
             coordinate_sample=lambda rng, size, std, s: rng.normal(0.0, std, size=size),
             loss_summary=lambda std, s, levels=loss.DEFAULT_LEVELS, n_samples=0: loss.mvg_iid_loss_summary(
                 std, s.matrix_shape[0], s.matrix_shape[1], levels
@@ -840,6 +842,9 @@ def _build_registry() -> dict[str, Mechanism]:
                 multivariate.r1smg_coordinate_tail(t, sigma_star, s.dim)
             ),
             log_norm_tail=lambda t, sigma_star, s: _log_probability(multivariate.r1smg_norm_tail(t, sigma_star)),
+            norm_quantile=lambda alpha, sigma_star, s: quantiles.gaussian_coordinate_quantile(
+                alpha, math.sqrt(sigma_star)
+            ),
             coordinate_sample=_r1smg_coordinate_sample,
             loss_summary=lambda sigma_star, s, levels=loss.DEFAULT_LEVELS, n_samples=0: loss.r1smg_loss_summary(
                 sigma_star, levels

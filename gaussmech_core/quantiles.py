@@ -8,6 +8,8 @@ search of :func:`gaussmech_core.tails.tail_quantile` wherever the check fails, s
 functions change the work done, never the guarantee (docs/math.md section 12.4).
 
 * Gaussian N(0, σ²): ``t = σ Φ̄⁻¹(α/2)`` (``-σ ndtri(α/2)``; α/2 >= 5e-301 is a normal double).
+* The l2 norm of N(0, σ² I_d): ``t = σ √(2 Q⁻¹(d/2, α))`` (``gammainccinv``), as
+  ``‖N‖₂²/σ² ~ χ²_d``; R1SMG's norm ``√σ* |z|`` is the Gaussian case with σ = √σ*, d = 1.
 * Laplace(0, b): ``t = b ln(1/α)``.
 * GG(0, b, p): ``t = b Q⁻¹(1/p, α)^{1/p}`` (``gammainccinv``), Q the regularised upper gamma.
 * Truncated GG on [-h, h]: ``P(1/p, z_t) = (1 − α) P(1/p, z_h)``, z = (t/b)^p, inverted with
@@ -32,6 +34,7 @@ from .discrete_gaussian import discrete_gaussian_log_tail
 
 __all__ = [
     "gaussian_coordinate_quantile",
+    "gaussian_norm_quantile",
     "laplace_coordinate_quantile",
     "gg_coordinate_quantile",
     "truncated_gg_coordinate_quantile",
@@ -86,6 +89,42 @@ def gaussian_coordinate_quantile(alpha: ArrayLike, sigma: ArrayLike) -> FloatOrA
     with np.errstate(over="ignore"):
         t = sigma_b * -special.ndtri(0.5 * alpha_b)
     return scalar_or_array(t, alpha, sigma)
+
+
+def gaussian_norm_quantile(alpha: ArrayLike, sigma: ArrayLike, dim: ArrayLike) -> FloatOrArray:
+    """The t with ``P(‖N‖₂ > t) = Q(d/2, t²/(2σ²)) = α`` for N ~ N(0, σ² I_d).
+
+    Parameters
+    ----------
+    alpha : float or array_like
+        α in [1e-300, 1).
+    sigma : float or array_like
+        σ > 0.
+    dim : int or array_like
+        d >= 1.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        ``σ √(2 Q⁻¹(d/2, α))`` with scipy's ``gammainccinv``.
+
+    Notes
+    -----
+    docs/math.md sections 10 and 12.4 (``‖N‖₂²/σ² ~ χ²_d``).
+
+    Examples
+    --------
+    >>> round(gaussian_norm_quantile(0.05, 1.0, 1), 9)   # d = 1: the coordinate's 1.96
+    1.959963985
+    >>> round(gaussian_norm_quantile(float(np.exp(-2.0)), 1.0, 2), 9)   # χ²₂/2 ~ Exp(1)
+    2.0
+    """
+    alpha_b, sigma_b, dim_b = broadcast(
+        _alpha(alpha), _positive(sigma, "sigma"), require_interval(as_float_array(dim, "dim"), "dim", 1.0, None)
+    )
+    with np.errstate(over="ignore"):
+        t = sigma_b * np.sqrt(2.0 * special.gammainccinv(0.5 * dim_b, alpha_b))
+    return scalar_or_array(t, alpha, sigma, dim)
 
 
 def laplace_coordinate_quantile(alpha: ArrayLike, scale: ArrayLike) -> FloatOrArray:

@@ -201,6 +201,8 @@ class Mechanism:
       to the root search, so it speeds the error bound up without deciding it.
     * ``norm_tail(t, scale, setting)`` and ``log_norm_tail``: P(‖noise‖₂ > t) at ``setting.dim``
       and its log, or ``None`` when only Monte Carlo can give it.
+    * ``norm_quantile(alpha, scale, setting)`` (optional): the t with P(‖noise‖₂ > t) = α in closed
+      form, checked and backed up by the root search as ``coordinate_quantile`` is.
     * ``loss_summary(scale, setting, quantile_levels, n_samples)``: the distribution of the loss
       ‖noise‖₂² at ``setting.dim`` (a :class:`~gaussmech_core.loss.LossSummary`: mean, quantiles,
       skewness, excess kurtosis, and whether each is exact).
@@ -255,6 +257,7 @@ class Mechanism:
     scale_over_epsilon: Callable[[np.ndarray, Setting], np.ndarray] | None = None
     atoms: Callable[[float, Setting], tuple[np.ndarray, np.ndarray]] | None = None
     coordinate_quantile: Callable[[np.ndarray, float, Setting], np.ndarray] | None = None
+    norm_quantile: Callable[[np.ndarray, float, Setting], np.ndarray] | None = None
 
     def __post_init__(self):
         require_choice(self.family, "family", tuple(NOISE_FAMILIES))

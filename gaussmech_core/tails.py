@@ -437,7 +437,9 @@ def norm_error_bound(mechanism: Mechanism, scale: float, setting: Setting, alpha
 
     Notes
     -----
-    :func:`tail_quantile` on :func:`log_norm_tail`, started from ``√(E‖N‖₂²)``.
+    :func:`tail_quantile` on :func:`log_norm_tail`, started from ``√(E‖N‖₂²)``; where the entry has
+    a ``norm_quantile`` (the Gaussian's ``σ √(2 Q⁻¹(d/2, α))``, R1SMG's ``√σ* Φ̄⁻¹(α/2)``), that
+    answer checked by :func:`verified_quantile` instead (docs/math.md section 12.4).
 
     Examples
     --------
@@ -451,8 +453,18 @@ def norm_error_bound(mechanism: Mechanism, scale: float, setting: Setting, alpha
             f"{mechanism.name} has no closed-form tail of ‖noise‖₂ (norm_tail is None); estimate it by Monte Carlo"
         )
     scale = _scale_value(scale)
-    typical = math.sqrt(float(mechanism.expected_loss(scale, setting)))
-    return tail_quantile(lambda t: log_norm_tail(mechanism, t, scale, setting), alpha, typical)
+
+    def log_tail(t):
+        return log_norm_tail(mechanism, t, scale, setting)
+
+    def typical() -> float:
+        return math.sqrt(float(mechanism.expected_loss(scale, setting)))
+
+    if mechanism.norm_quantile is None:
+        return tail_quantile(log_tail, alpha, typical())
+    alpha_array = require_interval(as_float_array(alpha, "alpha"), "alpha", SMALLEST_ALPHA, 1.0, upper_open=True)
+    estimate = np.asarray(mechanism.norm_quantile(alpha_array, scale, setting), dtype=np.float64)
+    return scalar_or_array(verified_quantile(log_tail, alpha_array, estimate, typical), alpha)
 
 
 def classical_formula_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike = 1.0) -> FloatOrArray:

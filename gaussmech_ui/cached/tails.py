@@ -111,10 +111,12 @@ def _error_bound(
 
 def _bound(kind: str, mechanism_id: str, scale: float, setting, alpha: float) -> float:
     """The error bound, from :func:`_error_bound`'s cache where it takes a root search; a closed-form
-    coordinate bound (``coordinate_quantile``, about 0.3 ms) costs no more than a cache lookup."""
-    noise_setting = _noise_setting(setting)
-    if kind == "coordinate" and MECHANISMS[mechanism_id].coordinate_quantile is not None:
-        return float(tails.coordinate_error_bound(MECHANISMS[mechanism_id], float(scale), noise_setting, alpha))
+    bound (``coordinate_quantile``, ``norm_quantile``: about 0.3 ms) costs no more than a cache lookup."""
+    noise_setting, mechanism = _noise_setting(setting), MECHANISMS[mechanism_id]
+    if kind == "coordinate" and mechanism.coordinate_quantile is not None:
+        return float(tails.coordinate_error_bound(mechanism, float(scale), noise_setting, alpha))
+    if kind == "norm" and mechanism.norm_quantile is not None:
+        return float(tails.norm_error_bound(mechanism, float(scale), noise_setting, alpha))
     return _error_bound(kind, mechanism_id, float(scale), float(alpha), **_setting_fields(noise_setting))
 
 

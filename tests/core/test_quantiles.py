@@ -26,6 +26,7 @@ from gaussmech_core.quantiles import (
     clamped_gg_coordinate_quantile,
     discrete_gaussian_coordinate_quantile,
     gaussian_coordinate_quantile,
+    gaussian_norm_quantile,
     gg_coordinate_quantile,
     laplace_coordinate_quantile,
     truncated_gg_coordinate_quantile,
@@ -35,6 +36,7 @@ from gaussmech_core.registry_types import Setting
 mp.mp.dps = 50
 ALPHAS = [1e-300, 1e-100, 1e-12, 1e-6, 0.01, 0.05, 0.3, 0.9]
 WITH_QUANTILE = [key for key, mechanism in MECHANISMS.items() if mechanism.coordinate_quantile is not None]
+WITH_NORM_QUANTILE = [key for key, mechanism in MECHANISMS.items() if mechanism.norm_quantile is not None]
 
 
 def _mp_root(log_tail, log_alpha, start):
@@ -231,3 +233,29 @@ def test_gg_error_bound_holds_and_matches_the_slow_path(alpha, scale, order):
     slow = tails.coordinate_error_bound(dataclasses.replace(mechanism, coordinate_quantile=None), scale, setting, alpha)
     assert fast == pytest.approx(slow, rel=2e-12)
     assert tails.log_coordinate_tail(mechanism, fast, scale, setting) <= math.log(alpha)
+
+
+@pytest.mark.parametrize("alpha", [1e-300, 1e-12, 0.05, 0.5])
+@pytest.mark.parametrize("dim", [1, 2, 10, 1000])
+def test_gaussian_norm_quantile_against_mpmath(alpha, dim):
+    def log_tail(t):  # log Q(d/2, t²/2), the χ_d tail
+        return mp.log(mp.gammainc(mp.mpf(dim) / 2, t**2 / 2, mp.inf, regularized=True))
+
+    start = math.sqrt(dim + 2 * math.log(1 / alpha) + 2 * math.sqrt(dim * math.log(1 / alpha)))
+    expected = _mp_root(log_tail, mp.log(alpha), start)
+    assert gaussian_norm_quantile(alpha, 1.5, dim) == pytest.approx(1.5 * expected, rel=1e-11)
+
+
+@pytest.mark.parametrize("key", WITH_NORM_QUANTILE)
+def test_closed_form_norm_bound_agrees_with_the_root_search(key):
+    mechanism = MECHANISMS[key]
+    without = dataclasses.replace(mechanism, norm_quantile=None)
+    alphas = np.array(ALPHAS + [0.1, 1e-9])
+    for dim in (3, 10, 200):
+        setting = Setting(1.0, 1e-5, dim=dim)
+        for scale in (1e-6, 0.3, 1.0, 7.0, 1e4):
+            fast = np.asarray(tails.norm_error_bound(mechanism, scale, setting, alphas))
+            slow = np.asarray(tails.norm_error_bound(without, scale, setting, alphas))
+            np.testing.assert_allclose(fast, slow, rtol=2e-12, atol=0.0, err_msg=f"{key} at {scale}, d={dim}")
+            for alpha, bound in zip(alphas, fast):
+                assert tails.log_norm_tail(mechanism, float(bound), scale, setting) <= math.log(alpha)
