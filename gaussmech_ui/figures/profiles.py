@@ -497,7 +497,6 @@ def low_privacy_caption(frame: pd.DataFrame, setting) -> str:
     )
 
 
-@built_once
 def tradeoff_figure(
     frame: pd.DataFrame, setting, *, mu: float, alpha: float, gaussian_beta: float, region_beta: float
 ) -> go.Figure:
@@ -508,7 +507,7 @@ def tradeoff_figure(
     its (α, β) on or above both curves; the point at the chosen α is marked.
     """
     alphas = frame["alpha"].to_numpy(dtype=float)
-    figure = go.Figure()
+    figure = light.new_figure()
     figure.add_trace(
         dict(
             type="scatter",
@@ -569,7 +568,7 @@ def tradeoff_figure(
     figure.update_xaxes(range=[0, 1])
     figure.update_yaxes(range=[0, 1], scaleanchor="x", scaleratio=1)
     update_layout_quickly(figure, height=620)
-    return figure
+    return light.finished(figure)
 
 
 def tradeoff_caption(alpha: float, gaussian_power: float, region_power: float) -> str:
@@ -591,9 +590,9 @@ ROUTE_STYLES = {
 }
 
 
-def _route_curves(frame: pd.DataFrame, y_symbol: str) -> go.Figure:
-    """One curve against k per accounting route present in ``frame``, styled by :data:`ROUTE_STYLES`."""
-    figure = go.Figure()
+def _route_curves(frame: pd.DataFrame, y_symbol: str) -> light.LightFigure:
+    """One curve against k per accounting route present in ``frame``, styled by :data:`ROUTE_STYLES` (a light figure)."""
+    figure = light.new_figure()
     ks = frame["k"].to_numpy(dtype=float)
     for route, style in ROUTE_STYLES.items():
         if route not in frame:
@@ -612,7 +611,6 @@ def _route_curves(frame: pd.DataFrame, y_symbol: str) -> go.Figure:
     return figure
 
 
-@built_once
 def composition_figure(frame: pd.DataFrame, setting, *, total_delta_text: str, k: int) -> go.Figure:
     """Total ε after k releases of the calibrated Gaussian, by each accounting route.
 
@@ -631,7 +629,7 @@ def composition_figure(frame: pd.DataFrame, setting, *, total_delta_text: str, k
         log_x=True,
         log_y=True,
     )
-    return legend_below(vertical_marker(figure, k, f"k = {k:,}", log_x=True))
+    return light.finished(legend_below(vertical_marker(figure, k, f"k = {k:,}", log_x=True)))
 
 
 def composition_table(rows: pd.DataFrame) -> pd.DataFrame:
@@ -666,7 +664,6 @@ def composition_caption(rows: pd.DataFrame, k: int) -> str:
     return text + "."
 
 
-@built_once
 def per_release_sigma_figure(frame: pd.DataFrame, setting, *, k: int) -> go.Figure:
     """The per-release σ each route needs so that k releases meet the chosen total (ε, δ).
 
@@ -685,7 +682,7 @@ def per_release_sigma_figure(frame: pd.DataFrame, setting, *, k: int) -> go.Figu
         log_x=True,
         log_y=True,
     )
-    return legend_below(vertical_marker(figure, k, f"k = {k:,}", log_x=True))
+    return light.finished(legend_below(vertical_marker(figure, k, f"k = {k:,}", log_x=True)))
 
 
 def per_release_caption(sigmas: Mapping[str, float], k: int) -> str:

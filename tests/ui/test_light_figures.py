@@ -36,7 +36,10 @@ ARGS = dict(
 
 
 def _both(monkeypatch, build):
+    made = []
+    monkeypatch.setattr(light, "new_figure", lambda: made.append(1) or LightFigure())
     light_json = pio.to_json(build(), validate=False)
+    assert made, "the builder does not use light.new_figure"
     monkeypatch.setattr(light, "new_figure", go.Figure)
     validated = build()
     assert not isinstance(validated, LightFigure)
@@ -135,4 +138,40 @@ def test_the_privacy_loss_chart_is_the_validated_chart(monkeypatch, log_density)
         monkeypatch,
         lambda: profile_figures.privacy_loss_figure(frame, SETTING, **numbers, log_density=log_density),
     )
+    assert shipped == validated
+
+
+@pytest.mark.parametrize("type_one_error", [0.05, 1e-3])
+def test_the_tradeoff_chart_is_the_validated_chart(monkeypatch, type_one_error):
+    from gaussmech_ui.cached import profiles as cached_profiles
+    from gaussmech_ui.figures import profiles as profile_figures
+
+    frame, numbers = cached_profiles.tradeoff_frame(**ARGS, type_one_error=type_one_error)
+    shipped, validated = _both(
+        monkeypatch,
+        lambda: profile_figures.tradeoff_figure(
+            frame,
+            SETTING,
+            mu=numbers["mu"],
+            alpha=type_one_error,
+            gaussian_beta=numbers["gaussian_beta"],
+            region_beta=numbers["region_beta"],
+        ),
+    )
+    assert shipped == validated
+
+
+@pytest.mark.parametrize("k", [1, 10, 1000])
+def test_the_composition_charts_are_the_validated_charts(monkeypatch, k):
+    from gaussmech_ui.cached import profiles as cached_profiles
+    from gaussmech_ui.figures import profiles as profile_figures
+
+    frame = cached_profiles.composition_frame(**ARGS)
+    shipped, validated = _both(
+        monkeypatch, lambda: profile_figures.composition_figure(frame, SETTING, total_delta_text="naive: (kε, kδ)", k=k)
+    )
+    assert shipped == validated
+    monkeypatch.undo()
+    per_release = cached_profiles.per_release_frame(SETTING.epsilon, SETTING.delta, SETTING.sensitivity)
+    shipped, validated = _both(monkeypatch, lambda: profile_figures.per_release_sigma_figure(per_release, SETTING, k=k))
     assert shipped == validated
