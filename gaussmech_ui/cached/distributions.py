@@ -30,6 +30,7 @@ __all__ = [
     "setting_arguments",
     "make_setting",
     "shown_ids",
+    "coordinate_stds",
     "symmetric_grid",
     "symmetric_pdf",
     "density_curves",
@@ -79,13 +80,7 @@ def density_curves(
     table = calibration_table(
         epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper
     )
-    ids = shown_ids(every_variant)
-    stds, invalid = {}, {}
-    for mechanism_id in ids:
-        if _valid(table, mechanism_id):
-            stds[mechanism_id] = float(table.loc[mechanism_id, "coordinate_std"])
-        else:
-            invalid[mechanism_id] = table.loc[mechanism_id, "reason"] or "not available here"
+    stds, invalid = _stds_of_shown(table, every_variant)
     anchor = reference if reference in stds else DEFAULT_MECHANISM_ID
     half_width = WINDOW_STDS * stds.get(anchor, float(table.loc[DEFAULT_MECHANISM_ID, "coordinate_std"]))
     grid = symmetric_grid(half_width, DENSITY_POINTS)
@@ -101,6 +96,39 @@ def density_curves(
         values[where] = symmetric_pdf(mechanism, x[where], float(table.loc[mechanism_id, "scale"]), setting)
         columns[mechanism_id] = values
     return pd.DataFrame(columns), stds, invalid
+
+
+def _stds_of_shown(table: pd.DataFrame, every_variant: bool) -> tuple[dict, dict]:
+    stds, invalid = {}, {}
+    for mechanism_id in shown_ids(every_variant):
+        if _valid(table, mechanism_id):
+            stds[mechanism_id] = float(table.loc[mechanism_id, "coordinate_std"])
+        else:
+            invalid[mechanism_id] = table.loc[mechanism_id, "reason"] or "not available here"
+    return stds, invalid
+
+
+def coordinate_stds(
+    epsilon: float,
+    delta: float,
+    sensitivity: float,
+    order: float,
+    dim: int,
+    l1_model: str,
+    every_variant: bool,
+    *,
+    data_lower: float = 0.0,
+    data_upper: float = 1.0,
+) -> tuple[dict, dict]:
+    """The ``(stds, invalid)`` of :func:`density_curves` without its curves, from the calibration table.
+
+    The Densities caption says what the other neighbour model would change: that needs the stds
+    under it, not its densities (R1SMG's alone are a quadrature per point).
+    """
+    table = calibration_table(
+        epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper
+    )
+    return _stds_of_shown(table, every_variant)
 
 
 def symmetric_grid(half_width: float, points: int) -> np.ndarray:

@@ -86,3 +86,16 @@ def test_each_magnitude_is_evaluated_once():
     values = symmetric_pdf(Recorder, x, 1.0, None)
     assert seen == [400] and values.shape == (800,)
     np.testing.assert_array_equal(values, np.exp(-np.abs(x)))
+
+
+@pytest.mark.parametrize("l1_model", ["one_coordinate", "all_coordinates"])
+@pytest.mark.parametrize("every_variant", [False, True])
+def test_the_stds_alone_are_those_of_the_density_chart(l1_model, every_variant):
+    import logging
+
+    from gaussmech_ui.cached.distributions import coordinate_stds, density_curves
+
+    logging.getLogger("streamlit").setLevel(logging.ERROR)
+    arguments = dict(epsilon=0.7, delta=1e-6, sensitivity=1.0, order=1.5, dim=10, l1_model=l1_model)
+    _, stds, invalid = density_curves(**arguments, every_variant=every_variant, reference="analytic_gaussian")
+    assert coordinate_stds(**arguments, every_variant=every_variant) == (stds, invalid)
