@@ -61,6 +61,11 @@ def _order(order: ArrayLike) -> np.ndarray:
     return require_interval(as_float_array(order, "order"), "order", 1.0, None)
 
 
+def _bounded_arguments(alpha, scale, order, half_width) -> tuple[np.ndarray, ...]:
+    """α, b, p and h of a bounded-data GG noise, checked and broadcast."""
+    return broadcast(_alpha(alpha), _positive(scale, "scale"), _order(order), _positive(half_width, "half_width"))
+
+
 def gaussian_coordinate_quantile(alpha: ArrayLike, sigma: ArrayLike) -> FloatOrArray:
     """The t with ``P(|N| > t) = erfc(t/(σ√2)) = α`` for N ~ N(0, σ²).
 
@@ -226,9 +231,7 @@ def truncated_gg_coordinate_quantile(
     >>> round(float(truncated_noise_tail(t, 0.7, 2.0, 0.5)), 12)
     0.05
     """
-    alpha_b, scale_b, order_b, h_b = broadcast(
-        _alpha(alpha), _positive(scale, "scale"), _order(order), _positive(half_width, "half_width")
-    )
+    alpha_b, scale_b, order_b, h_b = _bounded_arguments(alpha, scale, order, half_width)
     shape = 1.0 / order_b
     with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
         z_h = np.power(h_b / scale_b, order_b)
@@ -276,9 +279,7 @@ def clamped_gg_coordinate_quantile(
     >>> float(clamped_gg_coordinate_quantile(1e-6, 0.7, 2.0, 0.5))   # beyond h: the atoms
     0.5
     """
-    alpha_b, scale_b, order_b, h_b = broadcast(
-        _alpha(alpha), _positive(scale, "scale"), _order(order), _positive(half_width, "half_width")
-    )
+    alpha_b, scale_b, order_b, h_b = _bounded_arguments(alpha, scale, order, half_width)
     unclamped = np.asarray(gg_coordinate_quantile(alpha_b, scale_b, order_b), dtype=np.float64)
     return scalar_or_array(np.minimum(unclamped, h_b), alpha, scale, order, half_width)
 
