@@ -18,7 +18,8 @@ functions change the work done, never the guarantee (docs/math.md section 12.4).
   atoms at ±h carry the rest of the tail).
 * Discrete Gaussian N_Z(0, σ²): the tail is a step function, constant on [k, k + 1), so the
   answer is the smallest integer k >= 1 with P(|X| > k) <= α, found on the exact lattice tail by
-  a window search around the continuous Gaussian's quantile (0 when no positive k is needed).
+  a window search around the continuous Gaussian's quantile (0 when no positive k is needed,
+  inf beyond 2^52).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from scipy import special
 from ._types import ArrayLike, FloatOrArray
 from ._validation import as_float_array, broadcast, require_interval, scalar_or_array
 from .discrete_gaussian import discrete_gaussian_log_tail
+from .generalized import ORDER_RANGE
 
 __all__ = [
     "gaussian_coordinate_quantile",
@@ -58,12 +60,12 @@ def _positive(value: ArrayLike, name: str) -> np.ndarray:
 
 
 def _order(order: ArrayLike) -> np.ndarray:
-    return require_interval(as_float_array(order, "order"), "order", 1.0, None)
+    return require_interval(as_float_array(order, "order"), "order", *ORDER_RANGE)
 
 
-def _bounded_arguments(alpha, scale, order, half_width) -> tuple[np.ndarray, ...]:
+def _bounded_arguments(alpha: ArrayLike, scale: ArrayLike, order: ArrayLike, h: ArrayLike) -> tuple[np.ndarray, ...]:
     """α, b, p and h of a bounded-data GG noise, checked and broadcast."""
-    return broadcast(_alpha(alpha), _positive(scale, "scale"), _order(order), _positive(half_width, "half_width"))
+    return broadcast(_alpha(alpha), _positive(scale, "scale"), _order(order), _positive(h, "h"))
 
 
 def gaussian_coordinate_quantile(alpha: ArrayLike, sigma: ArrayLike) -> FloatOrArray:
@@ -79,7 +81,7 @@ def gaussian_coordinate_quantile(alpha: ArrayLike, sigma: ArrayLike) -> FloatOrA
     Returns
     -------
     float or numpy.ndarray
-        ``σ Φ̄⁻¹(α/2) = -σ ndtri(α/2)``.
+        ``σ Φ̄⁻¹(α/2) = -σ ndtri(α/2)``; inf where that exceeds the largest double.
 
     Notes
     -----
@@ -111,7 +113,7 @@ def gaussian_norm_quantile(alpha: ArrayLike, sigma: ArrayLike, dim: ArrayLike) -
     Returns
     -------
     float or numpy.ndarray
-        ``σ √(2 Q⁻¹(d/2, α))`` with scipy's ``gammainccinv``.
+        ``σ √(2 Q⁻¹(d/2, α))`` with scipy's ``gammainccinv``; inf where that exceeds the largest double.
 
     Notes
     -----
@@ -145,7 +147,7 @@ def laplace_coordinate_quantile(alpha: ArrayLike, scale: ArrayLike) -> FloatOrAr
     Returns
     -------
     float or numpy.ndarray
-        ``-b ln α``.
+        ``-b ln α``; inf where that exceeds the largest double.
 
     Notes
     -----
@@ -172,12 +174,12 @@ def gg_coordinate_quantile(alpha: ArrayLike, scale: ArrayLike, order: ArrayLike)
     scale : float or array_like
         b > 0.
     order : float or array_like
-        p >= 1.
+        p in [1, 10] (the registry's range for GG noise).
 
     Returns
     -------
     float or numpy.ndarray
-        ``b Q⁻¹(1/p, α)^{1/p}`` with scipy's ``gammainccinv``.
+        ``b Q⁻¹(1/p, α)^{1/p}`` with scipy's ``gammainccinv``; inf where that exceeds the largest double.
 
     Notes
     -----
@@ -197,7 +199,7 @@ def gg_coordinate_quantile(alpha: ArrayLike, scale: ArrayLike, order: ArrayLike)
 
 
 def truncated_gg_coordinate_quantile(
-    alpha: ArrayLike, scale: ArrayLike, order: ArrayLike, half_width: ArrayLike
+    alpha: ArrayLike, scale: ArrayLike, order: ArrayLike, h: ArrayLike
 ) -> FloatOrArray:
     """The t with ``P(|e| > t) = α`` for GG(0, b, p) noise truncated to [-h, h].
 
@@ -208,17 +210,18 @@ def truncated_gg_coordinate_quantile(
     scale : float or array_like
         b > 0.
     order : float or array_like
-        p >= 1.
-    half_width : float or array_like
-        h > 0.
+        p in [1, 10] (the registry's range for GG noise).
+    h : float or array_like
+        The half-width h > 0 of the noise's support [-h, h].
 
     Returns
     -------
     float or numpy.ndarray
         t in (0, h]: ``b z^{1/p}`` with ``P(1/p, z) = (1 − α) P(1/p, z_h)``, z_h = (h/b)^p, inverted
         by ``gammaincinv`` where that mass is at most 1/2 and otherwise by ``gammainccinv`` on
-        ``Q(1/p, z) = Q(1/p, z_h) + α P(1/p, z_h)``; never above h. NaN where the mass inside
-        underflows (h far below b), where the tail itself is evaluated without b.
+        ``Q(1/p, z) = Q(1/p, z_h) + α P(1/p, z_h)``; never above h. Where the mass inside
+        underflows (h far below b) the density is flat on [-h, h] to double precision, and the
+        answer is the uniform law's ``h(1 − α)``.
 
     Notes
     -----
@@ -231,7 +234,7 @@ def truncated_gg_coordinate_quantile(
     >>> round(float(truncated_noise_tail(t, 0.7, 2.0, 0.5)), 12)
     0.05
     """
-    alpha_b, scale_b, order_b, h_b = _bounded_arguments(alpha, scale, order, half_width)
+    alpha_b, scale_b, order_b, h_b = _bounded_arguments(alpha, scale, order, h)
     shape = 1.0 / order_b
     with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
         z_h = np.power(h_b / scale_b, order_b)
@@ -244,13 +247,13 @@ def truncated_gg_coordinate_quantile(
             special.gammainccinv(shape, outside + alpha_b * inside),
         )
         t = np.minimum(scale_b * np.power(z, 1.0 / order_b), h_b)
-    t = np.where(inside > 0, t, np.nan)
-    return scalar_or_array(t, alpha, scale, order, half_width)
+    # Where the mass inside underflows, z_h is so small that the density is flat on [-h, h] to
+    # double precision: the uniform law's quantile h(1 − α).
+    t = np.where(inside > 0, t, h_b * (1.0 - alpha_b))
+    return scalar_or_array(t, alpha, scale, order, h)
 
 
-def clamped_gg_coordinate_quantile(
-    alpha: ArrayLike, scale: ArrayLike, order: ArrayLike, half_width: ArrayLike
-) -> FloatOrArray:
+def clamped_gg_coordinate_quantile(alpha: ArrayLike, scale: ArrayLike, order: ArrayLike, h: ArrayLike) -> FloatOrArray:
     """The t with ``P(|e| > t) <= α``, smallest, for GG(0, b, p) noise clamped to [-h, h].
 
     Parameters
@@ -260,9 +263,9 @@ def clamped_gg_coordinate_quantile(
     scale : float or array_like
         b > 0.
     order : float or array_like
-        p >= 1.
-    half_width : float or array_like
-        h > 0.
+        p in [1, 10] (the registry's range for GG noise).
+    h : float or array_like
+        The half-width h > 0 of the noise's support [-h, h].
 
     Returns
     -------
@@ -279,16 +282,17 @@ def clamped_gg_coordinate_quantile(
     >>> float(clamped_gg_coordinate_quantile(1e-6, 0.7, 2.0, 0.5))   # beyond h: the atoms
     0.5
     """
-    alpha_b, scale_b, order_b, h_b = _bounded_arguments(alpha, scale, order, half_width)
+    alpha_b, scale_b, order_b, h_b = _bounded_arguments(alpha, scale, order, h)
     unclamped = np.asarray(gg_coordinate_quantile(alpha_b, scale_b, order_b), dtype=np.float64)
-    return scalar_or_array(np.minimum(unclamped, h_b), alpha, scale, order, half_width)
+    return scalar_or_array(np.minimum(unclamped, h_b), alpha, scale, order, h)
 
 
 def _lattice_quantile(log_alpha: float, sigma: float) -> float:
-    """Smallest integer k >= 1 with log P(|X| > k) <= log α (0.0 when k = 0 would do, NaN out of range)."""
-    guess = sigma * -special.ndtri(0.5 * math.exp(log_alpha))
-    if not math.isfinite(guess) or guess > _LARGEST_LATTICE_T:
-        return math.nan
+    """Smallest integer k >= 1 with log P(|X| > k) <= log α (0.0 when k = 0 would do, inf out of range)."""
+    with np.errstate(over="ignore"):
+        guess = float(sigma * -special.ndtri(0.5 * math.exp(log_alpha)))
+    if not guess <= _LARGEST_LATTICE_T:
+        return math.inf
     low = max(0.0, math.floor(guess) - _LATTICE_WINDOW)
     while True:
         points = low + np.arange(2 * _LATTICE_WINDOW + 1, dtype=np.float64)
@@ -302,7 +306,7 @@ def _lattice_quantile(log_alpha: float, sigma: float) -> float:
             return float(points[int(np.argmax(holds))])
         low += 2 * _LATTICE_WINDOW  # the answer lies above it
         if low > _LARGEST_LATTICE_T:
-            return math.nan
+            return math.inf
 
 
 def discrete_gaussian_coordinate_quantile(alpha: ArrayLike, sigma: ArrayLike) -> FloatOrArray:
@@ -320,7 +324,8 @@ def discrete_gaussian_coordinate_quantile(alpha: ArrayLike, sigma: ArrayLike) ->
     float or numpy.ndarray
         The smallest integer k >= 1 with ``P(|X| > k) <= α`` (the tail is constant on [k, k + 1),
         so no real t in (k − 1, k) does better); 0.0 where ``P(X ≠ 0) <= α`` already (the answer
-        is then any t >= 0); NaN where k would exceed 2^52.
+        is then any t >= 0); inf where k would exceed 2^52, beyond which doubles miss integers (the
+        error bound then takes the root search).
 
     Notes
     -----

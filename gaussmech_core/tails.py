@@ -45,7 +45,6 @@ __all__ = [
     "log_coordinate_tail",
     "log_norm_tail",
     "coordinate_error_bound",
-    "verified_quantile",
     "norm_error_bound",
     "classical_formula_sigma",
     "classical_true_delta",
@@ -319,7 +318,7 @@ def coordinate_error_bound(mechanism: Mechanism, scale: float, setting: Setting,
     :func:`tail_quantile` on :func:`log_coordinate_tail`; where the entry has a
     ``coordinate_quantile`` in closed form (Gaussian ``t = σ Φ⁻¹(1 - α/2)``, Laplace
     ``t = b ln(1/α)``, GG, the bounded GGs, the discrete Gaussian's lattice search), that answer
-    checked by :func:`verified_quantile` instead, the root search only where the check fails
+    checked by :func:`_verified_quantile` instead, the root search only where the check fails
     (docs/math.md sections 4, 10 and 12.4).
 
     Examples
@@ -341,10 +340,10 @@ def coordinate_error_bound(mechanism: Mechanism, scale: float, setting: Setting,
         return tail_quantile(log_tail, alpha, std())
     alpha_array = require_interval(as_float_array(alpha, "alpha"), "alpha", SMALLEST_ALPHA, 1.0, upper_open=True)
     estimate = np.asarray(mechanism.coordinate_quantile(alpha_array, scale, setting), dtype=np.float64)
-    return scalar_or_array(verified_quantile(log_tail, alpha_array, estimate, std), alpha)
+    return scalar_or_array(_verified_quantile(log_tail, alpha_array, estimate, std), alpha)
 
 
-def verified_quantile(
+def _verified_quantile(
     log_tail: Callable[[np.ndarray], FloatOrArray],
     alpha: np.ndarray,
     estimate: np.ndarray,
@@ -383,7 +382,7 @@ def verified_quantile(
     >>> from scipy import special
     >>> gaussian_log_tail = lambda t: np.log(special.erfc(t / np.sqrt(2.0)))
     >>> guess = -special.ndtri(np.array([0.025]))
-    >>> round(float(verified_quantile(gaussian_log_tail, np.array([0.05]), guess, lambda: 1.0)[0]), 9)
+    >>> round(float(_verified_quantile(gaussian_log_tail, np.array([0.05]), guess, lambda: 1.0)[0]), 9)
     1.959963985
     """
     shape = np.shape(alpha)
@@ -439,7 +438,7 @@ def norm_error_bound(mechanism: Mechanism, scale: float, setting: Setting, alpha
     -----
     :func:`tail_quantile` on :func:`log_norm_tail`, started from ``√(E‖N‖₂²)``; where the entry has
     a ``norm_quantile`` (the Gaussian's ``σ √(2 Q⁻¹(d/2, α))``, R1SMG's ``√σ* Φ̄⁻¹(α/2)``), that
-    answer checked by :func:`verified_quantile` instead (docs/math.md section 12.4).
+    answer checked by :func:`_verified_quantile` instead (docs/math.md section 12.4).
 
     Examples
     --------
@@ -464,7 +463,7 @@ def norm_error_bound(mechanism: Mechanism, scale: float, setting: Setting, alpha
         return tail_quantile(log_tail, alpha, typical())
     alpha_array = require_interval(as_float_array(alpha, "alpha"), "alpha", SMALLEST_ALPHA, 1.0, upper_open=True)
     estimate = np.asarray(mechanism.norm_quantile(alpha_array, scale, setting), dtype=np.float64)
-    return scalar_or_array(verified_quantile(log_tail, alpha_array, estimate, typical), alpha)
+    return scalar_or_array(_verified_quantile(log_tail, alpha_array, estimate, typical), alpha)
 
 
 def classical_formula_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike = 1.0) -> FloatOrArray:
