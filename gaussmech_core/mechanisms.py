@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from scipy import stats
 
-from . import bounded, discrete_gaussian, gaussian, generalized, laplace, loss, multivariate, tails
+from . import bounded, discrete_gaussian, gaussian, generalized, laplace, loss, multivariate, quantiles, tails
 from ._types import ArrayLike
 from ._validation import as_float_array, parameter_names, require_interval
 from .registry_types import (
@@ -278,7 +278,9 @@ def _gaussian_mechanism(
         norm_tail=lambda t, sigma, s: gaussian.gaussian_norm_tail(t, sigma, s.dim),
         privacy_profile=lambda eps, sigma, s: gaussian.gaussian_delta(eps, sigma, s.sensitivity),
         log_tail=lambda t, sigma, s: gaussian.gaussian_log_coordinate_tail(t, sigma),
+        coordinate_quantile=lambda alpha, sigma, s: quantiles.gaussian_coordinate_quantile(alpha, sigma),
         log_norm_tail=lambda t, sigma, s: _log_probability(gaussian.gaussian_norm_tail(t, sigma, s.dim)),
+        norm_quantile=lambda alpha, sigma, s: quantiles.gaussian_norm_quantile(alpha, sigma, s.dim),
         coordinate_sample=lambda rng, size, sigma, s: rng.normal(0.0, sigma, size=size),
         loss_summary=lambda sigma, s, levels=loss.DEFAULT_LEVELS, n_samples=0: loss.gaussian_loss_summary(
             sigma, s.dim, levels
@@ -372,6 +374,7 @@ def _gg_mechanism(
         norm_tail=None,
         privacy_profile=lambda eps, b, s: generalized.generalized_gaussian_delta(eps, b, s.sensitivity, s.order),
         log_tail=lambda t, b, s: generalized.gg_log_tail(t, b, s.order),
+        coordinate_quantile=lambda alpha, b, s: quantiles.gg_coordinate_quantile(alpha, b, s.order),
         log_norm_tail=None,
         coordinate_sample=lambda rng, size, b, s: np.asarray(generalized.gg_sample(rng, size, b, s.order), dtype=float),
         loss_summary=_iid_loss_summary("generalized_gaussian", lambda s: s.order),
@@ -485,6 +488,7 @@ def _bounded_mechanism(
     sampler,
     notes,
     atoms=None,
+    quantile=None,
 ):
     """A bounded-data GG mechanism; its noise is shown at the middle of the bounds, on [-h, h].
 
@@ -563,6 +567,7 @@ def _bounded_mechanism(
         pdf=lambda x, b, s: pdf(x, b, s.order, half(s)),
         tail=lambda t, b, s: tail(t, b, s.order, half(s)),
         log_tail=lambda t, b, s: _log_probability(tail(t, b, s.order, half(s))),
+        coordinate_quantile=None if quantile is None else (lambda alpha, b, s: quantile(alpha, b, s.order, half(s))),
         norm_tail=None,
         log_norm_tail=None,
         loss_summary=loss_summary,
@@ -721,6 +726,7 @@ def _discrete_gaussian_mechanism() -> Mechanism:
         pdf=lambda x, sigma, s: discrete_gaussian.discrete_gaussian_pmf(x, sigma),
         tail=lambda t, sigma, s: discrete_gaussian.discrete_gaussian_tail(t, sigma),
         log_tail=lambda t, sigma, s: discrete_gaussian.discrete_gaussian_log_tail(t, sigma),
+        coordinate_quantile=lambda alpha, sigma, s: quantiles.discrete_gaussian_coordinate_quantile(alpha, sigma),
         norm_tail=None,
         log_norm_tail=None,
         loss_summary=lambda sigma, s, levels=loss.DEFAULT_LEVELS, n_samples=100_000: (
@@ -834,6 +840,7 @@ def _build_registry() -> dict[str, Mechanism]:
             norm_tail=None,
             privacy_profile=lambda eps, b, s: laplace.laplace_delta(eps, b, s.l1_sensitivity),
             log_tail=lambda t, b, s: laplace.laplace_log_tail(t, b),
+            coordinate_quantile=lambda alpha, b, s: quantiles.laplace_coordinate_quantile(alpha, b),
             log_norm_tail=None,
             coordinate_sample=lambda rng, size, b, s: np.asarray(laplace.laplace_sample(rng, size, b), dtype=float),
             loss_summary=_iid_loss_summary("laplace", lambda s: 1.0),
@@ -889,7 +896,9 @@ def _build_registry() -> dict[str, Mechanism]:
             norm_tail=lambda t, std, s: gaussian.gaussian_norm_tail(t, std, s.dim),
             privacy_profile=lambda eps, std, s: gaussian.gaussian_delta(eps, std, s.sensitivity),
             log_tail=lambda t, std, s: gaussian.gaussian_log_coordinate_tail(t, std),
+            coordinate_quantile=lambda alpha, std, s: quantiles.gaussian_coordinate_quantile(alpha, std),
             log_norm_tail=lambda t, std, s: _log_probability(gaussian.gaussian_norm_tail(t, std, s.dim)),
+            norm_quantile=lambda alpha, std, s: quantiles.gaussian_norm_quantile(alpha, std, s.dim),
             coordinate_sample=lambda rng, size, std, s: rng.normal(0.0, std, size=size),
             loss_summary=lambda std, s, levels=loss.DEFAULT_LEVELS, n_samples=0: loss.mvg_iid_loss_summary(
                 std, s.matrix_shape[0], s.matrix_shape[1], levels
@@ -927,6 +936,9 @@ def _build_registry() -> dict[str, Mechanism]:
                 multivariate.r1smg_coordinate_tail(t, sigma_star, s.dim)
             ),
             log_norm_tail=lambda t, sigma_star, s: _log_probability(multivariate.r1smg_norm_tail(t, sigma_star)),
+            norm_quantile=lambda alpha, sigma_star, s: quantiles.gaussian_coordinate_quantile(
+                alpha, math.sqrt(sigma_star)
+            ),
             coordinate_sample=_r1smg_coordinate_sample,
             loss_summary=lambda sigma_star, s, levels=loss.DEFAULT_LEVELS, n_samples=0: loss.r1smg_loss_summary(
                 sigma_star, levels
@@ -952,6 +964,7 @@ def _build_registry() -> dict[str, Mechanism]:
             _truncated_sampler,
             "Pure ε-DP for data in [a, b]: the release is drawn from GG(s(x), b, p) restricted to [a, b]. "
             "Calibrated by the sufficient condition 2A(b) ≤ ε (valid, loose). " + BOUNDED_DATA_NOTE,
+            quantile=quantiles.truncated_gg_coordinate_quantile,
         ),
         _bounded_mechanism(
             "bit_gg",
@@ -968,6 +981,7 @@ def _build_registry() -> dict[str, Mechanism]:
             "Pure ε-DP for data in [a, b]: clamp(s(x) + e, a, b), the mass beyond a bound piled onto it (atoms, "
             "not drawn in the density). Its ε is exact (docs/math.md section 5.6). " + BOUNDED_DATA_NOTE,
             atoms=bounded.clamped_noise_atoms,
+            quantile=quantiles.clamped_gg_coordinate_quantile,
         ),
         _discrete_gaussian_mechanism(),
     ]

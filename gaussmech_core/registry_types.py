@@ -196,8 +196,14 @@ class Mechanism:
     * ``tail(t, scale, setting)``: P(|noise coordinate| > t).
     * ``log_tail(t, scale, setting)``: log P(|noise coordinate| > t), finite far below 1e-300
       where the family has a log-space formula.
+    * ``coordinate_quantile(alpha, scale, setting)`` (optional): the t with P(|noise coordinate| > t)
+      = α for an array of α in closed form (:mod:`gaussmech_core.quantiles`), NaN where it has none;
+      :func:`gaussmech_core.tails.coordinate_error_bound` checks it on ``log_tail`` and falls back
+      to the root search, so it speeds the error bound up without deciding it.
     * ``norm_tail(t, scale, setting)`` and ``log_norm_tail``: P(‖noise‖₂ > t) at ``setting.dim``
       and its log, or ``None`` when only Monte Carlo can give it.
+    * ``norm_quantile(alpha, scale, setting)`` (optional): the t with P(‖noise‖₂ > t) = α in closed
+      form, checked and backed up by the root search as ``coordinate_quantile`` is.
     * ``loss_summary(scale, setting, quantile_levels, n_samples)``: the distribution of the loss
       ‖noise‖₂² at ``setting.dim`` (a :class:`~gaussmech_core.loss.LossSummary`: mean, quantiles,
       skewness, excess kurtosis, and whether each is exact).
@@ -260,6 +266,8 @@ class Mechanism:
     atoms: Callable[[float, Setting], tuple[np.ndarray, np.ndarray]] | None = None
     loss_summary_against_dim: Callable | None = None
     scale_against_dim: Callable[[Sequence[Setting]], np.ndarray] | None = None
+    coordinate_quantile: Callable[[np.ndarray, float, Setting], np.ndarray] | None = None
+    norm_quantile: Callable[[np.ndarray, float, Setting], np.ndarray] | None = None
 
     def __post_init__(self):
         require_choice(self.family, "family", tuple(NOISE_FAMILIES))

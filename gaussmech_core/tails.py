@@ -315,8 +315,11 @@ def coordinate_error_bound(mechanism: Mechanism, scale: float, setting: Setting,
 
     Notes
     -----
-    :func:`tail_quantile` on :func:`log_coordinate_tail`. For Gaussian noise
-    ``t = σ Φ⁻¹(1 - α/2)``, for Laplace ``t = b ln(1/α)`` (docs/math.md sections 4 and 10).
+    :func:`tail_quantile` on :func:`log_coordinate_tail`; where the entry has a
+    ``coordinate_quantile`` in closed form (Gaussian ``t = σ Φ⁻¹(1 - α/2)``, Laplace
+    ``t = b ln(1/α)``, GG, the bounded GGs, the discrete Gaussian's lattice search), that answer
+    checked by :func:`_verified_quantile` instead, the root search only where the check fails
+    (docs/math.md sections 4, 10 and 12.4).
 
     Examples
     --------
@@ -326,8 +329,85 @@ def coordinate_error_bound(mechanism: Mechanism, scale: float, setting: Setting,
     2.995732274
     """
     scale = _scale_value(scale)
-    std = float(mechanism.coordinate_std(scale, setting))
-    return tail_quantile(lambda t: log_coordinate_tail(mechanism, t, scale, setting), alpha, std)
+
+    def log_tail(t):
+        return log_coordinate_tail(mechanism, t, scale, setting)
+
+    def std() -> float:
+        return float(mechanism.coordinate_std(scale, setting))
+
+    if mechanism.coordinate_quantile is None:
+        return tail_quantile(log_tail, alpha, std())
+    alpha_array = require_interval(as_float_array(alpha, "alpha"), "alpha", SMALLEST_ALPHA, 1.0, upper_open=True)
+    estimate = np.asarray(mechanism.coordinate_quantile(alpha_array, scale, setting), dtype=np.float64)
+    return scalar_or_array(_verified_quantile(log_tail, alpha_array, estimate, std), alpha)
+
+
+def _verified_quantile(
+    log_tail: Callable[[np.ndarray], FloatOrArray],
+    alpha: np.ndarray,
+    estimate: np.ndarray,
+    scale: Callable[[], float],
+) -> np.ndarray:
+    """:func:`tail_quantile`'s answer from a closed-form estimate, checked on the log tail itself.
+
+    Parameters
+    ----------
+    log_tail : callable
+        ``t -> log P(|N| > t)``, as for :func:`tail_quantile`.
+    alpha : numpy.ndarray
+        α in [1e-300, 1) (already checked).
+    estimate : numpy.ndarray
+        A closed-form t with ``P(|N| > t) = α`` for each α (NaN or a non-positive value: none).
+    scale : callable
+        Returns the typical size that :func:`tail_quantile` starts from, called only if needed.
+
+    Returns
+    -------
+    numpy.ndarray
+        For each α whose estimate t fails the check ``log_tail <= log α`` at ``t e^{-2e-13}``, the
+        first of ``t e^{2e-13}``, ``t e^{4e-13}``, ``t e^{8e-13}`` at which it holds (evaluated once
+        more as a scalar): the steps :func:`tail_quantile` takes above its root, so the answer is
+        within a relative 1e-12 of the smallest t that holds and on its safe side by the same
+        margin. Every other α (an estimate off by more than that, or none) gets
+        :func:`tail_quantile`'s root search: the guarantee never rests on the formula.
+
+    Notes
+    -----
+    docs/math.md section 12.4: four evaluations of the log tail in one array call instead of a
+    bracket search and Brent's method (about a dozen calls per α).
+
+    Examples
+    --------
+    >>> from scipy import special
+    >>> gaussian_log_tail = lambda t: np.log(special.erfc(t / np.sqrt(2.0)))
+    >>> guess = -special.ndtri(np.array([0.025]))
+    >>> round(float(_verified_quantile(gaussian_log_tail, np.array([0.05]), guess, lambda: 1.0)[0]), 9)
+    1.959963985
+    """
+    shape = np.shape(alpha)
+    flat_alpha = np.asarray(alpha, dtype=np.float64).ravel()
+    log_alpha = np.log(flat_alpha)
+    t = np.broadcast_to(np.asarray(estimate, dtype=np.float64), shape).ravel()
+    result = np.full(flat_alpha.shape, np.nan)
+    usable = np.flatnonzero(np.isfinite(t) & (t > SMALLEST_ALPHA) & (t < _FAR))
+    if usable.size:
+        log_t = np.log(t[usable])
+        offsets = np.array([-1.0, 1.0, 2.0, 4.0])[:, None] * _BRENT_TOLERANCE
+        probes = np.exp(log_t[None, :] + offsets)  # row 0 must fail, the first later row that holds wins
+        values = np.asarray(log_tail(probes.ravel()), dtype=np.float64).reshape(probes.shape)
+        holds = values <= log_alpha[usable]  # NaN counts as "does not hold"
+        first = np.argmax(holds[1:], axis=0) + 1
+        accepted = ~holds[0] & holds[1:].any(axis=0)
+        for column in np.flatnonzero(accepted):
+            value = float(probes[first[column], column])
+            index = usable[column]
+            if float(np.asarray(log_tail(np.asarray(value)), dtype=np.float64)) <= log_alpha[index]:
+                result[index] = value
+    rest = np.isnan(result)
+    if rest.any():
+        result[rest] = np.asarray(tail_quantile(log_tail, flat_alpha[rest], scale()), dtype=np.float64)
+    return result.reshape(shape)
 
 
 def norm_error_bound(mechanism: Mechanism, scale: float, setting: Setting, alpha: ArrayLike) -> FloatOrArray:
@@ -356,7 +436,9 @@ def norm_error_bound(mechanism: Mechanism, scale: float, setting: Setting, alpha
 
     Notes
     -----
-    :func:`tail_quantile` on :func:`log_norm_tail`, started from ``√(E‖N‖₂²)``.
+    :func:`tail_quantile` on :func:`log_norm_tail`, started from ``√(E‖N‖₂²)``; where the entry has
+    a ``norm_quantile`` (the Gaussian's ``σ √(2 Q⁻¹(d/2, α))``, R1SMG's ``√σ* Φ̄⁻¹(α/2)``), that
+    answer checked by :func:`_verified_quantile` instead (docs/math.md section 12.4).
 
     Examples
     --------
@@ -370,8 +452,18 @@ def norm_error_bound(mechanism: Mechanism, scale: float, setting: Setting, alpha
             f"{mechanism.name} has no closed-form tail of ‖noise‖₂ (norm_tail is None); estimate it by Monte Carlo"
         )
     scale = _scale_value(scale)
-    typical = math.sqrt(float(mechanism.expected_loss(scale, setting)))
-    return tail_quantile(lambda t: log_norm_tail(mechanism, t, scale, setting), alpha, typical)
+
+    def log_tail(t):
+        return log_norm_tail(mechanism, t, scale, setting)
+
+    def typical() -> float:
+        return math.sqrt(float(mechanism.expected_loss(scale, setting)))
+
+    if mechanism.norm_quantile is None:
+        return tail_quantile(log_tail, alpha, typical())
+    alpha_array = require_interval(as_float_array(alpha, "alpha"), "alpha", SMALLEST_ALPHA, 1.0, upper_open=True)
+    estimate = np.asarray(mechanism.norm_quantile(alpha_array, scale, setting), dtype=np.float64)
+    return scalar_or_array(_verified_quantile(log_tail, alpha_array, estimate, typical), alpha)
 
 
 def classical_formula_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike = 1.0) -> FloatOrArray:

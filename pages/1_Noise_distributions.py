@@ -117,7 +117,7 @@ with density_tab:
                 )
             figure = figures.density_figure(curves, MECHANISMS, setting, log_density=scale_view == "log")
             other_model = cached.setting_arguments(replace(setting, l1_model=other_neighbour_model(setting.l1_model)))
-            _, other_stds, _ = cached.density_curves(**other_model, every_variant=every_variant, reference=reference)
+            other_stds, _ = cached.coordinate_stds(**other_model, every_variant=every_variant)
             chart(
                 figure,
                 "distributions_density_chart",

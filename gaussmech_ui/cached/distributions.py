@@ -30,6 +30,9 @@ __all__ = [
     "setting_arguments",
     "make_setting",
     "shown_ids",
+    "coordinate_stds",
+    "symmetric_grid",
+    "symmetric_pdf",
     "density_curves",
     "gg_family_curves",
     "sample_histogram",
@@ -77,16 +80,10 @@ def density_curves(
     table = calibration_table(
         epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper
     )
-    ids = shown_ids(every_variant)
-    stds, invalid = {}, {}
-    for mechanism_id in ids:
-        if _valid(table, mechanism_id):
-            stds[mechanism_id] = float(table.loc[mechanism_id, "coordinate_std"])
-        else:
-            invalid[mechanism_id] = table.loc[mechanism_id, "reason"] or "not available here"
+    stds, invalid = _stds_of_shown(table, every_variant)
     anchor = reference if reference in stds else DEFAULT_MECHANISM_ID
     half_width = WINDOW_STDS * stds.get(anchor, float(table.loc[DEFAULT_MECHANISM_ID, "coordinate_std"]))
-    grid = np.linspace(-half_width, half_width, DENSITY_POINTS)
+    grid = symmetric_grid(half_width, DENSITY_POINTS)
     lattice = _lattice(half_width) if any(MECHANISMS[key].support == "integer" for key in stds) else np.array([])
     # Continuous densities on the grid, integer noise's pmf on the integers (each NaN at the other's points).
     x = np.union1d(grid, lattice) if lattice.size else grid
@@ -96,11 +93,69 @@ def density_curves(
         mechanism = MECHANISMS[mechanism_id]
         where = on_lattice if mechanism.support == "integer" else on_grid
         values = np.full(x.shape, np.nan)
-        values[where] = np.asarray(
-            mechanism.pdf(x[where], float(table.loc[mechanism_id, "scale"]), setting), dtype=float
-        )
+        values[where] = symmetric_pdf(mechanism, x[where], float(table.loc[mechanism_id, "scale"]), setting)
         columns[mechanism_id] = values
     return pd.DataFrame(columns), stds, invalid
+
+
+def _stds_of_shown(table: pd.DataFrame, every_variant: bool) -> tuple[dict, dict]:
+    stds, invalid = {}, {}
+    for mechanism_id in shown_ids(every_variant):
+        if _valid(table, mechanism_id):
+            stds[mechanism_id] = float(table.loc[mechanism_id, "coordinate_std"])
+        else:
+            invalid[mechanism_id] = table.loc[mechanism_id, "reason"] or "not available here"
+    return stds, invalid
+
+
+def coordinate_stds(
+    epsilon: float,
+    delta: float,
+    sensitivity: float,
+    order: float,
+    dim: int,
+    l1_model: str,
+    every_variant: bool,
+    *,
+    data_lower: float = 0.0,
+    data_upper: float = 1.0,
+) -> tuple[dict, dict]:
+    """The ``(stds, invalid)`` of :func:`density_curves` without its curves, from the calibration table.
+
+    The Densities caption says what the other neighbour model would change: that needs the stds
+    under it, not its densities (R1SMG's alone are a quadrature per point).
+    """
+    table = calibration_table(
+        epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper
+    )
+    return _stds_of_shown(table, every_variant)
+
+
+def symmetric_grid(half_width: float, points: int) -> np.ndarray:
+    """``np.linspace(-half_width, half_width, points)`` (an even count) made exactly symmetric.
+
+    The positive half is linspace's own; the negative half is its mirror image, so every |x|
+    appears twice (linspace's negative values may differ from the mirror by an ulp).
+
+    Examples
+    --------
+    >>> grid = symmetric_grid(3.0, 6)
+    >>> grid.round(12).tolist(), bool(np.all(grid == -grid[::-1]))
+    ([-3.0, -1.8, -0.6, 0.6, 1.8, 3.0], True)
+    """
+    positive = np.linspace(-half_width, half_width, points)[points // 2 :]
+    return np.concatenate([-positive[::-1], positive])
+
+
+def symmetric_pdf(mechanism, x: np.ndarray, scale: float, setting) -> np.ndarray:
+    """``mechanism.pdf(x, scale, setting)``, evaluated once per distinct |x| and mirrored.
+
+    Every registered noise is symmetric about 0 (tests/ui/test_cached_distributions.py checks
+    each entry's pdf at ±x), so a symmetric grid costs half the evaluations: for R1SMG, whose
+    marginal density is a quadrature per point, that is half of a Densities rerun's largest cost.
+    """
+    magnitudes, where = np.unique(np.abs(np.asarray(x, dtype=float)), return_inverse=True)
+    return np.asarray(mechanism.pdf(magnitudes, scale, setting), dtype=float)[where.reshape(np.shape(x))]
 
 
 def _lattice(half_width: float) -> np.ndarray:
@@ -226,8 +281,8 @@ def sample_histogram(
     histogram = pd.DataFrame(
         {"left": edges[:-1], "right": edges[1:], "count": counts, "density": counts / (size * width)}
     )
-    x = np.linspace(-half_width, half_width, DENSITY_POINTS)
-    curve = pd.DataFrame({"x": x, "density": np.asarray(mechanism.pdf(x, scale, setting), dtype=float)})
+    x = symmetric_grid(half_width, DENSITY_POINTS)
+    curve = pd.DataFrame({"x": x, "density": symmetric_pdf(mechanism, x, scale, setting)})
     summary = dict(
         sample_std=float(np.std(draws)) if size > 1 else float("nan"),
         exact_std=std,

@@ -7,6 +7,7 @@ holds), so nothing underflows. Functions take plain numbers and return pandas fr
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -16,6 +17,7 @@ from gaussmech_core import generalized, tails
 from gaussmech_core.mechanisms import MECHANISMS
 from gaussmech_core.streams import mechanism_rng
 
+from .arguments import STAND_IN
 from .cache import cache_data
 from .distributions import make_setting, shown_ids
 from .overview import calibration_table
@@ -64,6 +66,60 @@ def _valid_scales(table: pd.DataFrame, ids) -> tuple[dict, dict]:
     return scales, invalid
 
 
+def _noise_setting(setting):
+    """``setting`` with the neighbour model at its stand-in, for computations at a given scale.
+
+    The neighbour model enters a calibration only (through Δ₁, which the scale then carries); the
+    law of the noise at that scale, its tails and its sampler, do not read it (the seam test in
+    tests/ui/test_cached_tails.py checks every entry). So the tables of both models (the page
+    shows the other model's bounds in its caption) share each bound and each Monte Carlo draw.
+    """
+    return dataclasses.replace(setting, l1_model=STAND_IN["l1_model"])
+
+
+def _setting_fields(setting) -> dict:
+    return dict(
+        epsilon=setting.epsilon,
+        delta=setting.delta,
+        sensitivity=setting.sensitivity,
+        order=setting.order,
+        dim=setting.dim,
+        data_lower=setting.data_lower,
+        data_upper=setting.data_upper,
+    )
+
+
+@cache_data(max_entries=512, show_spinner=False)
+def _error_bound(
+    kind: str,
+    mechanism_id: str,
+    scale: float,
+    alpha: float,
+    epsilon: float,
+    delta: float,
+    sensitivity: float,
+    order: float,
+    dim: int,
+    data_lower: float,
+    data_upper: float,
+) -> float:
+    """One mechanism's error bound at one α: ``kind`` "coordinate" or "norm" (tails.*_error_bound)."""
+    setting = make_setting(epsilon, delta, sensitivity, order, dim, STAND_IN["l1_model"], data_lower, data_upper)
+    bound = tails.coordinate_error_bound if kind == "coordinate" else tails.norm_error_bound
+    return float(bound(MECHANISMS[mechanism_id], scale, setting, alpha))
+
+
+def _bound(kind: str, mechanism_id: str, scale: float, setting, alpha: float) -> float:
+    """The error bound, from :func:`_error_bound`'s cache where it takes a root search; a closed-form
+    bound (``coordinate_quantile``, ``norm_quantile``: about 0.3 ms) costs no more than a cache lookup."""
+    noise_setting, mechanism = _noise_setting(setting), MECHANISMS[mechanism_id]
+    if kind == "coordinate" and mechanism.coordinate_quantile is not None:
+        return float(tails.coordinate_error_bound(mechanism, float(scale), noise_setting, alpha))
+    if kind == "norm" and mechanism.norm_quantile is not None:
+        return float(tails.norm_error_bound(mechanism, float(scale), noise_setting, alpha))
+    return _error_bound(kind, mechanism_id, float(scale), float(alpha), **_setting_fields(noise_setting))
+
+
 def _probabilities(log_tail: np.ndarray, floor: float) -> np.ndarray:
     """exp(log tail) where it is at least the floor, NaN below (so a log axis never sees 0)."""
     log_tail = np.asarray(log_tail, dtype=float)
@@ -100,7 +156,7 @@ def coordinate_tail_curves(
     scales, invalid = _valid_scales(table, shown_ids(every_variant))
     stds = {key: float(table.loc[key, "coordinate_std"]) for key in scales}
     proven = [key for key in scales if MECHANISMS[key].guarantee != "claimed"] or list(scales)
-    upper = max(float(tails.coordinate_error_bound(MECHANISMS[key], scales[key], setting, floor)) for key in proven)
+    upper = max(_bound("coordinate", key, scales[key], setting, floor) for key in proven)
     lower = min(stds[key] for key in proven) / 20.0
     t = np.geomspace(lower, 1.05 * upper, TAIL_POINTS)
     columns = {"t": t}
@@ -134,8 +190,26 @@ def monte_carlo_norms(
     )
     if not vectors or not bool(table.loc[mechanism_id, "valid"]):
         return None
-    setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model, data_lower, data_upper)
-    mechanism, scale = MECHANISMS[mechanism_id], float(table.loc[mechanism_id, "scale"])
+    setting = _noise_setting(make_setting(epsilon, delta, sensitivity, order, dim, l1_model, data_lower, data_upper))
+    return _sorted_norms(mechanism_id, float(table.loc[mechanism_id, "scale"]), vectors, **_setting_fields(setting))
+
+
+@cache_data(max_entries=64, show_spinner=False)
+def _sorted_norms(
+    mechanism_id: str,
+    scale: float,
+    vectors: int,
+    epsilon: float,
+    delta: float,
+    sensitivity: float,
+    order: float,
+    dim: int,
+    data_lower: float,
+    data_upper: float,
+) -> np.ndarray:
+    """The draws of :func:`monte_carlo_norms` at a given scale (shared by both neighbour models)."""
+    setting = make_setting(epsilon, delta, sensitivity, order, dim, STAND_IN["l1_model"], data_lower, data_upper)
+    mechanism = MECHANISMS[mechanism_id]
     rng = mechanism_rng(MONTE_CARLO_SEED, mechanism_id)  # its own stream, whichever others are drawn
     norms = np.empty(vectors)
     block = max(1, MONTE_CARLO_FLOATS // (8 * dim))
@@ -197,7 +271,7 @@ def norm_tail_curves(
             norms[key] = values
     typical = {key: math.sqrt(float(table.loc[key, "expected_loss"])) for key in scales}
     proven = [key for key in exact if MECHANISMS[key].guarantee != "claimed"] or list(exact)
-    uppers = [float(tails.norm_error_bound(MECHANISMS[key], exact[key], setting, floor)) for key in proven]
+    uppers = [_bound("norm", key, exact[key], setting, floor) for key in proven]
     uppers += [float(values[-1]) for values in norms.values()]
     lowers = [typical[key] for key in proven + list(norms)]
     upper = max(uppers) if uppers else 1.0
@@ -245,7 +319,7 @@ def coordinate_bounds(
         dict(
             id=key,
             std=float(table.loc[key, "coordinate_std"]),
-            bound=float(tails.coordinate_error_bound(MECHANISMS[key], scale, setting, alpha)),
+            bound=_bound("coordinate", key, scale, setting, alpha),
             method="exact",
         )
         for key, scale in scales.items()
@@ -283,7 +357,7 @@ def norm_bounds(
         mechanism = MECHANISMS[key]
         bound, method = math.nan, ""
         if mechanism.norm_tail is not None:
-            bound, method = float(tails.norm_error_bound(mechanism, scale, setting, alpha)), "exact"
+            bound, method = _bound("norm", key, scale, setting, alpha), "exact"
         else:
             values = monte_carlo_norms(
                 key, epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper

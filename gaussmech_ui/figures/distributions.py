@@ -16,6 +16,7 @@ import plotly.graph_objects as go
 
 from ..format import format_number, format_ratio
 from ..ranking import assumption_sentence, bounded_note, rank, ranked, reader_name, winner_phrase
+from . import light
 from .built_once import built_once
 from .common import (
     CURRENT_COLOR,
@@ -77,14 +78,13 @@ def log_dtick(smallest: float) -> int:
     return 100
 
 
-@built_once
 def density_figure(curves: pd.DataFrame, mechanisms: Mapping, setting, *, log_density: bool) -> go.Figure:
     """Per-coordinate noise densities of several mechanisms on one chart, linear or log density.
 
     ``curves`` has an ``x`` column and one density column per mechanism id to draw (values that
     are not positive are left out of a log chart).
     """
-    figure = go.Figure()
+    figure = light.new_figure()
     x = curves["x"].to_numpy(dtype=float)
     ids = [key for key in curves.columns if key != "x"]
     # Drawn last-to-first so the first mechanism (the reference) is on top where curves coincide
@@ -144,7 +144,7 @@ def density_figure(curves: pd.DataFrame, mechanisms: Mapping, setting, *, log_de
             core_ids(densities, mechanisms),
             log_y=False,
         )
-    return legend_below(figure)
+    return light.finished(legend_below(figure))
 
 
 def density_caption(
@@ -206,7 +206,6 @@ def density_caption(
 _FAMILY_STYLE = {"gg": "solid", "laplace": "dash", "gaussian": "dot"}
 
 
-@built_once
 def gg_family_figure(curves: pd.DataFrame, styles: Mapping[str, Mapping], setting, *, mode: str) -> go.Figure:
     """The generalized Gaussian GG(p) next to Laplace (p = 1) and the Gaussian (p = 2).
 
@@ -215,7 +214,7 @@ def gg_family_figure(curves: pd.DataFrame, styles: Mapping[str, Mapping], settin
     ``"equal_variance"`` (all three with one standard deviation) or ``"calibrated"`` (each at
     its own calibrated scale).
     """
-    figure = go.Figure()
+    figure = light.new_figure()
     x = curves["x"].to_numpy(dtype=float)
     for column in ("gg", "laplace", "gaussian"):
         if column not in curves:
@@ -247,7 +246,7 @@ def gg_family_figure(curves: pd.DataFrame, styles: Mapping[str, Mapping], settin
         x_title="noise value x in one coordinate",
         y_title="density f(x)",
     )
-    return figure
+    return light.finished(figure)
 
 
 def gg_family_caption(mode: str, order: float, at_mean: Mapping[str, float], stds: Mapping[str, float]) -> str:
@@ -275,7 +274,6 @@ def gg_family_caption(mode: str, order: float, at_mean: Mapping[str, float], std
     )
 
 
-@built_once
 def sample_histogram_figure(
     histogram: pd.DataFrame, curve: pd.DataFrame, mechanism, setting, *, size: int, seed: int
 ) -> go.Figure:
@@ -285,7 +283,7 @@ def sample_histogram_figure(
     """
     left = histogram["left"].to_numpy(dtype=float)
     right = histogram["right"].to_numpy(dtype=float)
-    figure = go.Figure()
+    figure = light.new_figure()
     figure.add_trace(
         dict(
             type="bar",
@@ -318,7 +316,7 @@ def sample_histogram_figure(
         y_title="density (histogram: share of draws per unit of x)",
     )
     update_layout_quickly(figure, bargap=0)
-    return figure
+    return light.finished(figure)
 
 
 def sample_caption(summary: Mapping[str, float], mechanism, size: int) -> str:

@@ -16,6 +16,7 @@ import plotly.graph_objects as go
 
 from ..format import format_number, format_percent, format_ratio
 from ..ranking import on_curve_note, place_phrase, rank, reader_name
+from . import light
 from .built_once import built_once
 from .common import (
     CURRENT_COLOR,
@@ -59,7 +60,6 @@ _LOWER_COLOR = "#D55E00"  # the mass P[L ≤ −ε], weighted by e^ε
 REGION_COLORS = {0: "#009E73", 1: "#F0E442", 2: "#D55E00"}
 
 
-@built_once
 def profile_figure(
     curves: pd.DataFrame, mechanisms: Mapping, setting, *, claimed: Mapping[str, tuple] | None = None
 ) -> go.Figure:
@@ -70,7 +70,7 @@ def profile_figure(
     ``(claimed δ, true δ)`` at the current ε: an open marker at what is claimed, a filled one at
     the truth, joined by a dashed segment.
     """
-    figure = go.Figure()
+    figure = light.new_figure()
     epsilons = curves["epsilon"].to_numpy(dtype=float)
     ids = [key for key in curves.columns if key != "epsilon"]
     # Last-to-first, so the reference mechanism is drawn on top where curves coincide; legend in order. A curve
@@ -151,7 +151,7 @@ def profile_figure(
     # "autoscale" shows everything down to 1e-300.
     floor = max(1e-300, min(setting.delta, 1e-2) ** 3)
     figure.update_yaxes(range=[math.log10(floor), 0.3], dtick=log_dtick(floor))
-    return legend_below(figure)
+    return light.finished(legend_below(figure))
 
 
 def profile_caption(comparison: pd.DataFrame, mechanisms: Mapping, setting, claimed: Mapping[str, tuple]) -> str:
@@ -199,7 +199,6 @@ def profile_caption(comparison: pd.DataFrame, mechanisms: Mapping, setting, clai
     return " ".join(sentences)
 
 
-@built_once
 def privacy_loss_figure(
     frame: pd.DataFrame,
     setting,
@@ -220,7 +219,7 @@ def privacy_loss_figure(
     loss = frame["loss"].to_numpy(dtype=float)
     density = frame["density"].to_numpy(dtype=float)
     epsilon = setting.epsilon
-    figure = go.Figure()
+    figure = light.new_figure()
     right = loss >= epsilon
     left = loss <= -epsilon
     figure.add_trace(
@@ -277,7 +276,7 @@ def privacy_loss_figure(
         positive = density[density > 0]
         if positive.size:
             figure.update_yaxes(range=[math.log10(positive.min()), math.log10(positive.max()) + 0.3])
-    return figure
+    return light.finished(figure)
 
 
 def privacy_loss_caption(setting, *, eta: float, upper: float, lower: float, delta: float) -> str:
@@ -498,7 +497,6 @@ def low_privacy_caption(frame: pd.DataFrame, setting) -> str:
     )
 
 
-@built_once
 def tradeoff_figure(
     frame: pd.DataFrame, setting, *, mu: float, alpha: float, gaussian_beta: float, region_beta: float
 ) -> go.Figure:
@@ -509,7 +507,7 @@ def tradeoff_figure(
     its (α, β) on or above both curves; the point at the chosen α is marked.
     """
     alphas = frame["alpha"].to_numpy(dtype=float)
-    figure = go.Figure()
+    figure = light.new_figure()
     figure.add_trace(
         dict(
             type="scatter",
@@ -570,7 +568,7 @@ def tradeoff_figure(
     figure.update_xaxes(range=[0, 1])
     figure.update_yaxes(range=[0, 1], scaleanchor="x", scaleratio=1)
     update_layout_quickly(figure, height=620)
-    return figure
+    return light.finished(figure)
 
 
 def tradeoff_caption(alpha: float, gaussian_power: float, region_power: float) -> str:
@@ -592,9 +590,9 @@ ROUTE_STYLES = {
 }
 
 
-def _route_curves(frame: pd.DataFrame, y_symbol: str) -> go.Figure:
-    """One curve against k per accounting route present in ``frame``, styled by :data:`ROUTE_STYLES`."""
-    figure = go.Figure()
+def _route_curves(frame: pd.DataFrame, y_symbol: str) -> light.LightFigure:
+    """One curve against k per accounting route present in ``frame``, styled by :data:`ROUTE_STYLES` (a light figure)."""
+    figure = light.new_figure()
     ks = frame["k"].to_numpy(dtype=float)
     for route, style in ROUTE_STYLES.items():
         if route not in frame:
@@ -613,7 +611,6 @@ def _route_curves(frame: pd.DataFrame, y_symbol: str) -> go.Figure:
     return figure
 
 
-@built_once
 def composition_figure(frame: pd.DataFrame, setting, *, total_delta_text: str, k: int) -> go.Figure:
     """Total ε after k releases of the calibrated Gaussian, by each accounting route.
 
@@ -632,7 +629,7 @@ def composition_figure(frame: pd.DataFrame, setting, *, total_delta_text: str, k
         log_x=True,
         log_y=True,
     )
-    return legend_below(vertical_marker(figure, k, f"k = {k:,}", log_x=True))
+    return light.finished(legend_below(vertical_marker(figure, k, f"k = {k:,}", log_x=True)))
 
 
 def composition_table(rows: pd.DataFrame) -> pd.DataFrame:
@@ -667,7 +664,6 @@ def composition_caption(rows: pd.DataFrame, k: int) -> str:
     return text + "."
 
 
-@built_once
 def per_release_sigma_figure(frame: pd.DataFrame, setting, *, k: int) -> go.Figure:
     """The per-release σ each route needs so that k releases meet the chosen total (ε, δ).
 
@@ -686,7 +682,7 @@ def per_release_sigma_figure(frame: pd.DataFrame, setting, *, k: int) -> go.Figu
         log_x=True,
         log_y=True,
     )
-    return legend_below(vertical_marker(figure, k, f"k = {k:,}", log_x=True))
+    return light.finished(legend_below(vertical_marker(figure, k, f"k = {k:,}", log_x=True)))
 
 
 def per_release_caption(sigmas: Mapping[str, float], k: int) -> str:

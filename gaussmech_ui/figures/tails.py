@@ -24,6 +24,7 @@ from ..ranking import (
     share_exact_values,
     winner_phrase,
 )
+from . import light
 from .built_once import built_once
 from .common import (
     CURRENT_COLOR,
@@ -55,7 +56,6 @@ __all__ = [
 # Paul Tol's colour-blind-safe "muted" scheme, for curves of different δ or ε.
 
 
-@built_once
 def tail_figure(
     curves: pd.DataFrame,
     mechanisms: Mapping,
@@ -74,7 +74,7 @@ def tail_figure(
     (bound, α). ``monte_carlo`` (vector chart only) has ``t`` and one empirical-tail column per
     mechanism without a closed form, drawn dashed.
     """
-    figure = go.Figure()
+    figure = light.new_figure()
     t = curves["t"].to_numpy(dtype=float)
     symbol = "‖noise‖₂" if vector else "|noise|"
     y_label = f"P({symbol} > t)"
@@ -148,7 +148,7 @@ def tail_figure(
     values = curves.drop(columns="t").to_numpy(dtype=float)
     smallest = float(np.nanmin(values)) if np.isfinite(values).any() else alpha
     figure.update_yaxes(dtick=log_dtick(min(smallest, alpha)))
-    return legend_below(figure)
+    return light.finished(legend_below(figure))
 
 
 def tail_caption(
