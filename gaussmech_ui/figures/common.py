@@ -311,9 +311,12 @@ def horizontal_marker(
 def mark_current_x(figure: go.Figure, x: float, label: str) -> go.Figure:
     """A dashed vertical line at the current value of the x quantity, labelled at the top.
 
-    Call it after :func:`apply_layout`: whether the x axis is logarithmic is read from the figure.
+    Call it after :func:`apply_layout`: whether the x axis is logarithmic is read from the figure
+    (a ``go.Figure``, or a light figure whose layout is a plain dict).
     """
-    return vertical_marker(figure, x, label, log_x=figure.layout.xaxis.type == "log")
+    layout = figure.layout
+    axis_type = layout.get("xaxis", {}).get("type") if isinstance(layout, dict) else layout.xaxis.type
+    return vertical_marker(figure, x, label, log_x=axis_type == "log")
 
 
 _TAG = re.compile(r"<[^>]+>")

@@ -29,7 +29,7 @@ from ..ranking import (
     reader_name,
     winner_phrase,
 )
-from .built_once import built_once
+from . import light
 from .common import (
     CURRENT_COLOR,
     DELTA_COLORS,
@@ -81,7 +81,6 @@ def setting_summary(setting, *, with_epsilon: bool = True) -> str:
     return ", ".join(parts)
 
 
-@built_once
 def std_vs_epsilon_figure(
     sweep: pd.DataFrame,
     mechanisms: Mapping,
@@ -98,9 +97,10 @@ def std_vs_epsilon_figure(
     setting (NaN when not valid), drawn as a marker on its curve (one trace, so hiding the curve
     hides its marker). The legend sits under the plot in groups (Gaussian calibrations, other
     families, claimed only); a curve that lies on another (GG with p = 2 on the analytic Gaussian)
-    is drawn as a wide pale band under it and says so in the legend.
+    is drawn as a wide pale band under it and says so in the legend. Built as a light figure
+    (:mod:`~gaussmech_ui.figures.light`).
     """
-    figure = go.Figure()
+    figure = light.new_figure()
     epsilons = sweep["epsilon"].to_numpy(dtype=float)
     x_label, y_label = "ε", "std per coordinate"
     shown = [key for key in mechanisms if key in sweep and (every_variant or mechanisms[key].featured)]
@@ -167,10 +167,9 @@ def std_vs_epsilon_figure(
         height=620,
     )
     grouped_legend_below(figure)
-    return mark_current_x(figure, setting.epsilon, f"current ε = {format_number(setting.epsilon)}")
+    return light.finished(mark_current_x(figure, setting.epsilon, f"current ε = {format_number(setting.epsilon)}"))
 
 
-@built_once
 def variance_ratio_figure(
     ratios: pd.DataFrame,
     current_epsilon: float,
@@ -181,9 +180,10 @@ def variance_ratio_figure(
 
     ``ratios`` is the long frame of :func:`gaussmech_ui.cached.overview.variance_ratio_sweep`.
     The curve of the current δ is drawn thicker; the current point is marked when ε < 1 (the
-    classical formula is not a theorem elsewhere, so there is no ratio to show).
+    classical formula is not a theorem elsewhere, so there is no ratio to show). Built as a light
+    figure (:mod:`~gaussmech_ui.figures.light`).
     """
-    figure = go.Figure()
+    figure = light.new_figure()
     x_label, y_label = "ε", "variance ratio"
     deltas = list(dict.fromkeys(ratios["delta"].tolist()))
     for index, delta in enumerate(deltas):
@@ -243,7 +243,7 @@ def variance_ratio_figure(
         )
     else:
         mark_current_x(figure, current_epsilon, f"current ε = {format_number(current_epsilon)}")
-    return figure
+    return light.finished(figure)
 
 
 def current_variance_ratio(frame: pd.DataFrame) -> float | None:

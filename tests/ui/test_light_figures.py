@@ -175,3 +175,36 @@ def test_the_composition_charts_are_the_validated_charts(monkeypatch, k):
     per_release = cached_profiles.per_release_frame(SETTING.epsilon, SETTING.delta, SETTING.sensitivity)
     shipped, validated = _both(monkeypatch, lambda: profile_figures.per_release_sigma_figure(per_release, SETTING, k=k))
     assert shipped == validated
+
+
+@pytest.mark.parametrize("every_variant", [False, True])
+@pytest.mark.parametrize(
+    "setting",
+    [SETTING, Setting(epsilon=2e-5, delta=1e-10, dim=300, order=1.5), Setting(epsilon=700.0, delta=0.1, dim=1)],
+    ids=["default", "small-eps", "large-eps"],
+)
+def test_the_overview_charts_are_the_validated_charts(monkeypatch, setting, every_variant):
+    from gaussmech_ui.cached import overview as cached_overview
+    from gaussmech_ui.cached.arguments import setting_arguments
+    from gaussmech_ui.figures import overview as overview_figures
+
+    table = cached_overview.calibration_table(**setting_arguments(setting))
+    low, high = cached_overview.epsilon_grid_exponents(setting.epsilon)
+    sweep = cached_overview.std_sweep(**setting_arguments(setting, epsilon=False), low_exponent=low, high_exponent=high)
+    current = table["coordinate_std"].where(table["valid"]).to_dict()
+    shipped, validated = _both(
+        monkeypatch,
+        lambda: overview_figures.std_vs_epsilon_figure(
+            sweep, MECHANISMS, setting, current, every_variant=every_variant
+        ),
+    )
+    assert shipped == validated
+    ratios = cached_overview.variance_ratio_frame(
+        cached_overview.ratio_deltas(setting.delta), cached_overview.ratio_grid_exponent(setting.epsilon)
+    )
+    ratio = overview_figures.current_variance_ratio(table)
+    shipped, validated = _both(
+        monkeypatch,
+        lambda: overview_figures.variance_ratio_figure(ratios, setting.epsilon, setting.delta, ratio),
+    )
+    assert shipped == validated
