@@ -140,8 +140,14 @@ def _columns_by_mechanism(frame: pd.DataFrame, columns: tuple[str, ...]) -> dict
 
 
 def _rows(frame: pd.DataFrame) -> list[dict]:
-    """The rows of a small table as plain dicts (``iterrows`` builds a pandas Series per row)."""
-    return frame.to_dict("records")
+    """The rows of a small table as plain dicts, as ``frame.to_dict("records")`` gives them.
+
+    Built from each column's ``tolist()`` (Python scalars, as ``to_dict`` boxes them): ``iterrows``
+    builds a pandas Series per row, and ``to_dict`` boxes every cell on its own, 3 ms of a rerun.
+    """
+    names = list(frame.columns)
+    columns = [frame[name].tolist() for name in names]
+    return [dict(zip(names, values)) for values in zip(*columns)]
 
 
 def _mark_dim(figure: go.Figure, dim: int) -> go.Figure:

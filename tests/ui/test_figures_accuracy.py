@@ -450,3 +450,25 @@ def test_charts_built_without_validation_equal_their_validated_rebuild(mean_inpu
         validated = go.Figure(json.loads(figure.to_json()))
         assert validated.data and len(validated.data) == len(figure.data)
         assert _figure_json(validated) == _figure_json(figure)
+
+
+def test_rows_are_the_records_pandas_gives():
+    """figures.accuracy._rows is to_dict("records"), value for value and type for type."""
+    import math
+
+    import pandas as pd
+
+    from gaussmech_ui.figures.accuracy import _rows
+
+    frame = pd.DataFrame(
+        dict(mechanism=["a", "b", None], epsilon=[0.5, float("nan"), 3.0], exact=[True, False, True], count=[1, 2, 3])
+    )
+    expected = frame.to_dict("records")
+    got = _rows(frame)
+    assert len(got) == len(expected)
+    for mine, theirs in zip(got, expected):
+        assert list(mine) == list(theirs)
+        for key in mine:
+            assert type(mine[key]) is type(theirs[key]), key
+            both_nan = isinstance(mine[key], float) and math.isnan(mine[key]) and math.isnan(theirs[key])
+            assert both_nan or mine[key] == theirs[key], key
