@@ -274,8 +274,8 @@ def mechanism_std_sweep(
     """One mechanism's per-coordinate std on the ε grid of :func:`std_sweep` (NaN where not valid).
 
     Called with :func:`~gaussmech_ui.cached.arguments.arguments_read_by`, so one entry serves every
-    setting that differs only in parameters this mechanism ignores. An array of 41 floats at most:
-    512 entries are about 200 kB.
+    setting that differs only in parameters this mechanism ignores. An array of at most 73 floats
+    (ε from 1e-6 to 1e3): 512 entries are about 300 kB.
     """
     epsilons = _epsilon_grid(low_exponent, high_exponent)
     mechanism = MECHANISMS[mechanism_id]
