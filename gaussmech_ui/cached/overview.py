@@ -158,9 +158,10 @@ def numbers_l1_model(mechanism, l1_model: str) -> str:
     for the others it decides validity alone (checked on the real setting), so their numbers are
     computed once under "one_coordinate" and shared by the Overview's two tables (the sidebar's
     model and the other one, for the caption). tests/ui/test_cached_overview.py checks that the
-    numbers agree under both models for every such entry.
+    numbers agree under both models for every such entry. The rule is that of
+    :func:`~.arguments.arguments_read_by`.
     """
-    return l1_model if mechanism.sensitivity_norm == "l1" else "one_coordinate"
+    return arguments_read_by(mechanism, {"l1_model": l1_model})["l1_model"]
 
 
 @cache_data(max_entries=1024, show_spinner=False)

@@ -17,7 +17,7 @@ from gaussmech_core import generalized, tails
 from gaussmech_core.mechanisms import MECHANISMS
 from gaussmech_core.streams import mechanism_rng
 
-from .arguments import STAND_IN
+from .arguments import STAND_IN, setting_arguments
 from .cache import cache_data
 from .distributions import make_setting, shown_ids
 from .overview import calibration_table
@@ -78,15 +78,11 @@ def _noise_setting(setting):
 
 
 def _setting_fields(setting) -> dict:
-    return dict(
-        epsilon=setting.epsilon,
-        delta=setting.delta,
-        sensitivity=setting.sensitivity,
-        order=setting.order,
-        dim=setting.dim,
-        data_lower=setting.data_lower,
-        data_upper=setting.data_upper,
-    )
+    """:func:`~.arguments.setting_arguments` without the neighbour model, which the cached
+    computations at a given scale take at its stand-in (:func:`_noise_setting`)."""
+    fields = setting_arguments(setting)
+    del fields["l1_model"]
+    return fields
 
 
 @cache_data(max_entries=512, show_spinner=False)
