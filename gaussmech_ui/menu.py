@@ -12,6 +12,8 @@ Icons are Material Symbols names (``:material/name:``), which ``st.page_link`` d
 
 from __future__ import annotations
 
+import functools
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,11 +46,33 @@ MENU: tuple[MenuEntry, ...] = (
 
 def available_entries(app_root: Path = APP_ROOT) -> list[MenuEntry]:
     """The entries whose script exists under ``app_root``, in menu order."""
-    return [entry for entry in MENU if (Path(app_root) / entry.path).is_file()]
+    root = Path(app_root)
+    return list(_existing_entries(root, _names_in(root), _names_in(root / "pages")))
 
 
 def entry_for(script_path: str | Path, app_root: Path = APP_ROOT) -> MenuEntry | None:
     """The entry of the page whose script is ``script_path`` (absolute, or relative to ``app_root``)."""
+    return _entry_for(str(script_path), str(app_root))
+
+
+# Every rerun of every page asks both questions (the sidebar, the page tools): each answer is kept,
+# as resolving and testing eight paths is a millisecond of a rerun (measured under load). The
+# entries found are keyed by the names in the two folders, so a page added or removed is seen at
+# once (a folder's modification time would not do: Linux stamps it with a clock of ~4 ms steps).
+def _names_in(folder: Path) -> frozenset[str]:
+    try:
+        return frozenset(os.listdir(folder))
+    except OSError:
+        return frozenset()
+
+
+@functools.lru_cache(maxsize=32)
+def _existing_entries(root: Path, root_names: frozenset[str], page_names: frozenset[str]) -> tuple[MenuEntry, ...]:
+    return tuple(entry for entry in MENU if (root / entry.path).is_file())
+
+
+@functools.lru_cache(maxsize=64)
+def _entry_for(script_path: str, app_root: str) -> MenuEntry | None:
     target = (Path(app_root) / script_path).resolve()
     for entry in MENU:
         if (Path(app_root) / entry.path).resolve() == target:

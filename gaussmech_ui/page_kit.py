@@ -51,6 +51,9 @@ SEED_RANGE = (1, 1_000_000)
 # The page's top: Streamlit leaves 6rem above the title and draws it at 2.75rem, two lines on a
 # projector; compact, the title is one line and the first chart starts within 720 px. On a narrow
 # screen the chart toolbar (it appears on touch) would sit on the title, so it is hidden there.
+# Printed, the page leaves out the sidebar, Streamlit's header and the page tools (container key
+# ``page_tools``, :mod:`gaussmech_ui.page_tools`), and keeps charts and tables whole. One style
+# element for both: every element is part of every rerun's cost.
 PAGE_STYLE = """
 <style>
 [data-testid="stMainBlockContainer"] { padding-top: 4rem !important; padding-bottom: 3rem !important; }
@@ -59,6 +62,13 @@ PAGE_STYLE = """
   [data-testid="stMainBlockContainer"] { padding-left: 0.75rem !important; padding-right: 0.75rem !important; }
   [data-testid="stMainBlockContainer"] h1 { font-size: 1.7rem !important; }
   [data-testid="stPlotlyChart"] .modebar-container { display: none !important; }
+}
+@media print {
+  [data-testid="stSidebar"], [data-testid="stHeader"], [data-testid="stToolbar"], [data-testid="stDecoration"],
+  .st-key-page_tools, [data-testid="stExpandSidebarButton"], [data-testid="stSidebarCollapsedControl"] { display: none !important; }
+  [data-testid="stMainBlockContainer"] { max-width: 100% !important; padding: 0 !important; }
+  [data-testid="stDataFrame"], [data-testid="stTable"], [data-testid="stPlotlyChart"] { break-inside: avoid; }
+  [data-testid="stTable"] table { width: 100% !important; }
 }
 </style>
 """

@@ -13,8 +13,9 @@ That draws, under a divider, five tools (one shown at a time):
 * **Settings file**: download this view as JSON, or load one (:mod:`gaussmech_ui.share`);
 * **Python**: the script that reproduces the page's numbers (:mod:`gaussmech_ui.reproduce`);
 
-plus the presenter-mode toggle (:mod:`gaussmech_ui.presenter`), and the print style sheet that
-leaves the sidebar and the tools out of a printed page.
+plus the presenter-mode toggle (:mod:`gaussmech_ui.presenter`). The print style sheet that
+leaves the sidebar and the tools out of a printed page is part of every page's style
+(:data:`gaussmech_ui.page_kit.PAGE_STYLE`).
 """
 
 from __future__ import annotations
@@ -41,17 +42,6 @@ TABS = ("Link", "Figures", "Report", "Settings file", "Python")
 _UPLOAD_COUNTER = "_page_tools_upload_counter"
 _PENDING_LOAD = "_page_tools_pending_load"
 _LOAD_MESSAGES = "_page_tools_load_messages"
-_PRINT_STYLE = """
-<style>
-@media print {
-  [data-testid="stSidebar"], [data-testid="stHeader"], [data-testid="stToolbar"], [data-testid="stDecoration"],
-  .st-key-page_tools, [data-testid="stExpandSidebarButton"], [data-testid="stSidebarCollapsedControl"] { display: none !important; }
-  [data-testid="stMainBlockContainer"] { max-width: 100% !important; padding: 0 !important; }
-  [data-testid="stDataFrame"], [data-testid="stTable"], [data-testid="stPlotlyChart"] { break-inside: avoid; }
-  [data-testid="stTable"] table { width: 100% !important; }
-}
-</style>
-"""
 
 
 def current_query() -> dict[str, str]:
@@ -90,7 +80,6 @@ def render_page_tools(setting: Setting, page_path: str) -> None:
     log.close()
     charts = list(log.charts)
     context = reproduce.recall(page_path)  # every run, so no page's context outlives its run
-    st.html(_PRINT_STYLE)
     _apply_pending_load()
     if presenter.is_presenting():
         presenter.render_presenter(charts, setting)
@@ -136,12 +125,12 @@ def _start_presenting() -> None:
 
 def _render_link(page_path: str, query: dict[str, str]) -> None:
     url = share.view_url(base_url(page_path), query)
-    st.markdown("The link to exactly this view (the copy button is at the box's right):")
-    st.code(url, language=None, wrap_lines=True)
     lines = share.describe_query(query)
-    if lines:
-        # Page values come from the URL as typed: shown as text, never as markup.
-        st.markdown("It holds: " + "; ".join(escape_markdown(line) for line in lines) + ".")
+    # Page values come from the URL as typed: shown as text, never as markup. One paragraph above
+    # the box, not one on each side: every element is part of every rerun's cost.
+    holds = (" It holds: " + "; ".join(escape_markdown(line) for line in lines) + ".") if lines else ""
+    st.markdown(f"The link to exactly this view (the copy button is at the box's right).{holds}")
+    st.code(url, language=None, wrap_lines=True)
 
 
 def _image_maker(chart, setting: Setting, image_format: str):

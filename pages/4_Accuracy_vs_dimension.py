@@ -475,12 +475,13 @@ with first_tab:
                     disabled=kind != "quantile",
                     help="The bound may fail with probability α.",
                 )
-            frame = cached.accuracy_first(
+            answer = cached.accuracy_first_answer(
                 setting.delta,
                 setting.sensitivity,
                 setting.order,
                 setting.dim,
                 setting.l1_model,
+                OTHER_SWEEP["l1_model"],
                 rows,
                 float(gamma_ratio),
                 float(target),
@@ -489,34 +490,12 @@ with first_tab:
                 scope,
                 **BOUNDS,
             )
-            other_frame = cached.accuracy_first(
-                setting.delta,
-                setting.sensitivity,
-                setting.order,
-                setting.dim,
-                OTHER_SWEEP["l1_model"],
-                rows,
-                float(gamma_ratio),
-                float(target),
-                kind,
-                float(alpha),
-                scope,
-            )
-            st.info(
-                figures.accuracy_first_caption(
-                    frame, MECHANISMS, page_setting, float(target), kind, scope, float(alpha), other_frame
-                ),
-                icon=":material/campaign:",
-            )
-            st.dataframe(
-                figures.accuracy_first_table(frame, MECHANISMS, page_setting),
-                hide_index=True,
-                key="accuracy_first_table",
-            )
-            reasons, claims = figures.accuracy_first_notes(frame, MECHANISMS, page_setting)
-            for reason in reasons:
+            frame = answer.frame
+            st.info(answer.caption, icon=":material/campaign:")
+            st.dataframe(answer.table, hide_index=True, key="accuracy_first_table")
+            for reason in answer.reasons:
                 st.caption(reason)
-            for claim in claims:
+            for claim in answer.claims:
                 st.warning(claim, icon=":material/warning:")
             st.caption(
                 f"δ = {format_number(setting.delta)} and Δ = {format_number(setting.sensitivity)} from the sidebar; the sidebar's "

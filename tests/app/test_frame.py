@@ -74,6 +74,20 @@ def test_menu_links_every_page_that_exists_and_no_other(probe_app, tmp_path):
     assert [link.proto.label for link in at.sidebar.get("page_link")] == [entry.label for entry in MENU[:-1]]
 
 
+def test_the_menu_finds_a_page_written_after_it_was_first_asked(tmp_path):
+    """The menu keeps its answer between reruns, and asks again when a page is added or removed."""
+    (tmp_path / "app.py").write_text("")
+    (tmp_path / "pages").mkdir()
+    assert [entry.path for entry in available_entries(tmp_path)] == ["app.py"]
+    page = next(entry for entry in MENU if entry.path.startswith("pages/"))
+    (tmp_path / page.path).write_text("")
+    assert [entry.path for entry in available_entries(tmp_path)] == [
+        entry.path for entry in MENU if entry.path in ("app.py", page.path)
+    ]
+    (tmp_path / page.path).unlink()
+    assert [entry.path for entry in available_entries(tmp_path)] == ["app.py"]
+
+
 def test_a_one_page_app_draws_no_menu_and_no_error(probe_app, tmp_path):
     for entry in [entry for entry in MENU if entry.path != "app.py"]:
         (tmp_path / entry.path).unlink()

@@ -409,6 +409,30 @@ def test_accuracy_first_table_caption_and_notes():
     assert (table["ε needed"][integer] != "—").all()
 
 
+def test_accuracy_first_answer_is_the_table_caption_and_notes_of_both_frames():
+    """The cached answer says what the builders say of the two frames, and the other model keeps the data bounds."""
+    arguments = (1e-5, 1.0, 2.0, 10)
+    targets = (1, 0.5, 1.0, "quantile", 0.05, "coordinate")
+    bounds = dict(data_lower=-2.0, data_upper=3.0)
+    answer = cached.accuracy_first_answer(*arguments, "all_coordinates", "one_coordinate", *targets, **bounds)
+    frame = cached.accuracy_first(*arguments, "all_coordinates", *targets, **bounds)
+    other = cached.accuracy_first(*arguments, "one_coordinate", *targets, **bounds)
+    pd.testing.assert_frame_equal(answer.frame, frame)
+    setting = cached.make_setting(1.0, *arguments, "all_coordinates", 1, 0.5, **bounds)
+    assert answer.caption == figures.accuracy_first_caption(
+        frame, MECHANISMS, setting, 1.0, "quantile", "coordinate", 0.05, other
+    )
+    pd.testing.assert_frame_equal(answer.table, figures.accuracy_first_table(frame, MECHANISMS, setting))
+    reasons, claims = figures.accuracy_first_notes(frame, MECHANISMS, setting)
+    assert (answer.reasons, answer.claims) == (tuple(reasons), tuple(claims))
+    # Under the other model the bounded-data mechanisms are valid, and their ε is that of the data
+    # bounds [-2, 3] (ε ≈ 35 for the truncated GG), not of the default [0, 1] (met at the smallest ε).
+    unit = cached.accuracy_first(*arguments, "one_coordinate", *targets)
+    bounded = other["mechanism"].map(lambda m: MECHANISMS[m].uses_bounds).to_numpy()
+    assert bounded.any() and np.isfinite(other["epsilon"][bounded]).all()
+    assert (other["epsilon"][bounded].to_numpy() > 10 * unit["epsilon"][bounded].to_numpy()).all()
+
+
 def test_shape_note_and_titles():
     assert "3 × 4" in figures.shape_note(3, 12)
     assert "MVG: 3 × d/3" in figures.setting_title(_setting(12, rows=3), 3)
