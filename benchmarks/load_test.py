@@ -12,6 +12,19 @@ uploader's widget state). Every student has its own parameters and its own file;
 counts the times a session is shown someone else's: a URL whose ε, δ or d is not the one it
 set, or an upload summary whose total is not its file's.
 
+Two scenarios (``--scenario``):
+
+* ``explore`` (the default, the stress case): every student works alone, as fast as a person
+  reads: after each action a pause of 0.5–2 s, then a move of ε, δ or d to a random stop (60 %),
+  another page (25 %) or an upload (15 %). Thirty such students ask the server for about 20
+  reruns a second, each at a setting no one asked for before.
+* ``lecture`` (a class following its teacher, USERS.md "The teacher"): everyone opens the
+  teacher's link; every ``--step-seconds`` (15 s) the teacher moves one of ε, δ, d or goes to
+  another page, and each student follows within 0–5 s (a move or a page switch, to the
+  teacher's value), then tries one thing of their own half of the time (a random move, or on
+  the denoising lab an upload of their own file). Students share most settings, as a class
+  does, so the caches serve many of them; each student's own moves, files and checks stay their own.
+
 Reported: p50 / p95 / max milliseconds from input (the BackMsg sent) to script finished, per kind
 of action; errors (protocol failures, exceptions or ``st.error`` on a page, failed uploads); the
 server's resident memory over time, after the first 10 sessions have loaded, at the end and per
@@ -85,6 +98,7 @@ class Student:
         self.states: dict[str, object] = {}  # key -> WidgetState we set (sent with every rerun)
         self.pages: dict[str, str] = {}  # url_pathname -> page_script_hash
         self.page_hash = ""
+        self.page_name = ""
         self.query = ""
         self.expected: dict[str, float] = {}
         self.session_id = ""
@@ -129,6 +143,8 @@ class Student:
         state = message.rerun_script
         state.query_string = self.query
         state.page_script_hash = self.page_hash
+        if not self.page_hash and self.page_name:
+            state.page_name = self.page_name
         state.widget_states.widgets.extend(self.states.values())
         started = time.perf_counter()
         await self.websocket.send(message.SerializeToString())
@@ -204,8 +220,11 @@ class Student:
         self.states[key] = state
 
     # What a student does
-    async def open_first_page(self) -> None:
-        self.expected = {name: self.rng.choice(PARAMETERS[name].stops) for name in MOVED}
+    async def open_first_page(self, values: dict | None = None, pathname: str | None = None) -> None:
+        """Open the app with ``values`` of ε, δ, d in the URL (random stops when ``None``), on ``pathname``'s page."""
+        self.expected = dict(values) if values else {name: self.rng.choice(PARAMETERS[name].stops) for name in MOVED}
+        # A browser opening a page's link names the page by its path; the server answers with its hash.
+        self.page_name = pathname or ""
         self.query = urllib.parse.urlencode(
             {PARAMETERS[name].url_key: repr(value) for name, value in self.expected.items()}
         )
@@ -213,12 +232,14 @@ class Student:
             self.record.loads += 1
             self.check_parameters("open")
 
-    async def move(self, name: str) -> None:
+    async def move(self, name: str, index: int | None = None) -> None:
+        """Move the slider of ``name`` to its stop number ``index`` (a random stop when ``None``)."""
         kind, proto = self._widget(widget_key(name))
         if proto is None:
             self.record.errors.append(f"session {self.number}: no slider for {name} on the page")
             return
-        index = self.rng.randrange(len(proto.options))
+        if index is None:
+            index = self.rng.randrange(len(proto.options))
         self._set(widget_key(name), proto, string_array_value=[proto.options[index]])
         self.expected[name] = PARAMETERS[name].stops[index]
         if await self.rerun(f"move {name}"):
@@ -347,6 +368,99 @@ async def run_student(
         await student.close()
 
 
+@dataclass(frozen=True)
+class LectureStep:
+    """What the teacher's screen shows from ``start`` seconds on: a page and the stop index of ε, δ and d."""
+
+    start: float
+    pathname: str
+    stops: dict
+
+
+def lecture_plan(seconds: float, step_seconds: float, seed: int, pathnames) -> list[LectureStep]:
+    """The teacher's walk: the Overview first, then at every step one slider moved or another page."""
+    rng = random.Random(seed)
+    stops = {name: PARAMETERS[name].stops.index(PARAMETERS[name].default) for name in MOVED}
+    pathname = ""
+    steps = [LectureStep(0.0, pathname, dict(stops))]
+    time_now = step_seconds
+    while time_now < seconds:
+        if rng.random() < 0.6:
+            name = rng.choice(MOVED)
+            stops[name] = rng.randrange(len(PARAMETERS[name].stops))
+        else:
+            pathname = rng.choice([other for other in pathnames if other != pathname])
+        steps.append(LectureStep(time_now, pathname, dict(stops)))
+        time_now += step_seconds
+    return steps
+
+
+def menu_pathnames() -> list[str]:
+    """The URL path of every page in the menu, as Streamlit names them ("" for the Overview)."""
+    from gaussmech_ui.menu import MENU
+
+    names = []
+    for entry in MENU:
+        stem = Path(entry.path).stem
+        names.append("" if entry.path == "app.py" else stem.split("_", 1)[1] if "_" in stem else stem)
+    return names
+
+
+def _values(stops: dict) -> dict:
+    return {name: PARAMETERS[name].stops[index] for name, index in stops.items()}
+
+
+async def run_lecture_student(
+    number: int,
+    base_url: str,
+    started: float,
+    deadline: float,
+    record: Record,
+    seed: int,
+    loaded: asyncio.Event | None,
+    plan: list[LectureStep],
+) -> None:
+    student = Student(number, base_url, record, random.Random(seed * 1000 + number))
+
+    def step_now() -> LectureStep:
+        elapsed = time.monotonic() - started
+        return [step for step in plan if step.start <= elapsed][-1]
+
+    try:
+        await student.connect()
+        step = step_now()
+        await student.open_first_page(_values(step.stops), step.pathname)
+        if loaded is not None:
+            loaded.set()
+        while time.monotonic() < deadline:
+            await asyncio.sleep(student.rng.uniform(0.0, 5.0))  # the time a student takes to follow
+            if time.monotonic() >= deadline:
+                break
+            step = step_now()
+            if student.pages.get(step.pathname) != student.page_hash:
+                await student.switch_page(step.pathname)
+            for name, value in _values(step.stops).items():
+                if student.expected[name] != value:  # also back from a move of their own
+                    await student.move(name, step.stops[name])
+            if student.rng.random() < 0.5:  # something of their own
+                await asyncio.sleep(student.rng.uniform(0.5, 2.0))
+                if step.pathname == UPLOAD_PAGE:
+                    await student.upload()
+                else:
+                    await student.move(student.rng.choice(MOVED))
+            following = [later for later in plan if later.start > step.start]
+            if not following:
+                await asyncio.sleep(max(0.0, deadline - time.monotonic()))
+                break
+            await asyncio.sleep(max(0.0, following[0].start - (time.monotonic() - started)))
+    except Exception as error:  # noqa: BLE001 - a crashed session is an error of the run, not of the driver
+        record.errors.append(f"session {number}: {type(error).__name__}: {error}")
+    finally:
+        if loaded is not None:
+            loaded.set()
+        await student.close()
+
+
 # --- the server and its measurements ----------------------------------------------------------------
 
 
@@ -440,12 +554,21 @@ async def drive(arguments, base_url: str, pids) -> str:
     sampler = asyncio.create_task(sample_memory(pids, samples, stop))
     rss_before, cpu_before, started = resident_mb(pids), cpu_seconds(pids), time.monotonic()
     deadline = started + arguments.ramp + arguments.seconds
+    plan = None
+    if arguments.scenario == "lecture":
+        plan = lecture_plan(
+            arguments.ramp + arguments.seconds, arguments.step_seconds, arguments.seed, menu_pathnames()
+        )
     first_ten = [asyncio.Event() for _ in range(min(10, arguments.sessions))]
     rss_after_ten = rss_before
     tasks = []
     for number in range(arguments.sessions):
         event = first_ten[number] if number < len(first_ten) else None
-        tasks.append(asyncio.create_task(run_student(number, base_url, deadline, record, arguments.seed, event)))
+        if plan is None:
+            student = run_student(number, base_url, deadline, record, arguments.seed, event)
+        else:
+            student = run_lecture_student(number, base_url, started, deadline, record, arguments.seed, event, plan)
+        tasks.append(asyncio.create_task(student))
         if number == len(first_ten) - 1:
             # The first 10 students have their page before the others arrive: the memory then is
             # the level that the end of the run is compared with.
@@ -476,7 +599,9 @@ async def drive(arguments, base_url: str, pids) -> str:
         )
     load = os.getloadavg()[0]
     print(
-        f"\npage loads {record.loads}; run {wall:.1f} s; server CPU {cpu:.1f} s ({100 * cpu / wall:.0f} % of one core), "
+        f"\nscenario {arguments.scenario}"
+        + (f" (the teacher changes the view every {arguments.step_seconds:g} s)" if plan else "")
+        + f"; page loads {record.loads}; run {wall:.1f} s; server CPU {cpu:.1f} s ({100 * cpu / wall:.0f} % of one core), "
         f"{1000 * cpu / max(len(every), 1):.0f} ms of server CPU per rerun; machine load average {load:.1f} on {os.cpu_count()} cores"
     )
     if pids:
@@ -516,6 +641,16 @@ def main(argv=None) -> None:
     )
     parser.add_argument(
         "--browsers", type=int, default=0, help="real Chromium sessions (Playwright) checking for crosstalk meanwhile"
+    )
+    parser.add_argument(
+        "--scenario",
+        choices=("explore", "lecture"),
+        default="explore",
+        help="explore: every student alone, as fast as a person reads (the stress case); "
+        "lecture: a class following its teacher's screen (see the module notes)",
+    )
+    parser.add_argument(
+        "--step-seconds", type=float, default=15.0, help="lecture: seconds between two of the teacher's changes"
     )
     parser.add_argument("--seed", type=int, default=0)
     arguments = parser.parse_args(argv)

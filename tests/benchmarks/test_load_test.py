@@ -53,3 +53,32 @@ def test_percentiles():
     values = list(range(1, 101))
     assert load_test.percentile(values, 50) == 50 and load_test.percentile(values, 95) == 95
     assert load_test.percentile([7], 95) == 7
+
+
+def test_the_teachers_plan_starts_on_the_overview_and_changes_one_thing_per_step():
+    pathnames = load_test.menu_pathnames()
+    assert "" in pathnames and load_test.UPLOAD_PAGE in pathnames
+    plan = load_test.lecture_plan(120, 15, 4, pathnames)
+    assert plan == load_test.lecture_plan(120, 15, 4, pathnames)  # the same class for the same seed
+    assert [step.start for step in plan] == [15.0 * k for k in range(8)]
+    assert plan[0].pathname == "" and plan[0].stops == {
+        name: load_test.PARAMETERS[name].stops.index(load_test.PARAMETERS[name].default) for name in load_test.MOVED
+    }
+    for before, after in zip(plan, plan[1:]):
+        changed = [name for name in load_test.MOVED if before.stops[name] != after.stops[name]]
+        assert len(changed) + (before.pathname != after.pathname) <= 1
+        assert after.pathname in pathnames
+
+
+@pytest.mark.slow
+def test_a_small_lecture_follows_the_teacher_without_errors():
+    output = io.StringIO()
+    with contextlib.redirect_stdout(output):
+        load_test.main(
+            ["--sessions", "3", "--seconds", "12", "--ramp", "1", "--scenario", "lecture", "--step-seconds", "3"]
+        )
+    text = output.getvalue()
+    match = SUMMARY.match(text.strip().splitlines()[-1])
+    assert match and int(match["errors"]) == 0 and int(match["crosstalk"]) == 0, text
+    assert "scenario lecture" in text
+    assert re.search(r"^open\s+3\s", text, re.MULTILINE)
