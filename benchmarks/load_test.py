@@ -5,7 +5,9 @@ Each simulated student speaks Streamlit's own protocol: it opens the websocket a
 ``_streamlit_xsrf`` cookie that ``/_stcore/health`` sets), sends ``BackMsg.rerun_script`` with a
 query string, the page's script hash and its widget states, and waits for
 ``ForwardMsg.script_finished``; the widget ids are read from the ``ForwardMsg.delta`` elements,
-the page hashes from ``new_session.app_pages``. For a bounded time it then, at random: moves ε,
+the page hashes from ``new_session.app_pages``. Like a browser, it keeps the large elements
+(``metadata.cacheable``) it was sent and names them in ``cached_message_hashes``, so the server
+sends a reference (``ref_hash``) for an element that did not change. For a bounded time it then, at random: moves ε,
 δ or d (their select sliders), switches page, or uploads a CSV on the denoising lab
 (``BackMsg.file_urls_request``, a PUT to ``/_stcore/upload_file/<session>/<file>``, then the
 uploader's widget state). Every student has its own parameters and its own file; **crosstalk**
@@ -70,6 +72,7 @@ from gaussmech_ui.params import PARAMETERS, widget_key  # noqa: E402
 MOVED = ("epsilon", "delta", "dim")  # the parameters a student moves
 UPLOAD_PAGE = "Denoising_lab"
 UPLOAD_SOURCE_KEY, UPLOADER_KEY = "denoising_data", "denoising_upload"
+MAX_CACHED_AGE = 2  # Streamlit's global.maxCachedMessageAge: script runs a cached message outlives its last use
 TIMEOUT = 120.0  # seconds a rerun may take before it counts as an error
 
 
@@ -85,6 +88,7 @@ class Record:
     errors: list = field(default_factory=list)
     crosstalk: list = field(default_factory=list)
     loads: int = 0
+    references: int = 0  # elements the server did not send again, as the browser had them
 
 
 class Student:
@@ -105,6 +109,10 @@ class Student:
         self.texts: list[str] = []
         self.file_urls = asyncio.Queue()
         self.websocket = None
+        # The browser's message cache: a large element (≥ 10 kB, e.g. a chart) it holds is named by
+        # its hash in the next rerun's request, and the server sends a reference instead of the
+        # element. hash -> [message, script runs since it was last used] (kept while ≤ MAX_CACHED_AGE).
+        self.message_cache: dict[str, list] = {}
 
     # HTTP (cookies kept per student, as a browser does: XSRF and, behind nginx, the affinity cookie)
     def _http(self, method: str, path: str, body: bytes | None = None, headers: dict | None = None) -> int:
@@ -146,6 +154,7 @@ class Student:
         if not self.page_hash and self.page_name:
             state.page_name = self.page_name
         state.widget_states.widgets.extend(self.states.values())
+        state.cached_message_hashes.extend(self.message_cache)
         started = time.perf_counter()
         await self.websocket.send(message.SerializeToString())
         self.widgets, self.texts = {}, []
@@ -162,10 +171,10 @@ class Student:
 
     async def _read_until_finished(self) -> int:
         while True:
-            message = ForwardMsg()
-            message.ParseFromString(await self.websocket.recv())
+            message = self._resolved(await self.websocket.recv())
             kind = message.WhichOneof("type")
             if kind == "script_finished":
+                self._age_message_cache()
                 return message.script_finished
             if kind == "new_session":
                 if message.new_session.initialize.session_id:
@@ -183,6 +192,28 @@ class Student:
                 self.file_urls.put_nowait(message.file_urls_response)
             elif kind == "delta" and message.delta.WhichOneof("type") == "new_element":
                 self._read_element(message.delta.new_element)
+
+    def _resolved(self, data: bytes) -> ForwardMsg:
+        """The message, with a reference to a cached message replaced by that message (as the browser does)."""
+        message = ForwardMsg()
+        message.ParseFromString(data)
+        if message.WhichOneof("type") == "ref_hash":
+            entry = self.message_cache.get(message.ref_hash)
+            if entry is None:
+                self.record.errors.append(f"session {self.number}: the server referred to a message it never sent")
+                return message
+            entry[1] = 0
+            self.record.references += 1
+            return entry[0]
+        if message.metadata.cacheable and message.hash:
+            self.message_cache[message.hash] = [message, 0]
+        return message
+
+    def _age_message_cache(self) -> None:
+        for key in list(self.message_cache):
+            self.message_cache[key][1] += 1
+            if self.message_cache[key][1] > MAX_CACHED_AGE:
+                del self.message_cache[key]
 
     def _read_element(self, element) -> None:
         kind = element.WhichOneof("type")
@@ -304,8 +335,7 @@ class Student:
                 return self.file_urls.get_nowait()
             except asyncio.QueueEmpty:
                 # The response arrives on the websocket; read until it does.
-                message = ForwardMsg()
-                message.ParseFromString(await self.websocket.recv())
+                message = self._resolved(await self.websocket.recv())
                 if message.WhichOneof("type") == "file_urls_response":
                     return message.file_urls_response
 
@@ -601,7 +631,7 @@ async def drive(arguments, base_url: str, pids) -> str:
     print(
         f"\nscenario {arguments.scenario}"
         + (f" (the teacher changes the view every {arguments.step_seconds:g} s)" if plan else "")
-        + f"; page loads {record.loads}; run {wall:.1f} s; server CPU {cpu:.1f} s ({100 * cpu / wall:.0f} % of one core), "
+        + f"; page loads {record.loads}; elements not resent (the session's cache had them) {record.references}; run {wall:.1f} s; server CPU {cpu:.1f} s ({100 * cpu / wall:.0f} % of one core), "
         f"{1000 * cpu / max(len(every), 1):.0f} ms of server CPU per rerun; machine load average {load:.1f} on {os.cpu_count()} cores"
     )
     if pids:
