@@ -570,6 +570,21 @@ async def sample_memory(pids, samples: list, stop: asyncio.Event, every: float =
             pass
 
 
+def cache_megabytes(base_url: str) -> float | None:
+    """What the server's ``st.cache_data`` caches hold now (Streamlit's own count, ``/_stcore/metrics``)."""
+    try:
+        with urllib.request.urlopen(base_url + "/_stcore/metrics", timeout=30) as response:
+            text = response.read().decode()
+    except OSError:
+        return None
+    total = sum(
+        float(line.rsplit(" ", 1)[1])
+        for line in text.splitlines()
+        if line.startswith("cache_memory_bytes{") and 'cache_type="st_cache_data"' in line
+    )
+    return total / 1e6
+
+
 def percentile(values, q: float) -> float:
     ordered = sorted(values)
     if not ordered:
@@ -609,6 +624,7 @@ async def drive(arguments, base_url: str, pids) -> str:
     wall, cpu = time.monotonic() - started, cpu_seconds(pids) - cpu_before
     await asyncio.sleep(arguments.settle)  # disconnected sessions are freed after server.disconnectedSessionTTL
     rss_end = resident_mb(pids)
+    caches = await asyncio.to_thread(cache_megabytes, base_url)
     stop.set()
     await sampler
 
@@ -641,6 +657,11 @@ async def drive(arguments, base_url: str, pids) -> str:
             f"per session {(peak - rss_before) / max(arguments.sessions, 1):.1f} MB; "
             f"end / after first {len(first_ten)}: {rss_end / rss_after_ten:.2f}"
         )
+        if caches is not None:
+            print(
+                f"of which st.cache_data holds {caches:.1f} MB at the end (every cache bounded by max_entries); "
+                "what else the resident size gained is not live data of these caches (deploy/README.md, "Memory, what it is")"
+            )
         print(
             "resident MB over time: "
             + ", ".join(f"{t:.0f}s {rss:.0f}" for t, rss in samples[:: max(1, len(samples) // 20)])
