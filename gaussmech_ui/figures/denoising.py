@@ -14,6 +14,12 @@ Pure functions (no ``st.*``): arrays, core results (:class:`~gaussmech_core.hist
   the tables and the CSV downloads;
 * :func:`release_caption`, :func:`sweep_caption`: plain-language sentences made from the numbers.
 
+The three charts are light figures (:mod:`~gaussmech_ui.figures.light`), built afresh on every
+rerun and not kept by :func:`~gaussmech_ui.figures.built_once.built_once`: a light build takes
+less than that cache's hit (the three-panel bar chart of 1,000 bins: 2 ms against 3 ms, 32 ms
+validated; a 400 × 400 grid's heat maps: 22 ms against 40 ms), and each student's upload would
+miss it anyway.
+
 ``mechanisms`` is the registry (:data:`gaussmech_core.mechanisms.MECHANISMS`) or any mapping from
 id to objects with ``name`` and ``color``; the release mechanisms of
 :data:`gaussmech_core.histogram.RELEASE_MECHANISMS` share their ids with it.
@@ -28,13 +34,12 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from gaussmech_core.denoise import DENOISERS
 from gaussmech_core.histogram import METRICS, improvement_factor
 
 from ..format import format_number, format_percent, format_ratio
-from .built_once import built_once
+from . import light
 from .common import FONT_SIZE, LINE_WIDTH, TEXT_COLOR, apply_layout, mark_current_x, update_layout_quickly
 
 __all__ = [
@@ -218,13 +223,17 @@ def _axis_ticks(labels, count: int) -> dict:
     return dict(tickmode="array", tickvals=list(range(1, count + 1)), ticktext=[html_escape(label) for label in labels])
 
 
+# Hover labels are fixed-width string arrays (dtype str), not object arrays: go.Figure and
+# to_dict deep-copy a trace's arrays, an object array string by string (a 200 × 200 grid's three
+# heat maps: 120,000 strings, about 10 ms per copy), a fixed-width one as one block.
+
+
 def _bin_labels(labels, window: slice, count: int) -> np.ndarray:
     if labels is None:
-        return np.array([str(i) for i in range(window.start + 1, window.start + count + 1)], dtype=object)
-    return np.array([html_escape(label) for label in labels[window]], dtype=object)
+        return np.array([str(i) for i in range(window.start + 1, window.start + count + 1)], dtype=str)
+    return np.array([html_escape(label) for label in labels[window]], dtype=str)
 
 
-@built_once
 def comparison_figure(
     truth: np.ndarray,
     released: np.ndarray,
@@ -245,7 +254,8 @@ def comparison_figure(
     1-D: three stacked bar panels sharing both axes (bins ``first_bin`` onwards, at most
     :data:`MAX_BARS`). 2-D: three heat maps in a row with one colour scale; grids wider than
     :data:`MAX_HEATMAP_SIDE` are drawn averaged over square blocks (said in the panel titles).
-    The true values are labelled as shown only for teaching.
+    The true values are labelled as shown only for teaching. Built as a light figure
+    (:mod:`~gaussmech_ui.figures.light`).
     """
     truth, released, denoised = (np.asarray(a, dtype=float) for a in (truth, released, denoised))
     names = (f"True {value_name}s (shown only in this teaching lab)", released_name, denoised_name)
@@ -254,7 +264,7 @@ def comparison_figure(
     window = bar_window(truth.size, first_bin)
     x = np.arange(window.start + 1, window.stop + 1)
     hover_labels = _bin_labels(labels, window, x.size)
-    figure = make_subplots(rows=3, cols=1, shared_xaxes=True, vertical_spacing=0.07, subplot_titles=names)
+    figure = light.new_subplots(rows=3, cols=1, shared_xaxes=True, vertical_spacing=0.07, subplot_titles=names)
     for row, (name, values, color) in enumerate(
         zip(names, (truth, released, denoised), (TRUE_COLOR, released_color, DENOISED_COLOR)), start=1
     ):
@@ -281,8 +291,7 @@ def comparison_figure(
     figure.update_yaxes(matches="y", row=3, col=1)
     figure.update_xaxes(title_text="", **_axis_ticks(labels, x.size))
     figure.update_xaxes(title_text=_bin_axis_title(window, truth.size), row=3, col=1)
-    _style_subplot_titles(figure)
-    return figure
+    return light.finished(_style_subplot_titles(figure))
 
 
 def _bin_axis_title(window: slice, bins: int) -> str:
@@ -291,9 +300,11 @@ def _bin_axis_title(window: slice, bins: int) -> str:
     return f"bin (showing {window.start + 1:,}–{window.stop:,} of {bins:,})"
 
 
-def _style_subplot_titles(figure: go.Figure) -> None:
-    for annotation in figure.layout.annotations:
-        annotation.font = dict(size=FONT_SIZE, color=TEXT_COLOR)
+def _style_subplot_titles(figure):
+    """The panel titles in the text colour at the base font size (Plotly draws them at 16 px, default colour)."""
+    titles = figure.layout.to_plotly_json().get("annotations") or ()
+    font = dict(size=FONT_SIZE, color=TEXT_COLOR)
+    return update_layout_quickly(figure, annotations=[{**dict(title), "font": font} for title in titles])
 
 
 def _grid_hover(row_labels, column_labels, shape, factor: int) -> np.ndarray:
@@ -310,12 +321,12 @@ def _grid_hover(row_labels, column_labels, shape, factor: int) -> np.ndarray:
     if factor > 1:
         rows = [f"{rows[i]}–{rows[min(i + factor, shape[0]) - 1]}" for i in range(0, shape[0], factor)]
         cols = [f"{cols[j]}–{cols[min(j + factor, shape[1]) - 1]}" for j in range(0, shape[1], factor)]
-    return np.array([[f"row {r}, column {c}" for c in cols] for r in rows], dtype=object)
+    return np.array([[f"row {r}, column {c}" for c in cols] for r in rows], dtype=str)
 
 
-def _heatmap_row(names, grids, hover, quantity: str, *, spacing: float) -> go.Figure:
-    """Heat maps side by side, one per (name, grid), sharing one colour axis and the cell hover."""
-    figure = make_subplots(rows=1, cols=len(grids), horizontal_spacing=spacing, subplot_titles=names)
+def _heatmap_row(names, grids, hover, quantity: str, *, spacing: float):
+    """Heat maps side by side, one per (name, grid), sharing one colour axis and the cell hover (a light figure)."""
+    figure = light.new_subplots(rows=1, cols=len(grids), horizontal_spacing=spacing, subplot_titles=names)
     for col, (name, values) in enumerate(zip(names, grids), start=1):
         figure.add_trace(
             dict(
@@ -350,21 +361,19 @@ def _comparison_heatmaps(truth, released, denoised, names, title, row_labels, co
     update_layout_quickly(
         figure,
         coloraxis=dict(
-            colorscale="Viridis",
+            colorscale=light.colorscale("Viridis"),
             cmin=low,
             cmax=high if high > low else low + 1.0,
             colorbar=dict(title=dict(text=value_name), thickness=18),
         ),
         showlegend=False,
     )
-    figure.update_xaxes(showgrid=False, scaleanchor=None, constrain="domain")
+    figure.update_xaxes(showgrid=False, constrain="domain")
     figure.update_yaxes(showgrid=False, title_text="")
     figure.update_yaxes(title_text="row (south → north)" if row_labels is not None else "row", row=1, col=1)
-    _style_subplot_titles(figure)
-    return figure
+    return light.finished(_style_subplot_titles(figure))
 
 
-@built_once
 def error_figure(
     truth: np.ndarray,
     released: np.ndarray,
@@ -382,7 +391,8 @@ def error_figure(
     """The error of each bin, ``released − true`` and ``denoised − true``, on its own scale.
 
     1-D: two marker series over the bins (the window of :func:`comparison_figure`). 2-D: two
-    heat maps with one diverging colour scale centred on 0.
+    heat maps with one diverging colour scale centred on 0. Built as a light figure
+    (:mod:`~gaussmech_ui.figures.light`).
     """
     truth, released, denoised = (np.asarray(a, dtype=float) for a in (truth, released, denoised))
     errors = (released - truth, denoised - truth)
@@ -397,7 +407,7 @@ def error_figure(
         update_layout_quickly(
             figure,
             coloraxis=dict(
-                colorscale="RdBu",
+                colorscale=light.colorscale("RdBu"),
                 reversescale=True,
                 cmin=-largest,
                 cmax=largest,
@@ -408,12 +418,11 @@ def error_figure(
         figure.update_xaxes(showgrid=False)
         figure.update_yaxes(showgrid=False, title_text="")
         figure.update_yaxes(title_text="row", row=1, col=1)
-        _style_subplot_titles(figure)
-        return figure
+        return light.finished(_style_subplot_titles(figure))
     window = bar_window(truth.size, first_bin)
     x = np.arange(window.start + 1, window.stop + 1)
     hover_labels = _bin_labels(labels, window, x.size)
-    figure = go.Figure()
+    figure = light.new_figure()
     for name, values, color, symbol in zip(names, errors, (released_color, DENOISED_COLOR), ("circle", "diamond")):
         figure.add_trace(
             dict(
@@ -433,7 +442,7 @@ def error_figure(
     )
     figure.update_xaxes(**_axis_ticks(labels, x.size))
     update_layout_quickly(figure, legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="left", x=0.0))
-    return figure
+    return light.finished(figure)
 
 
 # --- tables and downloads --------------------------------------------------------------------------
@@ -586,7 +595,6 @@ def _positive(values: np.ndarray) -> np.ndarray:
     return np.where(values > 0, values, np.nan)
 
 
-@built_once
 def sweep_figure(
     sweeps: Sequence,
     mechanisms: Mapping,
@@ -603,9 +611,10 @@ def sweep_figure(
     this page; any number of mechanisms each works). Colour = mechanism (registry colour), dash =
     pipeline (raw dotted). ``current``, if given, holds sweeps at the current ε alone, drawn as
     markers. Points where the mechanism is not valid are gaps; values of 0 cannot be drawn on the
-    log axis and are gaps too (the CSV has them).
+    log axis and are gaps too (the CSV has them). Built as a light figure
+    (:mod:`~gaussmech_ui.figures.light`).
     """
-    figure = go.Figure()
+    figure = light.new_figure()
     axis_title = METRIC_AXIS_TITLES[metric]
     relative_name = _RELATIVE[metric][0] if metric in _RELATIVE else None
     for result in sweeps:
@@ -708,7 +717,7 @@ def sweep_figure(
     mark_current_x(figure, current_epsilon, f"current ε = {format_number(current_epsilon)}")
     # The legend goes under the chart: its entries are long, and the chart keeps the full width.
     update_layout_quickly(figure, legend=dict(orientation="h", yanchor="top", y=-0.16, xanchor="left", x=0.0))
-    return figure
+    return light.finished(figure)
 
 
 def metric_name(metric: str) -> str:

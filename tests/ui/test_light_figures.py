@@ -10,14 +10,22 @@ from __future__ import annotations
 import json
 import logging
 
+import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
 import pytest
+from plotly.subplots import make_subplots
 
 from gaussmech_core.mechanisms import MECHANISMS
 from gaussmech_core.registry_types import Setting
 from gaussmech_ui.cached import distributions as cached_distributions, tails as cached_tails
-from gaussmech_ui.figures import distributions as distribution_figures, light, tails as tail_figures
+from gaussmech_ui.figures import (
+    denoising as denoising_figures,
+    distributions as distribution_figures,
+    light,
+    tails as tail_figures,
+)
+from gaussmech_ui.figures.denoising import MAX_BARS, MAX_HEATMAP_SIDE
 from gaussmech_ui.figures.light import LightFigure
 
 logging.getLogger("streamlit").setLevel(logging.ERROR)  # "No runtime found" outside a server
@@ -37,10 +45,15 @@ ARGS = dict(
 
 def _both(monkeypatch, build):
     made = []
-    monkeypatch.setattr(light, "new_figure", lambda: made.append(1) or LightFigure())
+    lightweight = light.new_figure, light.new_subplots
+    monkeypatch.setattr(light, "new_figure", lambda: made.append(1) or lightweight[0]())
+    monkeypatch.setattr(
+        light, "new_subplots", lambda *args, **kwargs: made.append(1) or lightweight[1](*args, **kwargs)
+    )
     light_json = pio.to_json(build(), validate=False)
-    assert made, "the builder does not use light.new_figure"
+    assert made, "the builder does not use light.new_figure or light.new_subplots"
     monkeypatch.setattr(light, "new_figure", go.Figure)
+    monkeypatch.setattr(light, "new_subplots", make_subplots)
     validated = build()
     assert not isinstance(validated, LightFigure)
     return json.loads(light_json), json.loads(pio.to_json(validated))
@@ -105,6 +118,35 @@ def test_axis_updates_reach_every_axis_of_that_letter():
     figure.update_yaxes(dtick=2)
     assert figure.layout["yaxis"] == dict(type="log", dtick=2) and figure.layout["yaxis2"]["dtick"] == 2
     assert "dtick" not in figure.layout["xaxis"]
+
+
+def test_a_panel_is_addressed_as_in_plotly_and_a_wrong_one_is_refused():
+    figure = light.new_subplots(rows=2, cols=2, subplot_titles=("a", "", "c"))
+    assert [annotation["text"] for annotation in figure.layout["annotations"]] == ["a", "c"]  # no empty title
+    figure.add_trace(dict(type="bar", x=[1], y=[2]), row=2, col=1)
+    assert (figure.data[0]["xaxis"], figure.data[0]["yaxis"]) == ("x3", "y3")
+    figure.update_yaxes(title_text="count", row=2)
+    assert figure.layout["yaxis3"]["title"] == {"text": "count"} and figure.layout["yaxis4"]["title"] == {
+        "text": "count"
+    }
+    assert "title" not in figure.layout["yaxis"]
+    figure.update_xaxes(showgrid=False, title=dict(font=dict(size=3)))
+    figure.update_xaxes(title_text="bin", showgrid=None)
+    assert figure.layout["xaxis2"]["title"] == {"text": "bin", "font": {"size": 3}}
+    assert "showgrid" not in figure.layout["xaxis2"]  # None: back to the default, as in Plotly
+    with pytest.raises(ValueError, match="row must be from 1 to 2"):
+        figure.add_trace(dict(type="bar", x=[1], y=[2]), row=3, col=1)
+    with pytest.raises(ValueError, match="both row and col"):
+        figure.add_trace(dict(type="bar", x=[1], y=[2]), row=1)
+    with pytest.raises(ValueError, match="no subplots"):
+        LightFigure().update_xaxes(row=1, col=1, showgrid=False)
+
+
+def test_a_named_colour_scale_is_spelled_out_as_plotly_validates_it():
+    scale = light.colorscale("Viridis")
+    assert scale == [list(stop) for stop in go.Layout(coloraxis=dict(colorscale="Viridis")).coloraxis.colorscale]
+    scale[0][1] = "#000000"  # a caller's copy: the next one is unchanged
+    assert light.colorscale("Viridis")[0][1] == "#440154"
 
 
 @pytest.mark.parametrize("mode", ["equal_variance", "calibrated"])
@@ -208,3 +250,92 @@ def test_the_overview_charts_are_the_validated_charts(monkeypatch, setting, ever
         lambda: overview_figures.variance_ratio_figure(ratios, setting.epsilon, setting.delta, ratio),
     )
     assert shipped == validated
+
+
+# --- the denoising lab ------------------------------------------------------------------------------
+
+
+def _denoising_inputs(shape, seed=0):
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(0, 40, shape).astype(float)
+    released = truth + rng.normal(0.0, 3.0, shape)
+    return truth, released, np.maximum(released, 0.0)
+
+
+DENOISING_SHAPES = {
+    "1d-small": (12,),  # every bin shown, with the file's labels as ticks
+    "1d-windowed": (3 * MAX_BARS + 7,),  # a window of MAX_BARS bins from bin 2,501
+    "2d": (6, 9),
+    "2d-block-means": (2 * MAX_HEATMAP_SIDE + 1, 7),  # drawn as means of 3 × 3 cells
+}
+
+
+def _denoising_labels(shape) -> dict:
+    if len(shape) == 2:
+        return dict(row_labels=[f"r<{i}>" for i in range(shape[0])], column_labels=[f"c{j}" for j in range(shape[1])])
+    if shape[0] <= 30:
+        return dict(labels=[f"bin <{i}> & co" for i in range(shape[0])])
+    return dict(first_bin=2501)
+
+
+@pytest.mark.parametrize("shape", DENOISING_SHAPES.values(), ids=DENOISING_SHAPES.keys())
+@pytest.mark.parametrize("builder", ["comparison_figure", "error_figure"])
+def test_the_denoising_charts_are_the_validated_charts(monkeypatch, shape, builder):
+    truth, released, denoised = _denoising_inputs(shape)
+    build = getattr(denoising_figures, builder)
+    shipped, validated = _both(
+        monkeypatch,
+        lambda: build(
+            truth,
+            released,
+            denoised,
+            title="True & released<br><sup>ε = 1, δ = 1e-5</sup>",
+            released_name="Released: analytic Gaussian",
+            denoised_name="Denoised: soft thresholding",
+            released_color=MECHANISMS["analytic_gaussian"].color,
+            **_denoising_labels(shape),
+        ),
+    )
+    assert shipped == validated
+    assert shipped["data"] and shipped["layout"]["template"] == validated["layout"]["template"]
+
+
+@pytest.mark.parametrize("with_current", [False, True])
+def test_the_denoising_sweep_chart_is_the_validated_chart(monkeypatch, with_current):
+    from gaussmech_core.histogram import error_sweep
+
+    counts = _denoising_inputs((30,))[0]
+    pipelines = [(), ("soft_threshold", "simplex")]
+
+    def sweep(mechanism, epsilons):
+        return error_sweep(
+            counts,
+            [(mechanism, 2.0)],
+            pipelines,
+            epsilons,
+            1e-5,
+            "replace",
+            6,
+            1,
+            metrics=("mse", "kl"),
+            total=counts.sum(),
+        )
+
+    mechanisms = ("analytic_gaussian", "laplace", "classical_gaussian")  # the classical one has gaps (ε ≥ 1)
+    sweeps = [sweep(m, (0.1, 0.5, 1.0, 2.0)) for m in mechanisms]
+    current = [sweep(m, (0.5,)) for m in mechanisms] if with_current else None
+    for metric in ("mse", "kl"):
+        shipped, validated = _both(
+            monkeypatch,
+            lambda: denoising_figures.sweep_figure(
+                sweeps,
+                MECHANISMS,
+                metric,
+                truth=counts,
+                title="Error<br><sup>R = 6</sup>",
+                current_epsilon=0.5,
+                current=current,
+            ),
+        )
+        assert shipped == validated
+        monkeypatch.undo()
