@@ -660,7 +660,7 @@ async def drive(arguments, base_url: str, pids) -> str:
         if caches is not None:
             print(
                 f"of which st.cache_data holds {caches:.1f} MB at the end (every cache bounded by max_entries); "
-                "what else the resident size gained is not live data of these caches (deploy/README.md, "Memory, what it is")"
+                "what else the resident size gained is not live data of these caches (deploy/README.md, 'Memory, what it is')"
             )
         print(
             "resident MB over time: "
