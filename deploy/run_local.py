@@ -7,7 +7,7 @@ benchmarks/load_test.py through it, and then reads nginx's access log to show ho
 was spread: requests, websocket sessions and uploads per replica, and the uploads' statuses.
 Everything is stopped at the end (the processes this script started, by their ids).
 
-Run: ``.venv/bin/python deploy/run_local.py [--sessions 30] [--seconds 30] [--replicas 2]``
+Run: ``.venv/bin/python deploy/run_local.py [--sessions 30] [--seconds 30] [--replicas 2] [--scenario lecture]``
 (needs Debian's nginx: ``apt-get install -y nginx``).
 """
 
@@ -111,6 +111,9 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=30)
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--settle", type=float, default=0)
+    parser.add_argument(
+        "--scenario", choices=("explore", "lecture"), default="explore", help="the load generator's scenario"
+    )
     arguments = parser.parse_args()
     nginx = shutil.which("nginx") or "/usr/sbin/nginx"
     if not Path(nginx).exists():
@@ -152,6 +155,8 @@ def main() -> None:
             str(arguments.seconds),
             "--settle",
             str(arguments.settle),
+            "--scenario",
+            arguments.scenario,
         ]
         for replica in replicas:
             command += ["--server-pid", str(replica.pid)]
