@@ -23,8 +23,9 @@ Two scenarios (``--scenario``):
 * ``lecture`` (a class following its teacher, USERS.md "The teacher"): everyone opens the
   teacher's link; every ``--step-seconds`` (15 s) the teacher moves one of ε, δ, d or goes to
   another page, and each student follows within 0–5 s (a move or a page switch, to the
-  teacher's value), then tries one thing of their own half of the time (a random move, or on
-  the denoising lab an upload of their own file). Students share most settings, as a class
+  teacher's value), then tries one thing of their own half of the time (a random move).
+  Halfway through, the teacher goes to the denoising lab and 80 % of the class upload a file
+  of their own. Students share most settings, as a class
   does, so the caches serve many of them; each student's own moves, files and checks stay their own.
 
 Reported: p50 / p95 / max milliseconds from input (the BackMsg sent) to script finished, per kind
@@ -408,14 +409,20 @@ class LectureStep:
 
 
 def lecture_plan(seconds: float, step_seconds: float, seed: int, pathnames) -> list[LectureStep]:
-    """The teacher's walk: the Overview first, then at every step one slider moved or another page."""
+    """The teacher's walk: the Overview first, then at every step one slider moved or another page.
+
+    Halfway through, the teacher takes the class to the denoising lab ("upload your histogram").
+    """
     rng = random.Random(seed)
     stops = {name: PARAMETERS[name].stops.index(PARAMETERS[name].default) for name in MOVED}
     pathname = ""
     steps = [LectureStep(0.0, pathname, dict(stops))]
     time_now = step_seconds
+    halfway = seconds / 2
     while time_now < seconds:
-        if rng.random() < 0.6:
+        if time_now <= halfway < time_now + step_seconds and UPLOAD_PAGE in pathnames:
+            pathname = UPLOAD_PAGE
+        elif rng.random() < 0.6:
             name = rng.choice(MOVED)
             stops[name] = rng.randrange(len(PARAMETERS[name].stops))
         else:
@@ -472,12 +479,12 @@ async def run_lecture_student(
             for name, value in _values(step.stops).items():
                 if student.expected[name] != value:  # also back from a move of their own
                     await student.move(name, step.stops[name])
-            if student.rng.random() < 0.5:  # something of their own
+            if step.pathname == UPLOAD_PAGE and student.rng.random() < 0.8:  # most upload their own file
                 await asyncio.sleep(student.rng.uniform(0.5, 2.0))
-                if step.pathname == UPLOAD_PAGE:
-                    await student.upload()
-                else:
-                    await student.move(student.rng.choice(MOVED))
+                await student.upload()
+            elif student.rng.random() < 0.5:  # something of their own
+                await asyncio.sleep(student.rng.uniform(0.5, 2.0))
+                await student.move(student.rng.choice(MOVED))
             following = [later for later in plan if later.start > step.start]
             if not following:
                 await asyncio.sleep(max(0.0, deadline - time.monotonic()))

@@ -68,6 +68,7 @@ def test_the_teachers_plan_starts_on_the_overview_and_changes_one_thing_per_step
         changed = [name for name in load_test.MOVED if before.stops[name] != after.stops[name]]
         assert len(changed) + (before.pathname != after.pathname) <= 1
         assert after.pathname in pathnames
+    assert [step.pathname for step in plan if step.start == 60.0] == [load_test.UPLOAD_PAGE]  # halfway: uploads
 
 
 @pytest.mark.slow
@@ -75,10 +76,11 @@ def test_a_small_lecture_follows_the_teacher_without_errors():
     output = io.StringIO()
     with contextlib.redirect_stdout(output):
         load_test.main(
-            ["--sessions", "3", "--seconds", "12", "--ramp", "1", "--scenario", "lecture", "--step-seconds", "3"]
+            ["--sessions", "3", "--seconds", "14", "--ramp", "1", "--scenario", "lecture", "--step-seconds", "3"]
         )
     text = output.getvalue()
     match = SUMMARY.match(text.strip().splitlines()[-1])
     assert match and int(match["errors"]) == 0 and int(match["crosstalk"]) == 0, text
     assert "scenario lecture" in text
     assert re.search(r"^open\s+3\s", text, re.MULTILINE)
+    assert re.search(r"^read upload\s+[1-9]", text, re.MULTILINE), "the class uploaded on the denoising lab"
