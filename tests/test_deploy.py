@@ -52,6 +52,12 @@ def test_dockerfile_is_slim_pinned_unprivileged_and_checks_its_health():
     assert "requirements.txt" in text and "--no-cache-dir" in text
     assert re.search(r"^USER gaussmech", text, re.MULTILINE)
     assert "HEALTHCHECK" in text and "/_stcore/health" in text
+    # jemalloc, pinned and preloaded, from where Debian's package puts it (checked where it is installed).
+    preload = re.search(r"^ENV LD_PRELOAD=(\S+)$", text, re.MULTILINE)
+    assert preload and re.search(r"libjemalloc2=[0-9][0-9.-]*", text)
+    installed = pathlib.Path("/usr/lib/x86_64-linux-gnu/libjemalloc.so.2")
+    if installed.parent.is_dir() and installed.exists():
+        assert pathlib.Path(preload[1]) == installed
     for line in (ROOT / "requirements.txt").read_text().splitlines():
         if line and not line.startswith("#"):
             assert re.fullmatch(r"[A-Za-z0-9_.-]+==[0-9][0-9A-Za-z.]*", line), line
