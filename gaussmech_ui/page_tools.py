@@ -129,7 +129,7 @@ def _render_link(page_path: str, query: dict[str, str]) -> None:
     # Page values come from the URL as typed: shown as text, never as markup. One paragraph above
     # the box, not one on each side: every element is part of every rerun's cost.
     holds = (" It holds: " + "; ".join(escape_markdown(line) for line in lines) + ".") if lines else ""
-    st.markdown(f"The link to exactly this view (the copy button is at the box's right).{holds}")
+    st.markdown(f"The box below is the link to exactly this view, with a copy button at its right.{holds}")
     st.code(url, language=None, wrap_lines=True)
 
 
