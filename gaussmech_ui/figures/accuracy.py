@@ -29,6 +29,7 @@ from .common import (
     coinciding_curves,
     core_ids,
     exact_hover,
+    frame_rows,
     keep_in_view,
     mechanism_line,
     mechanism_marker,
@@ -137,17 +138,6 @@ def _columns_by_mechanism(frame: pd.DataFrame, columns: tuple[str, ...]) -> dict
     ids = frame["mechanism"].to_numpy()
     values = {column: frame[column].to_numpy(dtype=float) for column in columns}
     return {key: {column: value[ids == key] for column, value in values.items()} for key in dict.fromkeys(ids.tolist())}
-
-
-def _rows(frame: pd.DataFrame) -> list[dict]:
-    """The rows of a small table as plain dicts, as ``frame.to_dict("records")`` gives them.
-
-    Built from each column's ``tolist()`` (Python scalars, as ``to_dict`` boxes them): ``iterrows``
-    builds a pandas Series per row, and ``to_dict`` boxes every cell on its own, 3 ms of a rerun.
-    """
-    names = list(frame.columns)
-    columns = [frame[name].tolist() for name in names]
-    return [dict(zip(names, values)) for values in zip(*columns)]
 
 
 def _mark_dim(figure: go.Figure, dim: int) -> go.Figure:
@@ -383,7 +373,7 @@ def paper_explanations() -> dict[str, str]:
 def paper_table(current: pd.DataFrame, mechanisms: Mapping, setting) -> pd.DataFrame:
     """Exact E‖n‖² next to Ji & Li's constant × Δ² at the current d, with the ratio (explained by :func:`paper_explanations`)."""
     records = []
-    for row in _rows(current):
+    for row in frame_rows(current):
         if not row["constant"]:
             continue
         exact, bound = row["mean"], row["paper_bound"]
@@ -565,7 +555,7 @@ def loss_table_notes(current: pd.DataFrame, mechanisms: Mapping) -> list[str]:
     """Why a row of the loss table is empty, one sentence per mechanism."""
     return [
         f"{_curve_name(mechanisms[row['mechanism']])}: {row['reason']}"
-        for row in _rows(current)
+        for row in frame_rows(current)
         if (not row["valid"] or not math.isfinite(row["mean"])) and row["reason"]
     ]
 
@@ -573,7 +563,7 @@ def loss_table_notes(current: pd.DataFrame, mechanisms: Mapping) -> list[str]:
 def loss_table(current: pd.DataFrame, mechanisms: Mapping, setting) -> pd.DataFrame:
     """Mean, median, quantiles, skewness and kurtosis of ‖n‖₂² per mechanism at d, for people (3 digits)."""
     records = []
-    for row in _rows(current):
+    for row in frame_rows(current):
         mechanism = mechanisms[row["mechanism"]]
         if not row["valid"] or not math.isfinite(row["mean"]):
             records.append(
@@ -875,7 +865,7 @@ def closer_test_curve_figure(curve: pd.DataFrame, rows: pd.DataFrame, mechanisms
 def closer_test_caption(rows: pd.DataFrame, ceiling: float, curve: pd.DataFrame, setting) -> list[str]:
     """Plain sentences from the numbers: the simulated rates, the ceiling, and what follows."""
     sentences = []
-    by_noise = {row["mechanism"] or row["noise"]: row for row in _rows(rows)}
+    by_noise = {row["mechanism"] or row["noise"]: row for row in frame_rows(rows)}
     trials = int(rows["trials"].iloc[0]) if len(rows) else 0
     r1smg = by_noise.get("r1smg")
     if r1smg is not None:
@@ -940,7 +930,7 @@ def target_description(kind: str, scope: str, alpha: float, target: float) -> st
 def accuracy_first_table(frame: pd.DataFrame, mechanisms: Mapping, setting) -> pd.DataFrame:
     """The ε each mechanism needs, for people: a dash and the reason where no ε in [1e-6, 1e3] works."""
     records = []
-    for row in _rows(frame):
+    for row in frame_rows(frame):
         mechanism = mechanisms[row["mechanism"]]
         epsilon = row["epsilon"]
         if not math.isfinite(epsilon):
@@ -971,7 +961,7 @@ def accuracy_first_table(frame: pd.DataFrame, mechanisms: Mapping, setting) -> p
 def accuracy_first_notes(frame: pd.DataFrame, mechanisms: Mapping, setting) -> tuple[list[str], list[str]]:
     """(reasons, warnings): why a mechanism has no ε, and the caveat of a claimed guarantee, in sentences."""
     reasons, warnings = [], []
-    for row in _rows(frame):
+    for row in frame_rows(frame):
         mechanism = mechanisms[row["mechanism"]]
         if not math.isfinite(row["epsilon"]):
             reasons.append(f"{_curve_name(mechanism)}: {row['reason']}")
@@ -1004,7 +994,7 @@ def accuracy_first_caption(
     def proven_epsilons(table):
         return {
             row["mechanism"]: row["epsilon"]
-            for row in _rows(table)
+            for row in frame_rows(table)
             if ranked(mechanisms[row["mechanism"]]) and not pd.isna(row["epsilon"])
         }
 

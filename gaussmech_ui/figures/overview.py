@@ -39,6 +39,7 @@ from .common import (
     apply_layout,
     coinciding_curves,
     exact_hover,
+    frame_rows,
     grouped_legend_below,
     legend_group,
     mark_current_x,
@@ -307,8 +308,8 @@ def _guarantee_text(mechanism, row, setting) -> str:
 
 def _rows(frame: pd.DataFrame) -> list[tuple[str, dict]]:
     """``(mechanism id, row as a dict)`` for each row of a calibration table: what ``iterrows`` gives,
-    without building a pandas Series per row (half the cost of the Overview's table and captions)."""
-    return list(frame.to_dict("index").items())
+    without building a pandas Series per row (:func:`~.common.frame_rows`)."""
+    return list(zip(frame.index.tolist(), frame_rows(frame)))
 
 
 def overview_table(frame: pd.DataFrame, mechanisms: Mapping, setting):

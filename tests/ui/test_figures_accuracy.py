@@ -477,22 +477,33 @@ def test_charts_built_without_validation_equal_their_validated_rebuild(mean_inpu
 
 
 def test_rows_are_the_records_pandas_gives():
-    """figures.accuracy._rows is to_dict("records"), value for value and type for type."""
+    """figures.common.frame_rows is to_dict("records"), and the Overview's rows to_dict("index"), value
+    for value and type for type."""
     import math
 
     import pandas as pd
 
-    from gaussmech_ui.figures.accuracy import _rows
+    from gaussmech_ui.figures.common import frame_rows
+    from gaussmech_ui.figures.overview import _rows as overview_rows
 
     frame = pd.DataFrame(
         dict(mechanism=["a", "b", None], epsilon=[0.5, float("nan"), 3.0], exact=[True, False, True], count=[1, 2, 3])
     )
-    expected = frame.to_dict("records")
-    got = _rows(frame)
-    assert len(got) == len(expected)
-    for mine, theirs in zip(got, expected):
+
+    def assert_same(mine: dict, theirs: dict) -> None:
         assert list(mine) == list(theirs)
         for key in mine:
             assert type(mine[key]) is type(theirs[key]), key
             both_nan = isinstance(mine[key], float) and math.isnan(mine[key]) and math.isnan(theirs[key])
             assert both_nan or mine[key] == theirs[key], key
+
+    expected = frame.to_dict("records")
+    got = frame_rows(frame)
+    assert len(got) == len(expected)
+    for mine, theirs in zip(got, expected):
+        assert_same(mine, theirs)
+    indexed = frame.set_index("mechanism")
+    pairs, by_index = overview_rows(indexed), indexed.to_dict("index")
+    assert [key for key, _ in pairs] == list(by_index)
+    for key, mine in pairs:
+        assert_same(mine, by_index[key])
