@@ -102,25 +102,10 @@ def _first_coordinates(rng, size, scale, setting, sample) -> np.ndarray:
     return np.asarray(sample(rng, size, scale, one_dimensional), dtype=np.float64).reshape(size)
 
 
-def _last_call_remembered(function):
-    """``function`` (of hashable arguments) remembering its last call only.
-
-    A sweep over d asks a per-coordinate quantity (a variance) at every d for one scale, since
-    the calibration does not read d; a new setting replaces the one slot, so nothing from an
-    earlier setting is kept. The slot is one tuple, replaced whole (safe across threads).
-    """
-    last: list = [None]
-
-    @functools.wraps(function)
-    def remembered(*arguments):
-        hit = last[0]
-        if hit is not None and hit[0] == arguments:
-            return hit[1]
-        value = function(*arguments)
-        last[0] = (arguments, value)
-        return value
-
-    return remembered
+# A sweep over d asks a per-coordinate quantity (a variance) at every d for one scale, since the
+# calibration does not read d: each such quantity keeps its last call (functools.lru_cache with one
+# slot, thread-safe), so a new setting replaces it and nothing from an earlier setting is kept.
+_last_call_remembered = functools.lru_cache(maxsize=1)
 
 
 @functools.lru_cache(maxsize=256)
