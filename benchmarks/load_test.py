@@ -373,15 +373,35 @@ class Student:
                 )
 
 
-async def run_student(
-    number: int, base_url: str, deadline: float, record: Record, seed: int, loaded: asyncio.Event | None
+async def run_session(
+    number: int, base_url: str, record: Record, seed: int, loaded: asyncio.Event | None, open_page, work
 ) -> None:
+    """One student's session: connect, ``open_page(student)``, say so on ``loaded``, ``work(student)``.
+
+    A failure is one error of the run (never of the driver), and ``loaded`` is set whatever happens,
+    so the driver never waits for a session that failed.
+    """
     student = Student(number, base_url, record, random.Random(seed * 1000 + number))
     try:
         await student.connect()
-        await student.open_first_page()
+        await open_page(student)
         if loaded is not None:
             loaded.set()
+        await work(student)
+    except Exception as error:  # noqa: BLE001 - a crashed session is an error of the run, not of the driver
+        record.errors.append(f"session {number}: {type(error).__name__}: {error}")
+    finally:
+        if loaded is not None:
+            loaded.set()
+        await student.close()
+
+
+async def run_student(
+    number: int, base_url: str, deadline: float, record: Record, seed: int, loaded: asyncio.Event | None
+) -> None:
+    """The explore scenario: a random page and setting, then moves, page switches and uploads until ``deadline``."""
+
+    async def explore(student: Student) -> None:
         while time.monotonic() < deadline:
             roll = student.rng.random()
             if roll < 0.6:
@@ -391,12 +411,8 @@ async def run_student(
             else:
                 await student.upload()
             await asyncio.sleep(student.rng.uniform(0.5, 2.0))  # a person reads before the next move
-    except Exception as error:  # noqa: BLE001 - a crashed session is an error of the run, not of the driver
-        record.errors.append(f"session {number}: {type(error).__name__}: {error}")
-    finally:
-        if loaded is not None:
-            loaded.set()  # also when the session failed: the driver must not wait for it forever
-        await student.close()
+
+    await run_session(number, base_url, record, seed, loaded, Student.open_first_page, explore)
 
 
 @dataclass(frozen=True)
@@ -436,11 +452,7 @@ def menu_pathnames() -> list[str]:
     """The URL path of every page in the menu, as Streamlit names them ("" for the Overview)."""
     from gaussmech_ui.menu import MENU
 
-    names = []
-    for entry in MENU:
-        stem = Path(entry.path).stem
-        names.append("" if entry.path == "app.py" else stem.split("_", 1)[1] if "_" in stem else stem)
-    return names
+    return [entry.url_path for entry in MENU]
 
 
 def _values(stops: dict) -> dict:
@@ -457,18 +469,17 @@ async def run_lecture_student(
     loaded: asyncio.Event | None,
     plan: list[LectureStep],
 ) -> None:
-    student = Student(number, base_url, record, random.Random(seed * 1000 + number))
+    """The lecture scenario: open the teacher's view, then follow each step of ``plan`` until ``deadline``."""
 
     def step_now() -> LectureStep:
         elapsed = time.monotonic() - started
         return [step for step in plan if step.start <= elapsed][-1]
 
-    try:
-        await student.connect()
+    async def open_teachers_view(student: Student) -> None:
         step = step_now()
         await student.open_first_page(_values(step.stops), step.pathname)
-        if loaded is not None:
-            loaded.set()
+
+    async def follow(student: Student) -> None:
         while time.monotonic() < deadline:
             await asyncio.sleep(student.rng.uniform(0.0, 5.0))  # the time a student takes to follow
             if time.monotonic() >= deadline:
@@ -490,12 +501,8 @@ async def run_lecture_student(
                 await asyncio.sleep(max(0.0, deadline - time.monotonic()))
                 break
             await asyncio.sleep(max(0.0, following[0].start - (time.monotonic() - started)))
-    except Exception as error:  # noqa: BLE001 - a crashed session is an error of the run, not of the driver
-        record.errors.append(f"session {number}: {type(error).__name__}: {error}")
-    finally:
-        if loaded is not None:
-            loaded.set()
-        await student.close()
+
+    await run_session(number, base_url, record, seed, loaded, open_teachers_view, follow)
 
 
 # --- the server and its measurements ----------------------------------------------------------------

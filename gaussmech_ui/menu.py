@@ -30,6 +30,15 @@ class MenuEntry:
     icon: str
     path: str
 
+    @property
+    def url_path(self) -> str:
+        """The page's path in the browser, as Streamlit names it: the script's name without its
+        number prefix (``pages/3_Privacy_profiles.py`` → ``Privacy_profiles``); "" for ``app.py``."""
+        if self.path == "app.py":
+            return ""
+        stem = Path(self.path).stem
+        return stem.split("_", 1)[1] if "_" in stem else stem
+
 
 MENU: tuple[MenuEntry, ...] = (
     MenuEntry("Class tour", ":material/school:", "pages/0_Class_tour.py"),

@@ -59,10 +59,7 @@ def base_url(page_path: str) -> str:
     if url:
         return url
     entry = menu.entry_for(page_path)
-    if entry is None or entry.path == "app.py":
-        return "http://localhost:8501/"
-    stem = entry.path.rsplit("/", 1)[-1].removesuffix(".py")
-    return "http://localhost:8501/" + quote(stem.split("_", 1)[1] if "_" in stem else stem)
+    return "http://localhost:8501/" + ("" if entry is None else quote(entry.url_path))
 
 
 def _page_label(page_path: str) -> str:

@@ -12,8 +12,6 @@ The measurements are printed (``-s`` shows them) for the report of issue 11.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from gaussmech_ui.menu import available_entries
@@ -58,7 +56,7 @@ _MEASURE = """() => {
 def _url(app_url: str, entry) -> str:
     if entry.path == "app.py":
         return app_url
-    return app_url.rstrip("/") + "/" + Path(entry.path).stem.split("_", 1)[1]
+    return app_url.rstrip("/") + "/" + entry.url_path
 
 
 def _measure(page, url: str) -> dict:

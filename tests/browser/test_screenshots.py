@@ -79,7 +79,7 @@ def _first_screen(browser, url: str, width: int, height: int) -> bytes:
 def _page_url(app_url: str, entry) -> str:
     if entry.path == "app.py":
         return app_url
-    return app_url.rstrip("/") + "/" + Path(entry.path).stem.split("_", 1)[1]
+    return app_url.rstrip("/") + "/" + entry.url_path
 
 
 @pytest.mark.parametrize("size", VIEWPORTS, ids=lambda size: f"{size[0]}x{size[1]}")
