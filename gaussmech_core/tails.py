@@ -336,11 +336,24 @@ def coordinate_error_bound(mechanism: Mechanism, scale: float, setting: Setting,
     def std() -> float:
         return float(mechanism.coordinate_std(scale, setting))
 
-    if mechanism.coordinate_quantile is None:
-        return tail_quantile(log_tail, alpha, std())
+    return _error_bound_on_tail(log_tail, mechanism.coordinate_quantile, alpha, std, scale, setting)
+
+
+def _error_bound_on_tail(
+    log_tail: Callable[[np.ndarray], FloatOrArray],
+    closed_form: Callable[[np.ndarray, float, Setting], np.ndarray] | None,
+    alpha: ArrayLike,
+    typical: Callable[[], float],
+    scale: float,
+    setting: Setting,
+) -> FloatOrArray:
+    """:func:`tail_quantile` on ``log_tail`` from ``typical()``, or, where the entry has a closed form
+    (``closed_form(alpha, scale, setting)``), that answer checked by :func:`_verified_quantile`."""
+    if closed_form is None:
+        return tail_quantile(log_tail, alpha, typical())
     alpha_array = require_interval(as_float_array(alpha, "alpha"), "alpha", SMALLEST_ALPHA, 1.0, upper_open=True)
-    estimate = np.asarray(mechanism.coordinate_quantile(alpha_array, scale, setting), dtype=np.float64)
-    return scalar_or_array(_verified_quantile(log_tail, alpha_array, estimate, std), alpha)
+    estimate = np.asarray(closed_form(alpha_array, scale, setting), dtype=np.float64)
+    return scalar_or_array(_verified_quantile(log_tail, alpha_array, estimate, typical), alpha)
 
 
 def _verified_quantile(
@@ -459,11 +472,7 @@ def norm_error_bound(mechanism: Mechanism, scale: float, setting: Setting, alpha
     def typical() -> float:
         return math.sqrt(float(mechanism.expected_loss(scale, setting)))
 
-    if mechanism.norm_quantile is None:
-        return tail_quantile(log_tail, alpha, typical())
-    alpha_array = require_interval(as_float_array(alpha, "alpha"), "alpha", SMALLEST_ALPHA, 1.0, upper_open=True)
-    estimate = np.asarray(mechanism.norm_quantile(alpha_array, scale, setting), dtype=np.float64)
-    return scalar_or_array(_verified_quantile(log_tail, alpha_array, estimate, typical), alpha)
+    return _error_bound_on_tail(log_tail, mechanism.norm_quantile, alpha, typical, scale, setting)
 
 
 def classical_formula_sigma(epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike = 1.0) -> FloatOrArray:
