@@ -1141,7 +1141,8 @@ def _loss_pmf_for_quantiles(sigma: float, dim: int, powers: list | None = None) 
     """
     from scipy.signal import fftconvolve
 
-    powers = [_square_pmf(sigma)] if powers is None else powers
+    if powers is None:
+        powers = []
     if not powers:
         powers.append(_square_pmf(sigma))
     result = np.array([1.0])
