@@ -380,41 +380,48 @@ def keep_in_view(
     core: Sequence[str],
     *,
     log_y: bool,
+    mark_below: bool = False,
 ) -> list[str]:
     """Set the y axis to the ``core`` curves' region and name, at the top edge, every curve that leaves it.
 
     The default view then shows the useful region of the proven mechanisms; an outlier (R1SMG's
     spike, MVG's 1e24) is marked "off the top" with its largest value, and a double click on the
-    chart shows everything. Returns the ids marked. Values are arrays of y (NaN where not drawn).
+    chart shows everything. With ``mark_below`` (a log axis), a curve that falls below the region
+    is named at the bottom edge too, with its smallest value. Returns the ids marked. Values are
+    arrays of y (NaN where not drawn).
     """
     kept = [np.asarray(values[key], dtype=float) for key in core]
     kept = np.concatenate([v[np.isfinite(v) & ((v > 0) if log_y else True)] for v in kept]) if kept else np.array([])
     if kept.size == 0:
         return []
     high = float(kept.max())
+    floor = -math.inf
     if log_y:
         low = float(kept.min())
         top = math.log10(high) + 0.3
         figure.update_yaxes(range=[math.log10(low) - 0.3, top])
         limit = 10.0**top
+        floor = 10.0 ** (math.log10(low) - 0.3) if mark_below else -math.inf
     else:
         bottom = min(0.0, float(kept.min()))
         limit = high * 1.12
         figure.update_yaxes(range=[bottom, limit])
-    marked = []
+    above, below = [], []
     for key, series in values.items():
         series = np.asarray(series, dtype=float)
         if key in core or not np.isfinite(series).any():
             continue
-        largest = float(np.nanmax(series))
-        if largest > limit:
-            marked.append(key)
-    if marked:
-        from ..format import format_number
+        if float(np.nanmax(series)) > limit:
+            above.append(key)
+        positive = series[np.isfinite(series) & (series > 0)]
+        if positive.size and float(positive.min()) < floor:
+            below.append(key)
+    from ..format import format_number
 
+    def note(heading: str, keys: list[str], extreme, y: float, anchor: str) -> None:
         text = (
-            "Off the top: "
-            + "<br>".join(f"{names[key]} (up to {format_number(float(np.nanmax(values[key])))})" for key in marked)
+            f"{heading}: "
+            + "<br>".join(f"{names[key]} ({extreme(key)})" for key in keys)
             + "<br><i>double-click the chart to see all</i>"
         )
         figure.add_annotation(
@@ -422,16 +429,26 @@ def keep_in_view(
             xref="paper",
             yref="paper",
             x=0.01,
-            y=0.99,
+            y=y,
             xanchor="left",
-            yanchor="top",
+            yanchor=anchor,
             showarrow=False,
             font=dict(size=FONT_SIZE - 2, color=TEXT_COLOR),
             bgcolor="rgba(255,255,255,0.9)",
             bordercolor=TEXT_COLOR,
             borderwidth=1,
         )
-    return marked
+
+    if above:
+        note("Off the top", above, lambda key: f"up to {format_number(float(np.nanmax(values[key])))}", 0.99, "top")
+    if below:
+
+        def smallest(key: str) -> str:
+            series = np.asarray(values[key], dtype=float)
+            return f"down to {format_number(float(series[np.isfinite(series) & (series > 0)].min()))}"
+
+        note("Off the bottom", below, smallest, 0.01, "bottom")
+    return above + [key for key in below if key not in above]
 
 
 # The legend's groups, in order: what a reader compares first, then the rest, then what is not proven.

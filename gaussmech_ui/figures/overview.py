@@ -41,6 +41,7 @@ from .common import (
     exact_hover,
     frame_rows,
     grouped_legend_below,
+    keep_in_view,
     legend_group,
     mark_current_x,
     mechanism_line,
@@ -167,8 +168,34 @@ def std_vs_epsilon_figure(
         log_y=True,
         height=620,
     )
+    # A curve that falls many decades below the others (the discrete Gaussian's std at large ε: integer
+    # noise that is 0 almost surely) would press every other curve into a sliver of the chart: the
+    # view keeps the others' region and names it "off the bottom" (a double click shows everything).
+    values = {key: sweep[key].to_numpy(dtype=float) for key in shown}
+    names = {key: trace_name(mechanisms[key]) for key in shown}
+    keep_in_view(figure, values, names, curves_in_one_region(values), log_y=True, mark_below=True)
     grouped_legend_below(figure)
     return light.finished(mark_current_x(figure, setting.epsilon, f"current ε = {format_number(setting.epsilon)}"))
+
+
+def curves_in_one_region(values: Mapping[str, np.ndarray], decades: float = 4.0) -> list[str]:
+    """The curves whose smallest positive value lies within ``decades`` of the median curve's smallest.
+
+    Examples
+    --------
+    >>> curves_in_one_region({"a": np.array([1.0, 0.1]), "b": np.array([2.0, 0.05]), "c": np.array([1.0, 1e-20])})
+    ['a', 'b']
+    """
+    lows = {}
+    for key, series in values.items():
+        series = np.asarray(series, dtype=float)
+        positive = series[np.isfinite(series) & (series > 0)]
+        if positive.size:
+            lows[key] = float(positive.min())
+    if not lows:
+        return []
+    typical = float(np.median(list(lows.values())))
+    return [key for key, low in lows.items() if low >= typical * 10.0**-decades]
 
 
 def variance_ratio_figure(

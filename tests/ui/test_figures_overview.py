@@ -172,6 +172,23 @@ def test_std_chart_has_a_line_per_mechanism_in_its_registry_colour_on_log_axes()
     assert np.all(np.isnan(classical[epsilons >= 1])) and np.all(np.isfinite(classical[epsilons < 1]))
 
 
+def test_a_curve_far_below_the_others_is_named_off_the_bottom_and_the_view_keeps_the_rest():
+    """Integer noise whose std collapses at large ε (the discrete Gaussian) must not squeeze the chart."""
+    current = _frame(classical_valid=False)["coordinate_std"].to_dict()
+    plain = std_vs_epsilon_figure(_sweep(), MECHANISMS, SETTING, current)
+    assert not any("Off the bottom" in (note.text or "") for note in plain.layout.annotations)
+    low, high = plain.layout.yaxis.range
+    assert 10**low <= 0.02 and 10**high >= 400, "every curve in view: 0.04 to 400"
+    sweep = _sweep()
+    sweep["laplace"] = np.where(sweep["epsilon"] > 10, 1e-22, sweep["laplace"])  # a dive of 20 decades
+    figure = std_vs_epsilon_figure(sweep, MECHANISMS, SETTING, current)
+    low, high = figure.layout.yaxis.range
+    assert -3 < low < -1 and high > 2.5, "the view is the other curves' region, not 1e-22"
+    (note,) = [note.text for note in figure.layout.annotations if "Off the bottom" in (note.text or "")]
+    assert "Laplace" in note and "down to 1e-22" in note
+    assert len(figure.data) == len(plain.data), "the curve is still drawn (a double click shows it)"
+
+
 def test_a_curve_that_lies_on_another_is_marked_and_drawn_under_it():
     sweep = _sweep().assign(gaussian_pdp=lambda f: f["analytic_gaussian"] * (1 + 1e-12))
     figure = std_vs_epsilon_figure(sweep, MECHANISMS, SETTING, {})
