@@ -31,7 +31,10 @@ Two scenarios (``--scenario``):
 Reported: p50 / p95 / max milliseconds from input (the BackMsg sent) to script finished, per kind
 of action; errors (protocol failures, exceptions or ``st.error`` on a page, failed uploads); the
 server's resident memory over time, after the first 10 sessions have loaded, at the end and per
-session; the CPU seconds the server used. The last line is
+session; the CPU seconds the server used. With ``--warm-up M``, a first class of M students of
+the same scenario works for the same time and leaves; the server's memory ``--settle`` seconds
+after they left (every page opened, its modules imported, its caches filled) is the level that
+the memory after the main wave is compared with. The last line is
 
     sessions=N p50_ms=... p95_ms=... max_ms=... errors=... crosstalk=... rss_mb=...
 
@@ -606,39 +609,65 @@ def percentile(values, q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, math.ceil(q / 100 * len(ordered)) - 1))]
 
 
+async def run_wave(arguments, base_url: str, sessions: int, record: Record, seed: int, pids) -> float:
+    """``sessions`` students of the chosen scenario, arriving over the ramp and working until its
+    end; returns the server's resident MB once the first 10 of them had their page."""
+    started = time.monotonic()
+    deadline = started + arguments.ramp + arguments.seconds
+    plan = None
+    if arguments.scenario == "lecture":
+        plan = lecture_plan(arguments.ramp + arguments.seconds, arguments.step_seconds, seed, menu_pathnames())
+    first_ten = [asyncio.Event() for _ in range(min(10, sessions))]
+    rss_after_ten = resident_mb(pids)
+    tasks = []
+    for number in range(sessions):
+        event = first_ten[number] if number < len(first_ten) else None
+        if plan is None:
+            student = run_student(number, base_url, deadline, record, seed, event)
+        else:
+            student = run_lecture_student(number, base_url, started, deadline, record, seed, event, plan)
+        tasks.append(asyncio.create_task(student))
+        if number == len(first_ten) - 1:
+            # The first 10 students have their page before the others arrive.
+            await asyncio.gather(*(event.wait() for event in first_ten))
+            rss_after_ten = resident_mb(pids)
+        await asyncio.sleep(arguments.ramp / max(sessions, 1))
+    await asyncio.gather(*tasks)
+    return rss_after_ten
+
+
 async def drive(arguments, base_url: str, pids) -> str:
     record = Record()
     samples: list = []
     stop = asyncio.Event()
     sampler = asyncio.create_task(sample_memory(pids, samples, stop))
+    rss_cold = resident_mb(pids)
+    rss_warm = None
+    if arguments.warm_up:
+        # A first class that comes and goes: afterwards every page has been opened, its modules
+        # imported and its caches filled, so the main wave is compared with a warm server.
+        warm_record = Record()
+        await run_wave(arguments, base_url, arguments.warm_up, warm_record, arguments.seed + 1, pids)
+        await asyncio.sleep(arguments.settle)
+        rss_warm = resident_mb(pids)
+        record.errors.extend(f"(warm-up) {line}" for line in warm_record.errors)
+        record.crosstalk.extend(f"(warm-up) {line}" for line in warm_record.crosstalk)
     rss_before, cpu_before, started = resident_mb(pids), cpu_seconds(pids), time.monotonic()
-    deadline = started + arguments.ramp + arguments.seconds
-    plan = None
-    if arguments.scenario == "lecture":
-        plan = lecture_plan(
-            arguments.ramp + arguments.seconds, arguments.step_seconds, arguments.seed, menu_pathnames()
-        )
-    first_ten = [asyncio.Event() for _ in range(min(10, arguments.sessions))]
-    rss_after_ten = rss_before
-    tasks = []
-    for number in range(arguments.sessions):
-        event = first_ten[number] if number < len(first_ten) else None
-        if plan is None:
-            student = run_student(number, base_url, deadline, record, arguments.seed, event)
-        else:
-            student = run_lecture_student(number, base_url, started, deadline, record, arguments.seed, event, plan)
-        tasks.append(asyncio.create_task(student))
-        if number == len(first_ten) - 1:
-            # The first 10 students have their page before the others arrive: the memory then is
-            # the level that the end of the run is compared with.
-            await asyncio.gather(*(event.wait() for event in first_ten))
-            rss_after_ten = resident_mb(pids)
-        await asyncio.sleep(arguments.ramp / max(arguments.sessions, 1))
-    await asyncio.gather(*tasks)
+    rss_after_ten = await run_wave(arguments, base_url, arguments.sessions, record, arguments.seed, pids)
+    plan = arguments.scenario == "lecture"
+    first_ten = min(10, arguments.sessions)
     wall, cpu = time.monotonic() - started, cpu_seconds(pids) - cpu_before
     await asyncio.sleep(arguments.settle)  # disconnected sessions are freed after server.disconnectedSessionTTL
     rss_end = resident_mb(pids)
     caches = await asyncio.to_thread(cache_megabytes, base_url)
+    # Streamlit keeps a disconnected session for server.disconnectedSessionTTL seconds, in a TTL
+    # cache that drops expired entries only when a session is stored: the sessions of a class
+    # that left are freed when the next visitor leaves. One more visitor, then the memory again.
+    visitor = Record()
+    await run_student(arguments.sessions, base_url, time.monotonic(), visitor, arguments.seed + 2, None)
+    record.errors.extend(f"(visitor) {line}" for line in visitor.errors)
+    await asyncio.sleep(5.0)
+    rss_after_visitor = resident_mb(pids)
     stop.set()
     await sampler
 
@@ -666,11 +695,24 @@ async def drive(arguments, base_url: str, pids) -> str:
     )
     if pids:
         print(
-            f"server resident MB: before {rss_before:.0f}, after the first {len(first_ten)} sessions loaded "
+            f"server resident MB: before {rss_before:.0f}, after the first {first_ten} sessions loaded "
             f"{rss_after_ten:.0f}, peak {peak:.0f}, at the end (+{arguments.settle:g} s) {rss_end:.0f}; "
             f"per session {(peak - rss_before) / max(arguments.sessions, 1):.1f} MB; "
-            f"end / after first {len(first_ten)}: {rss_end / rss_after_ten:.2f}"
+            f"end / after first {first_ten}: {rss_end / rss_after_ten:.2f}"
         )
+        print(
+            f"after one more visitor came and went (+5 s; Streamlit then drops the stored sessions whose "
+            f"disconnectedSessionTTL has passed): {rss_after_visitor:.0f} MB, "
+            f"{rss_after_visitor / rss_after_ten:.2f} x the level after the first {first_ten} sessions loaded"
+        )
+        if rss_warm is not None:
+            print(
+                f"warm-up: {arguments.warm_up} students came and went first (server from {rss_cold:.0f} MB to "
+                f"{rss_warm:.0f} MB, +{arguments.settle:g} s after they left); after the {arguments.sessions} "
+                f"came and went: {rss_end:.0f} MB, {rss_end / rss_warm:.2f} x the level after the first "
+                f"{arguments.warm_up}; after one more visitor: {rss_after_visitor:.0f} MB, "
+                f"{rss_after_visitor / rss_warm:.2f} x"
+            )
         if caches is not None:
             print(
                 f"of which st.cache_data holds {caches:.1f} MB at the end (every cache bounded by max_entries); "
@@ -716,6 +758,13 @@ def main(argv=None) -> None:
     )
     parser.add_argument(
         "--step-seconds", type=float, default=15.0, help="lecture: seconds between two of the teacher's changes"
+    )
+    parser.add_argument(
+        "--warm-up",
+        type=int,
+        default=0,
+        help="first run this many students of the same scenario for the same time, let them go (--settle) "
+        "and compare the memory after the main wave with the level they left",
     )
     parser.add_argument("--seed", type=int, default=0)
     arguments = parser.parse_args(argv)

@@ -25,7 +25,7 @@ SUMMARY = re.compile(
 def test_two_students_for_a_few_seconds():
     output = io.StringIO()
     with contextlib.redirect_stdout(output):
-        load_test.main(["--sessions", "2", "--seconds", "6", "--ramp", "1", "--seed", "3"])
+        load_test.main(["--sessions", "2", "--seconds", "6", "--ramp", "1", "--seed", "3", "--warm-up", "1"])
     lines = output.getvalue().strip().splitlines()
     match = SUMMARY.match(lines[-1])
     assert match, lines[-1]
@@ -34,6 +34,9 @@ def test_two_students_for_a_few_seconds():
     assert int(match["p50"]) <= int(match["p95"]) <= int(match["max"])
     assert int(match["rss"]) > 50  # the server was measured
     assert re.search(r"^open\s+2\s", output.getvalue(), re.MULTILINE), "both students opened the page"
+    # The warm-up student came and went first, and the memory after the main wave is compared with its level.
+    warm_up = re.search(r"^warm-up: 1 students came and went first .* ([0-9.]+) x the level", output.getvalue(), re.M)
+    assert warm_up and float(warm_up[1]) > 0, output.getvalue()
 
 
 def test_crosstalk_is_noticed():
