@@ -798,10 +798,10 @@ def error_sweep(
                     sigma_rows = np.repeat(stds[block], count)[:, None]
                     record(m, block, rows, flat_truth + noise, sigma_rows)
             else:  # noise that is not a scale family (e.g. on the integers) is drawn afresh per ε
-                for e in columns:
-                    noise = np.asarray(release.sample(rng, (count, d), float(scales[e]), p_order), dtype=float)
-                    sigma_rows = np.full((count, 1), float(stds[e]))
-                    record(m, np.array([e]), rows, flat_truth + noise, sigma_rows)
+                for column in columns:
+                    noise = np.asarray(release.sample(rng, (count, d), float(scales[column]), p_order), dtype=float)
+                    sigma_rows = np.full((count, 1), float(stds[column]))
+                    record(m, np.array([column]), rows, flat_truth + noise, sigma_rows)
 
     mean = np.full(shape_out, np.nan)
     spread = np.full(shape_out, np.nan)
