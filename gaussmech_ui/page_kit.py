@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from typing import Callable
 
 import pandas as pd
@@ -77,6 +78,8 @@ _PHONE_MARK = "Mobi"
 _PHONE_FONT = 12
 _PHONE_LINE = 40  # characters of a title line on a 390 px screen at 15 px (legend lines: 6 more, at 11 px)
 _PHONE_ROW = 19  # pixels per legend line
+_PANEL_TITLE_LINE = 58  # characters of 11 px type across a 390 px screen (panel titles)
+_PANEL_TITLE_ROW = 15  # pixels per extra line of a wrapped panel title (11 px type)
 
 
 def page_style() -> None:
@@ -109,10 +112,49 @@ def _wrapped(text: str, width: int = _PHONE_LINE) -> tuple[str, int]:
     return "<br>".join(lines), len(lines)
 
 
+def _panel_titles(figure) -> list:
+    """The panel titles of a figure with subplots: the annotations that ``make_subplots`` places
+    centred over an x axis's domain, on the top edge of a y axis's domain, without an arrow."""
+    centres = {round(sum(axis.domain or (0.0, 1.0)) / 2, 6) for axis in figure.select_xaxes()}
+    tops = {round((axis.domain or (0.0, 1.0))[1], 6) for axis in figure.select_yaxes()}
+    return [
+        annotation
+        for annotation in figure.layout.annotations
+        if annotation.text
+        and annotation.showarrow is False
+        and annotation.xref == "paper"
+        and annotation.yref == "paper"
+        and annotation.yanchor == "bottom"
+        and annotation.x is not None
+        and annotation.y is not None
+        and round(annotation.x, 6) in centres
+        and round(annotation.y, 6) in tops
+    ]
+
+
+def _wrap_panel_titles(figure) -> int:
+    """Wrap the titles of panels side by side to each panel's share of a phone's width; the extra
+    lines of the top row. A panel alone in its row keeps its title on one line: it has the width,
+    and a second line would run into the panel above."""
+    titles = _panel_titles(figure)
+    panels_per_row = Counter(round(title.y, 6) for title in titles)
+    top_row = max(panels_per_row, default=None)
+    extra_lines = 0
+    for title in titles:
+        row = round(title.y, 6)
+        if panels_per_row[row] < 2:
+            continue
+        title.text, lines = _wrapped(title.text, max(12, _PANEL_TITLE_LINE // panels_per_row[row] - 2))
+        if row == top_row:
+            extra_lines = max(extra_lines, lines - 1)
+    return extra_lines
+
+
 def fit_to_screen(figure, *, phone: bool | None = None):
     """The figure laid out for the session's screen: unchanged on a laptop; on a phone, a copy with the
-    legend below the plot, one entry per row, the title and long legend entries wrapped to the width,
-    smaller type and margins, and the figure taller by the legend's rows (so the plot keeps its height).
+    legend below the plot, one entry per row, the title, panel titles and long legend entries wrapped
+    to the width, smaller type and margins, and the figure taller by the legend's rows (so the plot
+    keeps its height).
     """
     import plotly.graph_objects as go
 
@@ -136,6 +178,9 @@ def fit_to_screen(figure, *, phone: bool | None = None):
         if getattr(trace, "legendgrouptitle", None) is not None and trace.legendgrouptitle.text:
             rows += 1
     top = max(40, 22 * title_lines + 20) if title_lines else (layout.margin.t or 40)
+    # Side-by-side panels share the width: their titles wrap, and the top row's extra lines (at 11 px)
+    # push the plot down instead of running into the chart's title.
+    top += _PANEL_TITLE_ROW * _wrap_panel_titles(figure)
     legend_height = rows * _PHONE_ROW if layout.showlegend is not False and rows > 1 else 0
     figure.update_layout(
         font=dict(size=_PHONE_FONT),

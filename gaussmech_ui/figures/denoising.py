@@ -342,6 +342,10 @@ def _heatmap_row(names, grids, hover, quantity: str, *, spacing: float):
             row=1,
             col=col,
         )
+    # The panels show the same rows: their numbers once, on the left, so that on a narrow screen
+    # one panel's numbers do not run into its neighbour (the hover still names the row).
+    for col in range(2, len(grids) + 1):
+        figure.update_yaxes(showticklabels=False, row=1, col=col)
     return figure
 
 
@@ -360,6 +364,8 @@ def _comparison_heatmaps(truth, released, denoised, names, title, row_labels, co
     apply_layout(figure, title=title, x_title="column", y_title="row", height=520)
     update_layout_quickly(
         figure,
+        # Three title lines (the title, the setting, the two pipelines) above the panels' own titles.
+        margin=dict(l=80, r=30, t=112, b=70),
         coloraxis=dict(
             colorscale=light.colorscale("Viridis"),
             cmin=low,
