@@ -30,8 +30,9 @@ Two scenarios (``--scenario``):
 
 Reported: p50 / p95 / max milliseconds from input (the BackMsg sent) to script finished, per kind
 of action; errors (protocol failures, exceptions or ``st.error`` on a page, failed uploads); the
-server's resident memory over time, after the first 10 sessions have loaded, at the end and per
-session; the CPU seconds the server used. With ``--warm-up M``, a first class of M students of
+server's resident memory over time, after the first 10 sessions have loaded, at the end, after
+one more visitor has come and gone (Streamlit releases the stored sessions of students who left
+only when the next session disconnects), and per session; the CPU seconds the server used. With ``--warm-up M``, a first class of M students of
 the same scenario works for the same time and leaves; the server's memory ``--settle`` seconds
 after they left (every page opened, its modules imported, its caches filled) is the level that
 the memory after the main wave is compared with. The last line is
