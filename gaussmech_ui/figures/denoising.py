@@ -365,7 +365,7 @@ def _comparison_heatmaps(truth, released, denoised, names, title, row_labels, co
     update_layout_quickly(
         figure,
         # Three title lines (the title, the setting, the two pipelines) above the panels' own titles.
-        margin=dict(l=80, r=30, t=112, b=70),
+        margin=dict(t=112),
         coloraxis=dict(
             colorscale=light.colorscale("Viridis"),
             cmin=low,
