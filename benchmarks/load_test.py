@@ -32,10 +32,11 @@ Reported: p50 / p95 / max milliseconds from input (the BackMsg sent) to script f
 of action; errors (protocol failures, exceptions or ``st.error`` on a page, failed uploads); the
 server's resident memory over time, after the first 10 sessions have loaded, at the end, after
 one more visitor has come and gone (Streamlit releases the stored sessions of students who left
-only when the next session disconnects), and per session; the CPU seconds the server used. With ``--warm-up M``, a first class of M students of
-the same scenario works for the same time and leaves; the server's memory ``--settle`` seconds
-after they left (every page opened, its modules imported, its caches filled) is the level that
-the memory after the main wave is compared with. The last line is
+only when the next session disconnects), and per session; the CPU seconds the server used.
+With ``--warm-up M``, a first class of M students of the same scenario works for the same time
+and leaves; the server's memory ``--settle`` seconds after they left (every page opened, its
+modules imported, its caches filled) is the level that the memory after the main wave is
+compared with. The last line is
 
     sessions=N p50_ms=... p95_ms=... max_ms=... errors=... crosstalk=... rss_mb=...
 
@@ -655,10 +656,9 @@ async def drive(arguments, base_url: str, pids) -> str:
         record.crosstalk.extend(f"(warm-up) {line}" for line in warm_record.crosstalk)
     rss_before, cpu_before, started = resident_mb(pids), cpu_seconds(pids), time.monotonic()
     rss_after_ten = await run_wave(arguments, base_url, arguments.sessions, record, arguments.seed, pids)
-    plan = arguments.scenario == "lecture"
     first_ten = min(10, arguments.sessions)
     wall, cpu = time.monotonic() - started, cpu_seconds(pids) - cpu_before
-    await asyncio.sleep(arguments.settle)  # disconnected sessions are freed after server.disconnectedSessionTTL
+    await asyncio.sleep(arguments.settle)  # disconnected sessions expire after server.disconnectedSessionTTL
     rss_end = resident_mb(pids)
     caches = await asyncio.to_thread(cache_megabytes, base_url)
     # Streamlit keeps a disconnected session for server.disconnectedSessionTTL seconds, in a TTL
@@ -667,6 +667,7 @@ async def drive(arguments, base_url: str, pids) -> str:
     visitor = Record()
     await run_student(arguments.sessions, base_url, time.monotonic(), visitor, arguments.seed + 2, None)
     record.errors.extend(f"(visitor) {line}" for line in visitor.errors)
+    record.crosstalk.extend(f"(visitor) {line}" for line in visitor.crosstalk)
     await asyncio.sleep(5.0)
     rss_after_visitor = resident_mb(pids)
     stop.set()
@@ -690,7 +691,11 @@ async def drive(arguments, base_url: str, pids) -> str:
     load = os.getloadavg()[0]
     print(
         f"\nscenario {arguments.scenario}"
-        + (f" (the teacher changes the view every {arguments.step_seconds:g} s)" if plan else "")
+        + (
+            f" (the teacher changes the view every {arguments.step_seconds:g} s)"
+            if arguments.scenario == "lecture"
+            else ""
+        )
         + f"; page loads {record.loads}; elements not resent (the session's cache had them) {record.references}; run {wall:.1f} s; server CPU {cpu:.1f} s ({100 * cpu / wall:.0f} % of one core), "
         f"{1000 * cpu / max(len(every), 1):.0f} ms of server CPU per rerun; machine load average {load:.1f} on {os.cpu_count()} cores"
     )
