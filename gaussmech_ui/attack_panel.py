@@ -19,6 +19,7 @@ from gaussmech_core import attack_risk
 from gaussmech_core.mechanisms import MECHANISMS
 from gaussmech_core.registry_types import Setting
 
+from .cached.cache import UPLOAD_HASH_FUNCS
 from .downloads import download_csv
 from .figures.attack_risk import attack_tpr_figure
 from .format import format_number, format_percent
@@ -57,7 +58,11 @@ def setting_arguments(setting: Setting) -> dict:
     )
 
 
-@st.cache_data(max_entries=64, show_spinner="Computing each mechanism's attack risk from its privacy profile…")
+@st.cache_data(
+    hash_funcs=UPLOAD_HASH_FUNCS,
+    max_entries=64,
+    show_spinner="Computing each mechanism's attack risk from its privacy profile…",
+)
 def attack_risk_frame(epsilon, delta, sensitivity, order, dim, l1_model, prior: float) -> pd.DataFrame:
     """One row per registered mechanism: its attack numbers at the setting (NaN where not valid)."""
     setting = _setting(epsilon, delta, sensitivity, order, dim, l1_model)
@@ -85,7 +90,11 @@ def attack_risk_frame(epsilon, delta, sensitivity, order, dim, l1_model, prior: 
     return pd.DataFrame(rows)
 
 
-@st.cache_data(max_entries=64, show_spinner="Solving for the noise that holds the attack to your level…")
+@st.cache_data(
+    hash_funcs=UPLOAD_HASH_FUNCS,
+    max_entries=64,
+    show_spinner="Solving for the noise that holds the attack to your level…",
+)
 def attack_limit_frame(
     epsilon, delta, sensitivity, order, dim, l1_model, kind: str, level: float, mechanism_ids: tuple
 ) -> pd.DataFrame:

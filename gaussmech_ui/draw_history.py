@@ -17,6 +17,7 @@ import pandas as pd
 import streamlit as st
 
 from . import params
+from .cached.cache import UPLOAD_HASH_FUNCS
 
 __all__ = [
     "DrawHistory",
@@ -137,7 +138,7 @@ def history_histogram(draws: np.ndarray, low: float, high: float, bins: int = 30
     return pd.DataFrame({"left": edges[:-1], "right": edges[1:], "count": counts, "density": counts / (size * width)})
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@st.cache_data(hash_funcs=UPLOAD_HASH_FUNCS, max_entries=64, show_spinner=False)
 def coordinate_history(mechanism_id: str, scale: float, setting, seed: int, count: int) -> np.ndarray:
     """The first ``count`` releases of one noise coordinate in history ``seed``, at the calibrated ``scale``.
 
@@ -157,7 +158,7 @@ def coordinate_history(mechanism_id: str, scale: float, setting, seed: int, coun
     )
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@st.cache_data(hash_funcs=UPLOAD_HASH_FUNCS, max_entries=32, show_spinner=False)
 def release_errors(
     counts: np.ndarray,
     mechanism_id: str,

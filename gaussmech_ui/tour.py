@@ -26,6 +26,7 @@ from gaussmech_core.registry_types import Setting
 
 from . import params
 from .attack_panel import render_attack_risk_section
+from .cached.cache import UPLOAD_HASH_FUNCS
 from .draw_history import DrawHistory, url_int
 from .figures import tour as figures
 from .format import format_number, format_percent
@@ -322,7 +323,7 @@ def _step_five(setting: Setting) -> None:
     render_attack_risk_section(setting, "attack", with_inverse=False, heading=False, chart_first=True)
 
 
-@st.cache_data(max_entries=32)
+@st.cache_data(hash_funcs=UPLOAD_HASH_FUNCS, max_entries=32)
 def _histogram_release(epsilon: float, delta: float, sensitivity: float, seed: int):
     truth = np.array([0, 3, 12, 25, 18, 9, 4, 1, 0, 0, 2, 7, 15, 11, 5, 2, 1, 0, 0, 1], dtype=float)
     sigma = float(analytic_gaussian_sigma(epsilon, delta, sensitivity))

@@ -12,18 +12,63 @@ so equal arguments always make the same key.
 from __future__ import annotations
 
 import functools
+import hashlib
 import inspect
+import pickle
 from collections.abc import Callable
 
+import numpy as np
+import pandas as pd
 import streamlit as st
 
 from ..uploads import Labels
 
-__all__ = ["UPLOAD_HASH_FUNCS", "cache_data"]
+__all__ = ["UPLOAD_HASH_FUNCS", "array_digest", "cache_data", "frame_digest"]
 
-# Uploaded labels are keyed by a digest of their text: st.cache_data hashes an object through the
-# reduce protocol, which pyarrow's buffers refuse. Every cache that may receive an upload uses this.
-UPLOAD_HASH_FUNCS = {Labels: Labels.fingerprint}
+
+def array_digest(array: np.ndarray) -> bytes:
+    """BLAKE2b of an array's shape, dtype and EVERY value (object arrays: of their pickle).
+
+    Streamlit's own hashing reads only a 100,000-value sample of an array of 500,000 values or
+    more, so two different uploads of that size could share one cache entry, and one student be
+    shown another's results (issue 23, item 3). This digest reads all the bytes (about 5 ms for a
+    million doubles).
+    """
+    digest = hashlib.blake2b(digest_size=20)
+    digest.update(repr((array.shape, array.dtype.str)).encode())
+    if array.dtype.hasobject:
+        digest.update(pickle.dumps(array, pickle.HIGHEST_PROTOCOL))
+    else:
+        digest.update(memoryview(np.ascontiguousarray(array)).cast("B"))
+    return digest.digest()
+
+
+def frame_digest(frame: pd.DataFrame | pd.Series) -> bytes:
+    """BLAKE2b of a frame's (or series') labels, dtypes and every row.
+
+    Streamlit hashes a frame of 50,000 rows or more by a 10,000-row sample: see :func:`array_digest`.
+    """
+    digest = hashlib.blake2b(digest_size=20)
+    columns = frame.columns if isinstance(frame, pd.DataFrame) else [frame.name]
+    dtypes = frame.dtypes if isinstance(frame, pd.DataFrame) else [frame.dtype]
+    digest.update(repr((type(frame).__name__, frame.shape, list(columns), [str(t) for t in dtypes])).encode())
+    try:
+        digest.update(pd.util.hash_pandas_object(frame, index=True).to_numpy().tobytes())
+    except TypeError:  # cells pandas cannot hash (lists, dicts): their pickle, as Streamlit would
+        digest.update(pickle.dumps(frame, pickle.HIGHEST_PROTOCOL))
+    return digest.digest()
+
+
+# Every cache keys arrays, frames and uploaded labels by a digest of ALL their content: Streamlit's
+# defaults sample large arrays and frames (a cross-session leak, issue 23 item 3), and reduce an
+# object through pickle's protocol, which pyarrow's buffers refuse. Every st.cache_data in the app
+# passes these (tests/ui/test_cache_keys.py reads the source to check it).
+UPLOAD_HASH_FUNCS: dict = {
+    Labels: Labels.fingerprint,
+    np.ndarray: array_digest,
+    pd.DataFrame: frame_digest,
+    pd.Series: frame_digest,
+}
 
 
 def cache_data(
