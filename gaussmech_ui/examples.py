@@ -233,6 +233,8 @@ def carshare_heatmap(grid: tuple[int, int] = (16, 16), weight: str = "car_hours"
         ),
         row_labels=tuple(f"{value:.4f}°N" for value in lat_centres),
         column_labels=tuple(f"{-value:.4f}°W" for value in lon_centres),
+        first_row_at_bottom=True,
+        row_axis_title="row (south → north)",
     )
 
 

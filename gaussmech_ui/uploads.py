@@ -91,6 +91,20 @@ __all__ = [
 
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 DEFAULT_MAX_BINS = 1_000_000
+# Fields on one line: a 1000 × 1000 grid has 1001; pyarrow's reader makes an object per column,
+# and a first line of 524,288 fields overflowed its block size (issue 23, item 4).
+MAX_FIELDS_PER_LINE = 10_000
+# The line-precise reader (quotation marks, odd whitespace, ragged rows) takes about 0.25 CPU-s per
+# MB: above this size a file it would need is refused with the reason and its line, so that one
+# upload costs at most about a second of the server's time (issue 23, item 4).
+PRECISE_MAX_BYTES = 4 * 1024 * 1024
+# Names of columns that hold labels, not counts (compared lower-case): never taken as the counts
+# unless the person chooses them (issue 21, item 6: a year column read as the counts).
+_LABEL_NAMES = frozenset(
+    {"year", "years", "date", "month", "day", "week", "time", "id", "index", "key", "code", "label", "bin", "zip"}
+)
+_DECIMAL_COMMA_NUMBER = re.compile(r"[+-]?\d*,\d+")
+_THOUSANDS_GROUP = re.compile(r"[+-]?\d{1,3},\d{3}")
 # Counts above 2**53 ≈ 9e15 are no longer exact in floating point; 1e15 records is ample.
 MAX_TOTAL = 1e15
 _MISSING = frozenset({"", "na", "n/a", "nan", "null", "none", "-"})
@@ -244,6 +258,7 @@ class HistogramData:
     the person may pick for the counts and ``column`` the one used. ``neighbour_model``,
     ``nonnegative`` and ``prior`` are set by examples that are not plain histograms (Balle &
     Wang's mean estimation): the sensitivity then comes from the data, not from the relation.
+    ``first_row_at_bottom`` and ``row_axis_title`` say how a grid is drawn.
     """
 
     kind: str
@@ -262,6 +277,10 @@ class HistogramData:
     neighbour_model: object | None = None
     nonnegative: bool = True
     prior: tuple | None = None
+    # How a grid is drawn: an upload as the file lays it out (its first row on top, its own labels);
+    # a map (the car-sharing example) with its first row, the southernmost, at the bottom.
+    first_row_at_bottom: bool = False
+    row_axis_title: str = "row"
 
     @property
     def total(self) -> float:
@@ -412,10 +431,22 @@ class _LineMap:
         return _LineMap(self._text, self._separator, records[selection], self._starts, self._one_line_records)
 
 
-def _tokenise(text: str, separator: str) -> list[list[str]]:
+def _tokenise(text: str, separator: str, max_bins: int = DEFAULT_MAX_BINS) -> list[list[str]]:
+    """The records of ``text``, the caps (rows, fields per line) checked as each record is read."""
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=separator, strict=True)
+    records: list[list[str]] = []
+    filled = 0
     try:
-        return list(reader)
+        for record in reader:
+            if len(record) > MAX_FIELDS_PER_LINE:
+                raise UploadError(_too_many_fields(reader.line_num, len(record)))
+            records.append(record)
+            filled += bool(record)
+            if filled > max_bins + 1:
+                raise UploadError(
+                    f"Too many bins: line {reader.line_num} is row {filled:,} or more; the limit is {max_bins:,} rows."
+                )
+        return records
     except csv.Error as error:
         start = int(_record_start_lines(text, separator)[-1])
         if "unexpected end of data" in str(error):
@@ -423,6 +454,13 @@ def _tokenise(text: str, separator: str) -> list[list[str]]:
                 f"A quotation mark opened on line {start} is never closed (the file ends inside a quoted field)."
             ) from None
         raise UploadError(f"Line {reader.line_num} cannot be read as CSV: {error}.") from None
+
+
+def _too_many_fields(line: int, fields: int) -> str:
+    return (
+        f"Line {line} has {fields:,} fields; at most {MAX_FIELDS_PER_LINE:,} are read on one line. "
+        "Write one count per line (a column of counts) instead of one long row."
+    )
 
 
 def _make_rectangular(rows, lines: _LineMap, separator):
@@ -835,12 +873,62 @@ def _check_row_count(records: int, max_bins: int) -> None:
 
 def _read_precise(text: str, separator: str, max_bins: int):
     """Every record through Python's csv module and every cell through :func:`_classify`."""
-    records = _tokenise(text, separator)
+    records = _tokenise(text, separator, max_bins)
     record_index = np.flatnonzero(np.fromiter(map(len, records), dtype=np.int64, count=len(records)))
     _check_row_count(record_index.size, max_bins)
     rows = [records[i] for i in record_index]
+    del records
     raw_columns, lines = _make_rectangular(rows, _LineMap(text, separator, record_index), separator)
-    return [_classify(column) for column in raw_columns], lines
+    del rows
+    return [_classify_strings(column) for column in raw_columns], lines
+
+
+def _classify_strings(values) -> "_Column":
+    """:func:`_classify` of Python strings, vectorised: stripped as ``str.strip`` does, then read as the fast reader reads.
+
+    The per-cell pandas path took 4.45 CPU-s and +451 MB for a 9.8 MB quoted file (issue 23, item 4).
+    """
+    stripped = pa.array([value.strip() for value in values], type=pa.string(), memory_pool=_POOL)
+    if len(stripped) < 2:
+        return _classify(stripped.to_pylist())
+    # The first cell apart (a header's text would send the whole column to the per-cell path).
+    first = _classify([stripped[0].as_py()])
+    rest = _classify_cells(stripped.slice(1))
+    head = (first.numbers[0], first.missing[0], first.is_text[0])
+    numbers, missing, is_text = (_prepend(value, cells) for value, cells in zip(head, rest))
+    return _Column(stripped, numbers, missing, is_text)
+
+
+def _refuse_large_for_the_precise_reader(text: str, separator: str, size: int) -> None:
+    """Refuse a file above :data:`PRECISE_MAX_BYTES` that only the line-precise reader can read, naming why and where."""
+    quote = text.find('"')
+    other = _OTHER_WHITESPACE_PATTERN.search(text) or re.search("[\x0b\x0c\x1c-\x1f]", text)
+    if quote >= 0:
+        reason = f"line {text.count(chr(10), 0, quote) + 1} has a quotation mark"
+    elif other is not None:
+        reason = f"line {text.count(chr(10), 0, other.start()) + 1} has whitespace other than spaces and tabs"
+    elif not re.match(r"[^\r\n]*", text).group().strip():
+        reason = "line 1 is blank"
+    else:
+        width = None
+        reader = csv.reader(io.StringIO(text, newline=""), delimiter=separator)
+        for record in reader:
+            if not "".join(record).strip():
+                continue
+            if width is None:
+                width = len(record)
+            elif len(record) != width and "".join(record[width:]).strip():
+                name = _SEPARATOR_NAMES[separator]
+                raise UploadError(
+                    f"Ragged rows: line {reader.line_num} has {len(record)} field{'s' if len(record) != 1 else ''} "
+                    f"but the first row has {width} (separator: {name})."
+                )
+        reason = "its rows cannot be read by the fast reader"
+    raise UploadError(
+        f"The file is {size / 1e6:.1f} MB and {reason}: such files are read line by line, which is limited to "
+        f"{PRECISE_MAX_BYTES / 1e6:.1f} MB. Save it without quotation marks (plain numbers and labels without "
+        "separators in them), or upload fewer rows."
+    )
 
 
 def _has_other_whitespace(text: str) -> bool:
@@ -944,7 +1032,10 @@ def _read_fast(text: str, data: bytes, separator: str, max_bins: int):
     first_line = re.match(r"[^\r\n]*", text).group()
     if not first_line.strip():
         return None
-    names = [f"c{j}" for j in range(first_line.count(separator) + 1)]
+    fields = first_line.count(separator) + 1
+    if fields > MAX_FIELDS_PER_LINE:
+        raise UploadError(_too_many_fields(1, fields))
+    names = [f"c{j}" for j in range(fields)]
     # The text's UTF-8 bytes: the file's own (less a byte-order mark), unless it was UTF-16.
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         raw = text.encode("utf-8")
@@ -1044,6 +1135,70 @@ def _prepend(value, rest: np.ndarray) -> np.ndarray:
 
 # --- the entry point ----------------------------------------------------------------------------
 
+_FILLED_LINE = re.compile(r"^[ \t\r]*\S", re.MULTILINE)
+
+
+def _check_rows_while_reading(text: str, max_bins: int) -> None:
+    """Refuse a file of more than ``max_bins`` + 1 non-blank lines at the first line past the cap, before any parse."""
+    if text.count("\n") <= max_bins + 1:
+        return
+    for filled, match in enumerate(_FILLED_LINE.finditer(text), start=1):
+        if filled > max_bins + 1:
+            line = text.count("\n", 0, match.start()) + 1
+            raise UploadError(
+                f"Too many bins: line {line:,} is row {filled:,} or more; the limit is {max_bins:,} rows "
+                "(and a header)."
+            )
+
+
+def _looks_like_decimal_commas(column: "_Column") -> bool:
+    """A column of text whose cells (below a possible header) are numbers written with a decimal comma."""
+    if column.is_numeric():
+        return False
+    cells = [cell for cell in column.head(_SAMPLE_LINES + 1)[1:] if cell.lower() not in _MISSING]
+    return (
+        bool(cells)
+        and all(_DECIMAL_COMMA_NUMBER.fullmatch(cell) or _PLAIN_NUMBER.fullmatch(cell) for cell in cells)
+        and any("," in cell for cell in cells)
+    )
+
+
+def _read_decimal_commas(column: "_Column", name_of_column: str) -> "_Column":
+    """The column with its decimal commas read as decimal points (issue 21, item 6), or an UploadError.
+
+    A comma followed by exactly three digits in every cell (``1,500``) may be a thousands separator:
+    that is refused, naming the column, rather than guessed.
+    """
+    text = column.text
+    commas = [cell for cell in text if "," in cell and _DECIMAL_COMMA_NUMBER.fullmatch(cell)]
+    if commas and all(_THOUSANDS_GROUP.fullmatch(cell) for cell in commas):
+        raise UploadError(
+            f"Column {name_of_column} has numbers such as {_quote(commas[0])}: is the comma a decimal mark "
+            "or a thousands separator? Write the counts without thousands separators, with a decimal point "
+            "(1500 or 1.5), and upload again."
+        )
+    read = _classify_strings([cell.replace(",", ".") for cell in text])
+    first = _classify([str(text[0])])  # the header cell (or first number) as written
+    numbers, missing, is_text = read.numbers.copy(), read.missing.copy(), read.is_text.copy()
+    if first.is_text[0]:
+        numbers[0], missing[0], is_text[0] = first.numbers[0], first.missing[0], first.is_text[0]
+    return _Column(text, numbers, missing, is_text)
+
+
+def _looks_like_labels(column: "_Column", name: str) -> str | None:
+    """Why a numeric column holds labels rather than counts (its name, or years one after another), or None."""
+    if name.strip().lower() in _LABEL_NAMES:
+        return f"its name {_quote(name)} is that of a label"
+    numbers = column.numbers
+    if numbers.size >= 3 and np.all(np.isfinite(numbers)):
+        steps = np.diff(numbers)
+        if np.all(steps == 1) and 1000 <= numbers[0] <= 2999:
+            return f"its values {numbers[0]:.0f}, {numbers[1]:.0f}, … go up by one, like years"
+    return None
+
+
+_UNEXPECTED = (OverflowError, MemoryError, RecursionError, csv.Error, pa.ArrowException, IndexError)
+
 
 def parse_histogram_csv(
     data: bytes,
@@ -1092,6 +1247,17 @@ def parse_histogram_csv(
     data = bytes(data)
     if kind not in (None, "1d", "2d"):
         raise ValueError(f"kind must be None, '1d' or '2d', got kind={kind!r}")
+    try:
+        return _parse(data, filename, column, kind, header, max_bytes, max_bins)
+    except _UNEXPECTED as error:  # every refusal is an UploadError: the page says what, never blames ε, δ or d
+        raise UploadError(
+            f"The file could not be read ({type(error).__name__}: {_quote(str(error), 80)}); "
+            "it is not a CSV file of counts this reader understands."
+        ) from None
+
+
+def _parse(data: bytes, filename, column, kind, header, max_bytes: int, max_bins: int) -> HistogramData:
+    """:func:`parse_histogram_csv` after its arguments were checked."""
     if len(data) > max_bytes:
         raise UploadError(
             f"The file is {len(data) / 1e6:.1f} MB ({len(data):,} bytes); the limit is {max_bytes / 1e6:.1f} MB "
@@ -1102,8 +1268,12 @@ def parse_histogram_csv(
     text = _decode(data)
     if not text or text.isspace():
         raise UploadError("The file contains only blank lines.")
+    _check_rows_while_reading(text, max_bins)
     separator = _detect_separator(text)
-    columns, lines = _read_fast(text, data, separator, max_bins) or _read_precise(text, separator, max_bins)
+    read = _read_fast(text, data, separator, max_bins)
+    if read is None and len(data) > PRECISE_MAX_BYTES:
+        _refuse_large_for_the_precise_reader(text, separator, len(data))
+    columns, lines = read or _read_precise(text, separator, max_bins)
     del text  # (the line map of the line-precise reader keeps it while it may need it)
     if not columns:
         raise UploadError("The file contains only blank lines.")
@@ -1114,6 +1284,18 @@ def parse_histogram_csv(
         keep = ~blank_rows
         columns = [column[keep] for column in columns]
         lines = lines.subset(keep)
+    reading_notes: list[str] = []
+    if separator != ",":  # "2001;3,5": a decimal comma, not a separator (issue 21, item 6)
+        for j, candidate in enumerate(columns):
+            if _looks_like_decimal_commas(candidate):
+                head = candidate.cell(0)
+                named = (
+                    ""
+                    if _DECIMAL_COMMA_NUMBER.fullmatch(head) or _PLAIN_NUMBER.fullmatch(head)
+                    else f" ({_quote(head)})"
+                )
+                columns[j] = _read_decimal_commas(candidate, f"{j + 1}{named}")
+                reading_notes.append(f"Column {j + 1}{named} writes decimal commas: 3,5 is read as 3.5.")
     first_row = [column.cell(0) for column in columns]
 
     has_header = _detect_header(columns) if header is None else bool(header)
@@ -1130,7 +1312,7 @@ def parse_histogram_csv(
         raise UploadError(_no_numeric_column_message(columns, names, lines, None if has_header else first_row))
     text_columns = [j for j in range(width) if j not in candidates]
     candidate_names = tuple(names[j] for j in candidates)
-    notes: list[str] = []
+    notes: list[str] = list(reading_notes)
 
     if kind is None and column is not None:
         kind = "1d"
@@ -1188,7 +1370,23 @@ def parse_histogram_csv(
             raise UploadError(f"There is no numeric column {_quote(str(column))}; choose one of {options}.")
         chosen = candidates[candidate_names.index(column)]
     else:
-        chosen = _default_count_column(candidates, names, has_header)
+        label_like = {j: _looks_like_labels(columns[j], names[j] if has_header else "") for j in candidates}
+        counts_like = [j for j in candidates if label_like[j] is None]
+        if not counts_like:  # never the counts silently from a column of labels (issue 21, item 6)
+            j = candidates[0]
+            others = [names[k] for k in text_columns]
+            other = (
+                f"; the other column{'s' if len(others) > 1 else ''} ({', '.join(map(_quote, others[:4]))}) "
+                f"{'hold' if len(others) > 1 else 'holds'} text, not plain numbers"
+                if others
+                else ""
+            )
+            raise UploadError(
+                f"Column {j + 1} ({_quote(names[j])}) holds numbers, but {label_like[j]}, so it is not read as "
+                f"the counts{other}. Put the counts in a column of plain numbers (such as 12 or 3.5), "
+                "or name the counts column 'count'."
+            )
+        chosen = _default_count_column(counts_like, names, has_header)
     counts = _validate_counts(columns[chosen], names[chosen], chosen, lines).copy()  # not a view of the table
     total = _check_total(counts, max_bins, lines)
     others = text_columns + [j for j in candidates if j != chosen]

@@ -299,7 +299,15 @@ def release_history(data, mechanism_id: str, model, steps: tuple, total, prior, 
         again_help="Release again with the next seed; the earlier releases stay in the history below.",
         restart_help=f"Forget the earlier releases (the history keeps at most {MAX_HISTORY}).",
     )
-    count = min(url_int(HISTORY_KEY, 1, 1, MAX_HISTORY), draw + 1)
+    wanted = min(url_int(HISTORY_KEY, 1, 1, MAX_HISTORY), draw + 1)
+    # Every release of the history is drawn again on each rerun: its size has a budget (issue 23, item 2).
+    count = min(wanted, cached.history_releases_within_budget(data.summary.bins))
+    if count < wanted:
+        st.caption(
+            f"The history shows the last {count:,} of {wanted:,} releases: at {data.summary.bins:,} bins, "
+            f"{format_number(cached.HISTORY_BUDGET_UNITS, 2)} bin-releases (about a second of the shared "
+            "server's time) is the most one rerun draws."
+        )
     if count < 2:
         st.caption(
             "“Draw again” releases the same data with the next seed and keeps the earlier releases: a chart of the "
@@ -549,6 +557,8 @@ if data is not None and release is not None:
                     key="denoising_first_bin",
                 )
             common = dict(labels=data.labels, row_labels=data.row_labels, column_labels=data.column_labels)
+            # A grid is drawn as its data lays it out (an upload: first row on top, its own labels).
+            layout = dict(first_row_at_bottom=data.first_row_at_bottom, row_axis_title=data.row_axis_title)
             title_setting = figures.title_setting(setting, model, MECHANISMS[mechanism_id], draw)
             comparison = figures.comparison_figure(
                 truth,
@@ -561,6 +571,7 @@ if data is not None and release is not None:
                 first_bin=first_bin,
                 value_name=value_name,
                 **common,
+                **layout,
             )
             show_chart(
                 comparison,
@@ -579,6 +590,7 @@ if data is not None and release is not None:
             released_color=MECHANISMS[mechanism_id].color,
             first_bin=first_bin,
             **common,
+            **layout,
         )
         show_chart(
             errors,
@@ -665,17 +677,13 @@ if data is not None:
         st.info("Pick at least one mechanism to draw the error against ε.", icon=":material/info:")
         run = False
     elif not run:
-        seconds = cached.sweep_seconds(units)
-        run = st.toggle(
-            f"Run this large sweep anyway ({data.summary.bins:,} bins × {repetitions} releases × {len(grid) + 1} values "
-            f"of ε × {len(pipelines)} pipelines × {len(sweep_mechanisms)} mechanisms: roughly {format_number(seconds, 2)} s)",
-            key="denoising_run_large",
+        # No "run it anyway": one click must not hold the shared server for minutes (issue 23, item 2).
+        st.info(
+            cached.sweep_refusal(
+                data.summary.bins, repetitions, len(grid) + 1, len(pipelines), len(sweep_mechanisms), REPETITION_STOPS
+            ),
+            icon=":material/hourglass:",
         )
-        if not run:
-            st.info(
-                "This sweep is large for this data set; lower R or compare fewer mechanisms, or switch it on above.",
-                icon=":material/hourglass:",
-            )
     if run:
         with guarded("the error-against-ε chart"):
             sweeps, current = [], []

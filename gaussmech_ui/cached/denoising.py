@@ -33,6 +33,9 @@ __all__ = [
     "POINTS_PER_DECADE",
     "SWEEP_BASE_SEED",
     "SWEEP_BUDGET_UNITS",
+    "HISTORY_BUDGET_UNITS",
+    "history_releases_within_budget",
+    "sweep_refusal",
     "epsilon_grid_exponents",
     "epsilon_grid",
     "sweep_units",
@@ -50,6 +53,39 @@ SWEEP_BASE_SEED = 2018
 # slow end), so 2.5e7 units is about 1-2 s: above that the page asks before running a sweep.
 SWEEP_BUDGET_UNITS = 25_000_000
 _SECONDS_PER_UNIT = 1e-7
+
+
+# The release history draws every release again on each rerun (about 250 ns per bin and release,
+# denoising included: 1e6 bins × 100 releases took 24.7 CPU-s): at most this many bin-releases.
+HISTORY_BUDGET_UNITS = 5_000_000
+
+
+def history_releases_within_budget(bins: int) -> int:
+    """How many releases of a ``bins``-bin histogram the release history may draw in one rerun (at least 1).
+
+    Examples
+    --------
+    >>> history_releases_within_budget(1000), history_releases_within_budget(1_000_000)
+    (5000, 5)
+    """
+    return max(1, HISTORY_BUDGET_UNITS // max(1, int(bins)))
+
+
+def sweep_refusal(bins: int, repetitions: int, epsilons: int, pipelines: int, mechanisms: int, stops) -> str:
+    """Why a sweep above :data:`SWEEP_BUDGET_UNITS` is not run, and the largest R of ``stops`` that fits."""
+    units = sweep_units(bins, repetitions, epsilons, pipelines, mechanisms)
+    fitting = [r for r in stops if sweep_units(bins, r, epsilons, pipelines, mechanisms) <= SWEEP_BUDGET_UNITS]
+    advice = (
+        f"R = {max(fitting)} releases per ε fits"
+        if fitting
+        else "no R fits at this size: compare fewer mechanisms or pipelines, or use a smaller data set"
+    )
+    return (
+        f"This sweep is not run: {bins:,} bins × {repetitions} releases × {epsilons} values of ε × {pipelines} "
+        f"pipeline{'s' if pipelines != 1 else ''} × {mechanisms} mechanism{'s' if mechanisms != 1 else ''} is "
+        f"{units:,} bin-releases, roughly {sweep_seconds(units):,.0f} s of the server that the whole class shares; "
+        f"one click may start at most {SWEEP_BUDGET_UNITS:,} (about a second or two). {advice[0].upper()}{advice[1:]}."
+    )
 
 
 def epsilon_grid_exponents(epsilon: float, low: int = -2, high: int = 2) -> tuple[int, int]:

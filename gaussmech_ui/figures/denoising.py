@@ -248,6 +248,8 @@ def comparison_figure(
     column_labels=None,
     first_bin: int = 1,
     value_name: str = "count",
+    first_row_at_bottom: bool = False,
+    row_axis_title: str = "row",
 ) -> go.Figure:
     """True, released and denoised values side by side, on one common scale.
 
@@ -260,7 +262,10 @@ def comparison_figure(
     truth, released, denoised = (np.asarray(a, dtype=float) for a in (truth, released, denoised))
     names = (f"True {value_name}s (shown only in this teaching lab)", released_name, denoised_name)
     if truth.ndim == 2:
-        return _comparison_heatmaps(truth, released, denoised, names, title, row_labels, column_labels, value_name)
+        figure = _comparison_heatmaps(truth, released, denoised, names, title, row_labels, column_labels, value_name)
+        return light.finished(
+            _grid_axes(figure, truth.shape, row_labels, column_labels, first_row_at_bottom, row_axis_title)
+        )
     window = bar_window(truth.size, first_bin)
     x = np.arange(window.start + 1, window.stop + 1)
     hover_labels = _bin_labels(labels, window, x.size)
@@ -376,8 +381,24 @@ def _comparison_heatmaps(truth, released, denoised, names, title, row_labels, co
     )
     figure.update_xaxes(showgrid=False, constrain="domain")
     figure.update_yaxes(showgrid=False, title_text="")
-    figure.update_yaxes(title_text="row (south → north)" if row_labels is not None else "row", row=1, col=1)
-    return light.finished(_style_subplot_titles(figure))
+    return _style_subplot_titles(figure)
+
+
+def _grid_axes(figure: go.Figure, shape, row_labels, column_labels, first_row_at_bottom: bool, row_axis_title: str):
+    """The grid drawn as its data lays it out: the first row on top (a file's order) unless it is a map's
+    southernmost row, and the rows and columns named by the data's own labels when they are few enough to read."""
+    factor = _display_factor(shape)
+    figure.update_yaxes(autorange=True if first_row_at_bottom else "reversed")
+    figure.update_yaxes(title_text=row_axis_title, row=1, col=1)
+    if factor == 1 and row_labels is not None and shape[0] <= 30:
+        figure.update_yaxes(
+            tickmode="array", tickvals=list(range(1, shape[0] + 1)), ticktext=[html_escape(x) for x in row_labels]
+        )
+    if factor == 1 and column_labels is not None and shape[1] <= 30:
+        figure.update_xaxes(
+            tickmode="array", tickvals=list(range(1, shape[1] + 1)), ticktext=[html_escape(x) for x in column_labels]
+        )
+    return figure
 
 
 def error_figure(
@@ -393,6 +414,8 @@ def error_figure(
     row_labels=None,
     column_labels=None,
     first_bin: int = 1,
+    first_row_at_bottom: bool = False,
+    row_axis_title: str = "row",
 ) -> go.Figure:
     """The error of each bin, ``released − true`` and ``denoised − true``, on its own scale.
 
@@ -423,8 +446,16 @@ def error_figure(
         )
         figure.update_xaxes(showgrid=False)
         figure.update_yaxes(showgrid=False, title_text="")
-        figure.update_yaxes(title_text="row", row=1, col=1)
-        return light.finished(_style_subplot_titles(figure))
+        return light.finished(
+            _grid_axes(
+                _style_subplot_titles(figure),
+                truth.shape,
+                row_labels,
+                column_labels,
+                first_row_at_bottom,
+                row_axis_title,
+            )
+        )
     window = bar_window(truth.size, first_bin)
     x = np.arange(window.start + 1, window.stop + 1)
     hover_labels = _bin_labels(labels, window, x.size)

@@ -228,7 +228,9 @@ def test_a_large_histogram_asks_before_running_the_sweep(lab, chart_specs):
     at.number_input(key="denoising_bins").set_value(300_000).run()
     assert not at.exception and not at.error
     assert len(chart_specs(at)) == 2, "the comparison charts only; the sweep waits"
-    assert at.toggle(key="denoising_run_large").value is False
+    # No "run it anyway" (issue 23, item 2): the reason, and the R that fits.
+    assert not [t for t in at.toggle if t.key == "denoising_run_large"]
+    assert any("This sweep is not run" in text and "fits" in text for text in _texts(at, "info"))
     assert "showing 1–2,000 of 300,000" in chart_specs(at)[0]["layout"]["xaxis3"]["title"]["text"]
     at.number_input(key="denoising_first_bin").set_value(5001).run()
     assert chart_specs(at)[0]["data"][0]["x"][0] == 5001
@@ -423,3 +425,13 @@ def test_draw_again_keeps_the_error_of_every_release_in_a_history(lab, chart_spe
     at.button(key="denoising_history_new_history").click().run()
     assert at.query_params["denoising_history"] == "1"
     assert any(c.startswith("“Draw again” releases the same data") for c in _texts(at, "caption"))
+
+
+def test_a_link_to_a_million_bins_and_a_history_of_100_draws_within_the_budget(chart_specs):
+    at = _open(denoising_bins="1000000", denoising_draw="99", denoising_history="100")
+    assert not at.error, [e.value for e in at.error]
+    spec = _history_spec(at, chart_specs)
+    released = np.asarray(spec["data"][0]["x"], dtype=float)
+    assert released.size == 5, "5e6 bin-releases at 1e6 bins: five releases, not a hundred"
+    assert any(c.startswith("The history shows the last 5 of 100 releases") for c in _texts(at, "caption"))
+    assert any("This sweep is not run" in text for text in _texts(at, "info"))

@@ -109,7 +109,7 @@ def test_ten_million_rows_are_refused_by_size_and_by_count():
     with pytest.raises(UploadError, match=r"20\.0 MB .*the limit is 10\.5 MB"):
         parse_histogram_csv(data)
     with pytest.raises(
-        UploadError, match=r"Too many bins: the file has 10,000,000 or more rows; the limit is 1,000,000"
+        UploadError, match=r"Too many bins: line 1,000,002 is row 1,000,002 or more; the limit is 1,000,000"
     ):
         parse_histogram_csv(data, max_bytes=len(data))
 

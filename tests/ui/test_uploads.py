@@ -196,7 +196,7 @@ def test_nothing_is_written_to_disk(monkeypatch):
         (b"a,1\nb,x\nc,3\nd,4\n", {}, ["Line 2", "column 2", "'x' is not a number"]),
         (b"a,1\nb,-1\nc,-2\nd,-3\n", {}, ["Line 2", "(2 more problems in this column.)"]),
         (b'a,1\nb,"1,5"\nc,2\n', {}, ["Line 2", "'1,5'", "Decimal commas"]),
-        (b"a;1,5\nb;2,5\n", {}, ["No column of numbers", "Decimal commas"]),
+        (b"a;1,500\nb;2,500\n", {}, ["Column 2", "'1,500'", "decimal mark or a thousands separator"]),
         (b"a,1\nb,2\nc,3,4\nd,5\n", {}, ["Ragged", "line 3", "3 fields", "most rows have 2", "comma"]),
         (b"a,1\nb\nc,3\n", {}, ["Ragged", "line 2", "1 field ", "missing value"]),
         (b'a,1\nb,2\n"c,3\nd,4\n', {}, ["quotation mark opened on line 3", "never closed"]),
