@@ -58,7 +58,60 @@ def nginx_config(listen: int, replicas: list[int], prefix: Path) -> str:
         text.replace("@@PREFIX@@", str(prefix))
         .replace("@@LISTEN@@", f"127.0.0.1:{listen}")
         .replace("@@UPSTREAM_SERVERS@@", servers)
+        .replace("@@SERVER_NAME@@", "127.0.0.1 localhost")
+        .replace("@@REAL_IP@@", "    # (none here: the load generator connects directly)")
     )
+
+
+KUBERNETES_NAMESPACE = "gaussmech"
+KUBERNETES_HOST = "gaussmech.example.org"
+KUBERNETES_REPLICAS = 3
+
+
+def kubernetes_nginx_config() -> str:
+    """The proxy's nginx.conf in Kubernetes (deploy/kubernetes/proxy.yaml holds it; a test keeps them equal).
+
+    The same template as on one machine: the replicas are the StatefulSet's pods by name, looked up
+    again while nginx runs (``resolve``, nginx 1.27.3 or newer), logs go to the container's output,
+    and the client's address is read from the Ingress controller's X-Forwarded-For.
+    """
+    names = (
+        f"gaussmech-{index}.gaussmech-replicas.{KUBERNETES_NAMESPACE}.svc.cluster.local"
+        for index in range(KUBERNETES_REPLICAS)
+    )
+    servers = "\n".join(
+        [
+            "        zone gaussmech 1m;",
+            "        resolver kube-dns.kube-system.svc.cluster.local valid=10s;",
+            *(f"        server {name}:8501 resolve max_fails=3 fail_timeout=10s;" for name in names),
+        ]
+    )
+    real_ip = "\n".join(
+        f"    {line}"
+        for line in (
+            "set_real_ip_from 10.0.0.0/8;",
+            "set_real_ip_from 172.16.0.0/12;",
+            "set_real_ip_from 192.168.0.0/16;",
+            "real_ip_header X-Forwarded-For;",
+            "real_ip_recursive on;",
+        )
+    )
+    text = (HERE / "nginx.conf.template").read_text(encoding="utf-8")
+    return (
+        text.replace("@@PREFIX@@/access.log", "/dev/stdout")
+        .replace("@@PREFIX@@/error.log", "/dev/stderr")
+        .replace("@@PREFIX@@", "/tmp/nginx")
+        .replace("@@LISTEN@@", "8080")
+        .replace("@@UPSTREAM_SERVERS@@", servers)
+        .replace("@@SERVER_NAME@@", KUBERNETES_HOST)
+        .replace("@@REAL_IP@@", real_ip)
+    )
+
+
+def kubernetes_proxy_manifest() -> str:
+    """deploy/kubernetes/proxy.yaml: the proxy's ConfigMap (:func:`kubernetes_nginx_config`), Deployment and Service."""
+    config = "\n".join(("    " + line) if line else "" for line in kubernetes_nginx_config().splitlines())
+    return (HERE / "kubernetes" / "proxy.yaml.template").read_text(encoding="utf-8").replace("@@NGINX_CONF@@", config)
 
 
 def write_nginx_prefix(listen: int, replicas: list[int], prefix: Path) -> Path:
@@ -81,7 +134,7 @@ def spread(access_log: Path) -> str:
     statuses = collections.Counter()
     affinities = collections.defaultdict(set)
     pattern = re.compile(
-        r'"(?P<method>\S+) (?P<path>\S+) [^"]*" (?P<status>\d+) \d+ upstream=(?P<upstream>\S+) affinity=(?P<key>\S+)'
+        r'"(?P<method>\S+) (?P<path>[^" ]+)[^"]*" (?P<status>\d+) \d+ upstream=(?P<upstream>\S+) affinity=(?P<key>\S+)'
     )
     for line in access_log.read_text(encoding="utf-8", errors="replace").splitlines():
         match = pattern.search(line)
@@ -112,9 +165,17 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--settle", type=float, default=0)
     parser.add_argument(
+        "--write-kubernetes-proxy",
+        action="store_true",
+        help="write deploy/kubernetes/proxy.yaml from nginx.conf.template and proxy.yaml.template, and exit",
+    )
+    parser.add_argument(
         "--scenario", choices=("explore", "lecture"), default="explore", help="the load generator's scenario"
     )
     arguments = parser.parse_args()
+    if arguments.write_kubernetes_proxy:
+        (HERE / "kubernetes" / "proxy.yaml").write_text(kubernetes_proxy_manifest(), encoding="utf-8")
+        return
     nginx = shutil.which("nginx") or "/usr/sbin/nginx"
     if not Path(nginx).exists():
         sys.exit("nginx is missing: apt-get install -y nginx")

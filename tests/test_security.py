@@ -226,3 +226,52 @@ def test_websocket_from_another_site_is_refused(server_url):
         "ConnectionClosed",
     )
     assert run_apart(connect(server_url)) == "open"
+
+
+def _upgrade_status(server_url: str, host: str) -> int:
+    """The HTTP status of a websocket handshake to /_stcore/stream sent with ``Host: host``."""
+    import base64
+    import os
+    import socket
+    from urllib.parse import urlparse
+
+    address = urlparse(server_url)
+    key = base64.b64encode(os.urandom(16)).decode()
+    request = (
+        "GET /_stcore/stream HTTP/1.1\r\n"
+        f"Host: {host}\r\n"
+        f"Origin: http://{host}\r\n"
+        "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: streamlit\r\n\r\n"
+    )
+    with socket.create_connection((address.hostname, address.port), timeout=30) as connection:
+        connection.sendall(request.encode())
+        status_line = connection.recv(4096).split(b"\r\n", 1)[0].decode()
+    return int(status_line.split()[1])
+
+
+@pytest.mark.slow
+def test_a_websocket_under_another_host_name_is_refused(server_url):
+    """DNS rebinding: a page on evil.example whose name resolves to the server opens no session (server.allowedHosts)."""
+    port = server_url.rsplit(":", 1)[1]
+    assert _upgrade_status(server_url, f"127.0.0.1:{port}") == 101
+    assert _upgrade_status(server_url, f"evil.example:{port}") in (400, 403)
+
+
+def test_a_client_cannot_clear_every_sessions_caches():
+    import streamlit as st
+    from streamlit.runtime.app_session import AppSession
+
+    import gaussmech_ui  # noqa: F401  (installs the server guards)
+
+    calls = []
+
+    @st.cache_data(max_entries=2)
+    def computed_once(value: int) -> int:
+        calls.append(value)
+        return value
+
+    computed_once(1)
+    AppSession._handle_clear_cache_request(None)  # what a client's clear_cache message runs
+    computed_once(1)
+    assert calls == [1], "the cache survived a client's request to clear it"
