@@ -28,6 +28,14 @@ Two scenarios (``--scenario``):
   of their own. Students share most settings, as a class
   does, so the caches serve many of them; each student's own moves, files and checks stay their own.
 
+**Hostile classroom** (``--attackers K``): K of the ``--sessions`` students are attackers
+(issue 23), working beside the class until the end: round after round, each opens the denoising
+lab through the heaviest link a page allows (1e6 bins, a release history of 100, R = 500 releases
+per ε) in a new session (a new seed and size, so that no cache helps), floods that session with
+uploads of 10 MB under fresh file ids (never shown by the page: what a script can post), sends a
+burst of reruns, and uploads once more through the page. The normal students' figures are reported apart (``normal_p95_ms``); what the server or nginx
+refused the attackers is counted as ``attacker_refusals``, not as errors of the class.
+
 Reported: p50 / p95 / max milliseconds from input (the BackMsg sent) to script finished, per kind
 of action; errors (protocol failures, exceptions or ``st.error`` on a page, failed uploads); the
 server's resident memory over time, after the first 10 sessions have loaded, at the end, after
@@ -39,6 +47,10 @@ modules imported, its caches filled) is the level that the memory after the main
 compared with. The last line is
 
     sessions=N p50_ms=... p95_ms=... max_ms=... errors=... crosstalk=... rss_mb=...
+
+(with ``--attackers``: ``... crosstalk=... normal_p95_ms=... attackers=K attacker_reruns=...
+attacker_refusals=... rss_mb=...``, where p50/p95/max, errors and crosstalk are the normal
+students').
 
 (``rss_mb``: the server's peak resident memory). Without ``--url`` it starts its own server
 (``streamlit run app.py``) on a free loopback port and stops it after; with ``--url``, give
@@ -510,6 +522,72 @@ async def run_lecture_student(
     await run_session(number, base_url, record, seed, loaded, open_teachers_view, follow)
 
 
+# --- an attacker beside the class (--attackers) ------------------------------------------------------
+
+# The heaviest denoising-lab link: the largest histogram, the longest release history and the
+# most releases per ε the page offers (issue 23, item 2).
+ATTACK_QUERY = {
+    "denoising_bins": "1000000",
+    "denoising_history": "100",
+    "denoising_draw": "99",
+    "denoising_repetitions": "500",
+}
+FLOOD_UPLOADS = 5  # uploads of ~10 MB with fresh file ids per round
+BURST_RERUNS = 5  # reruns sent back to back per round
+
+
+async def flood_upload(student: Student, content: bytes) -> None:
+    """Post ``content`` under a fresh file id into the attacker's own session, never naming it in a widget."""
+    request = BackMsg()
+    request.file_urls_request.request_id = uuid.uuid4().hex
+    request.file_urls_request.file_names.append("flood.csv")
+    request.file_urls_request.session_id = student.session_id
+    await student.websocket.send(request.SerializeToString())
+    try:
+        urls = await asyncio.wait_for(student._await_file_urls(), TIMEOUT)
+        await asyncio.to_thread(student._put_file, urls.file_urls[0].upload_url, "flood.csv", content)
+    except Exception as error:  # noqa: BLE001 - a refused upload (413, 429, ...) is what the budget is for
+        student.record.errors.append(f"attacker {student.number}: upload refused: {type(error).__name__}: {error}")
+
+
+async def run_attacker(
+    number: int, base_url: str, deadline: float, record: Record, seed: int, loaded: asyncio.Event | None
+) -> None:
+    """One hostile student until ``deadline``, round after round: a new session opened on the heaviest
+    link (a new seed and size, so no cache spares the server the work), an upload flood into it, a
+    burst of reruns, the page's own uploader once more; then the session is dropped for the next."""
+    flood = b"count\n" + b"1\n" * (5 * 1000 * 1000 - 3)  # 10 MB of counts
+    rng = random.Random(seed * 1000 + number)
+
+    async def open_heaviest(student: Student) -> None:
+        student.expected = {}
+        student.page_name = UPLOAD_PAGE
+        student.query = urllib.parse.urlencode(
+            {
+                **ATTACK_QUERY,
+                "denoising_bins": str(1_000_000 - rng.randrange(1000)),
+                "denoising_draw": str(rng.randrange(99, 10**6)),
+            }
+        )
+        if await student.rerun("attack: link"):
+            student.record.loads += 1
+
+    async def attack(student: Student) -> None:
+        for _ in range(FLOOD_UPLOADS):
+            await flood_upload(student, flood)
+        for _ in range(BURST_RERUNS - 1):  # a burst: reruns sent without waiting for the previous one
+            message = BackMsg()
+            message.rerun_script.query_string = student.query
+            message.rerun_script.page_script_hash = student.page_hash
+            await student.websocket.send(message.SerializeToString())
+        await student.rerun("attack: burst")
+        await student.upload()  # and the page's own uploader once more
+
+    while time.monotonic() < deadline:
+        await run_session(number, base_url, record, rng.randrange(10**9), loaded, open_heaviest, attack)
+        loaded = None
+
+
 # --- the server and its measurements ----------------------------------------------------------------
 
 
@@ -611,9 +689,12 @@ def percentile(values, q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, math.ceil(q / 100 * len(ordered)) - 1))]
 
 
-async def run_wave(arguments, base_url: str, sessions: int, record: Record, seed: int, pids) -> float:
+async def run_wave(
+    arguments, base_url: str, sessions: int, record: Record, seed: int, pids, attackers: int = 0, hostile=None
+) -> float:
     """``sessions`` students of the chosen scenario, arriving over the ramp and working until its
-    end; returns the server's resident MB once the first 10 of them had their page."""
+    end, the last ``attackers`` of them hostile (their measurements in ``hostile``); returns the
+    server's resident MB once the first 10 of them had their page."""
     started = time.monotonic()
     deadline = started + arguments.ramp + arguments.seconds
     plan = None
@@ -624,7 +705,9 @@ async def run_wave(arguments, base_url: str, sessions: int, record: Record, seed
     tasks = []
     for number in range(sessions):
         event = first_ten[number] if number < len(first_ten) else None
-        if plan is None:
+        if number >= sessions - attackers:
+            student = run_attacker(number, base_url, deadline, hostile, seed, event)
+        elif plan is None:
             student = run_student(number, base_url, deadline, record, seed, event)
         else:
             student = run_lecture_student(number, base_url, started, deadline, record, seed, event, plan)
@@ -655,7 +738,10 @@ async def drive(arguments, base_url: str, pids) -> str:
         record.errors.extend(f"(warm-up) {line}" for line in warm_record.errors)
         record.crosstalk.extend(f"(warm-up) {line}" for line in warm_record.crosstalk)
     rss_before, cpu_before, started = resident_mb(pids), cpu_seconds(pids), time.monotonic()
-    rss_after_ten = await run_wave(arguments, base_url, arguments.sessions, record, arguments.seed, pids)
+    hostile = Record()
+    rss_after_ten = await run_wave(
+        arguments, base_url, arguments.sessions, record, arguments.seed, pids, arguments.attackers, hostile
+    )
     first_ten = min(10, arguments.sessions)
     wall, cpu = time.monotonic() - started, cpu_seconds(pids) - cpu_before
     await asyncio.sleep(arguments.settle)  # disconnected sessions expire after server.disconnectedSessionTTL
@@ -730,10 +816,26 @@ async def drive(arguments, base_url: str, pids) -> str:
         )
     for line in record.errors[:10] + record.crosstalk[:10]:
         print("  " + line)
+    hostile_fields = ""
+    record.crosstalk.extend(f"(attacker) {line}" for line in hostile.crosstalk)  # no one sees another's data
+    if arguments.attackers:
+        attacks = [value for values in hostile.latencies.values() for value in values]
+        print(
+            f"\nattackers: {arguments.attackers} of the {arguments.sessions} sessions; their reruns {len(attacks)} "
+            f"(p50 {percentile(attacks, 50):.0f} ms, max {max(attacks, default=float('nan')):.0f} ms); refused or "
+            f"failed for them: {len(hostile.errors)}; the {arguments.sessions - arguments.attackers} normal students' "
+            f"reruns: p95 {percentile(every, 95):.0f} ms"
+        )
+        for line in sorted(set(re.sub(r"\d+", "#", line) for line in hostile.errors))[:6]:
+            print("  " + line)
+        hostile_fields = (
+            f" normal_p95_ms={percentile(every, 95):.0f} attackers={arguments.attackers} "
+            f"attacker_reruns={len(attacks)} attacker_refusals={len(hostile.errors)}"
+        )
     return (
         f"sessions={arguments.sessions} p50_ms={percentile(every, 50):.0f} p95_ms={percentile(every, 95):.0f} "
-        f"max_ms={max(every, default=float('nan')):.0f} errors={len(record.errors)} crosstalk={len(record.crosstalk)} "
-        f"rss_mb={peak:.0f}"
+        f"max_ms={max(every, default=float('nan')):.0f} errors={len(record.errors)} crosstalk={len(record.crosstalk)}"
+        f"{hostile_fields} rss_mb={peak:.0f}"
     )
 
 
@@ -772,8 +874,17 @@ def main(argv=None) -> None:
         help="first run this many students of the same scenario for the same time, let them go (--settle) "
         "and compare the memory after the main wave with the level they left",
     )
+    parser.add_argument(
+        "--attackers",
+        type=int,
+        default=0,
+        help="of the --sessions, this many are hostile (upload floods, the heaviest link, bursts of reruns); "
+        "the normal students' figures are reported apart",
+    )
     parser.add_argument("--seed", type=int, default=0)
     arguments = parser.parse_args(argv)
+    if not 0 <= arguments.attackers < arguments.sessions:
+        parser.error("--attackers must be at least 0 and fewer than --sessions")
     if arguments.ramp is None:
         arguments.ramp = min(10.0, arguments.seconds / 3)
     server = None

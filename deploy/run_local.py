@@ -51,13 +51,42 @@ def replica_settings() -> dict[str, str]:
     return settings
 
 
+def replica_routing(addresses: list[str], server_options: str = "", upstream_lines: tuple[str, ...] = ()) -> str:
+    """nginx's per-replica upstreams, the home replica of a new browser, and the next replica of each.
+
+    ``addresses`` are the replicas' host:port; ``server_options`` follow each address (e.g. ``resolve``).
+    """
+    count = len(addresses)
+    blocks = []
+    for index, address in enumerate(addresses):
+        blocks += [
+            f"    upstream replica_{index} {{",
+            *(f"        {line}" for line in upstream_lines),
+            f"        server {address}{server_options};",
+            "        keepalive 8;",
+            "    }",
+        ]
+    share = f"{100 / count:.2f}".rstrip("0").rstrip(".")
+    blocks.append('    split_clients "${affinity}" $home_replica {')
+    blocks += [f"        {share}% replica_{index};" for index in range(count - 1)]
+    blocks += [f"        * replica_{count - 1};", "    }"]
+    blocks += ["    map $cookie_gm_route $route_target {", "        default $home_replica;"]
+    blocks += [f"        replica_{index} replica_{index};" for index in range(count)]
+    blocks += ["    }", "    map $route_target $second_choice {"]
+    blocks += [f"        replica_{index} replica_{(index + 1) % count};" for index in range(count)]
+    blocks += ["    }"]
+    return "\n".join(blocks)
+
+
 def nginx_config(listen: int, replicas: list[int], prefix: Path) -> str:
     servers = "\n".join(f"        server 127.0.0.1:{port} max_fails=3 fail_timeout=10s;" for port in replicas)
+    routing = replica_routing([f"127.0.0.1:{port}" for port in replicas])
     text = (HERE / "nginx.conf.template").read_text(encoding="utf-8")
     return (
         text.replace("@@PREFIX@@", str(prefix))
         .replace("@@LISTEN@@", f"127.0.0.1:{listen}")
         .replace("@@UPSTREAM_SERVERS@@", servers)
+        .replace("@@REPLICA_ROUTING@@", routing)
         .replace("@@SERVER_NAME@@", "127.0.0.1 localhost")
         .replace("@@REAL_IP@@", "    # (none here: the load generator connects directly)")
     )
@@ -75,10 +104,10 @@ def kubernetes_nginx_config() -> str:
     again while nginx runs (``resolve``, nginx 1.27.3 or newer), logs go to the container's output,
     and the client's address is read from the Ingress controller's X-Forwarded-For.
     """
-    names = (
+    names = [
         f"gaussmech-{index}.gaussmech-replicas.{KUBERNETES_NAMESPACE}.svc.cluster.local"
         for index in range(KUBERNETES_REPLICAS)
-    )
+    ]
     servers = "\n".join(
         [
             "        zone gaussmech 1m;",
@@ -96,9 +125,15 @@ def kubernetes_nginx_config() -> str:
             "real_ip_recursive on;",
         )
     )
+    routing = replica_routing(
+        [f"{name}:8501" for name in names],
+        " resolve max_fails=1 fail_timeout=10s",
+        ("zone replica 64k;", "resolver kube-dns.kube-system.svc.cluster.local valid=10s;"),
+    )
     text = (HERE / "nginx.conf.template").read_text(encoding="utf-8")
     return (
-        text.replace("@@PREFIX@@/access.log", "/dev/stdout")
+        text.replace("@@REPLICA_ROUTING@@", routing)
+        .replace("@@PREFIX@@/access.log", "/dev/stdout")
         .replace("@@PREFIX@@/error.log", "/dev/stderr")
         .replace("@@PREFIX@@", "/tmp/nginx")
         .replace("@@LISTEN@@", "8080")
@@ -164,6 +199,7 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=30)
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--settle", type=float, default=0)
+    parser.add_argument("--attackers", type=int, default=0, help="the load generator's hostile students")
     parser.add_argument(
         "--write-kubernetes-proxy",
         action="store_true",
@@ -218,6 +254,8 @@ def main() -> None:
             str(arguments.settle),
             "--scenario",
             arguments.scenario,
+            "--attackers",
+            str(arguments.attackers),
         ]
         for replica in replicas:
             command += ["--server-pid", str(replica.pid)]

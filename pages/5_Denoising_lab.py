@@ -7,6 +7,7 @@ calibrated mechanism, chains denoisers, and sees the error fall: for this one re
 averaged over R seeded releases across ε.
 """
 
+import hashlib
 import math
 
 import numpy as np
@@ -178,15 +179,36 @@ def example_controls(example_id: str):
         return cached.example_data(example_id, parameters)
 
 
+# The URL remembers that this page had an upload open (a digest of its bytes, never its name or
+# content): a session moved to another replica after its own one stopped keeps its URL but not its
+# files, and is told so instead of silently showing an empty upload box (issue 23, item 7).
+UPLOAD_MARK_KEY = "denoising_upload_mark"
+
+
+def forget_upload_mark() -> None:
+    """The person removed or replaced the file: the mark follows (set again once a new file is read)."""
+    if st.session_state.get("denoising_upload") is None:
+        st.query_params.pop(UPLOAD_MARK_KEY, None)
+
+
 def upload_controls():
     """The uploader, the reading options and what was read; the data, or None (with a message)."""
     uploaded = st.file_uploader(
         "A CSV file of counts",
         type=["csv", "tsv", "txt"],
         key="denoising_upload",
+        on_change=forget_upload_mark,
         help="One column of counts; two columns (label, count); or a grid of counts (a heat map). Tab, comma "
         "or semicolon separated, UTF-8. The file is read in memory and never written to disk.",
     )
+    if uploaded is None and st.query_params.get(UPLOAD_MARK_KEY):
+        st.warning(
+            "The file this page had open is not on this server any more. The server that held your session "
+            "stopped or restarted, and your session continued on another one, which never received the file "
+            "(uploads are kept only in the memory of the server they were sent to). Upload it again to continue; "
+            "your other settings are kept. (If you opened someone else's link, their file was never shared.)",
+            icon=":material/cloud_off:",
+        )
     if uploaded is None:
         st.info(
             "Upload a CSV to begin. Three shapes are read: **one column of counts**, **label and count** columns, "
@@ -197,6 +219,7 @@ def upload_controls():
         return None
     content = uploaded.getvalue()
     name = uploaded.name
+    st.query_params[UPLOAD_MARK_KEY] = hashlib.blake2b(content, digest_size=4).hexdigest()
     with st.expander("Reading options", icon=":material/tune:"):
         left, right = st.columns(2)
         kind = left.selectbox(

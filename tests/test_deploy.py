@@ -140,7 +140,8 @@ def test_no_configuration_snippets_and_affinity_on_a_cookie_the_proxy_really_has
     servers = re.findall(
         r"server gaussmech-(\d+)\.gaussmech-replicas\.gaussmech\.svc\.cluster\.local:8501 resolve", config
     )
-    assert sorted(map(int, servers)) == list(range(count)), "the proxy lists every replica of the StatefulSet"
+    assert sorted(set(map(int, servers))) == list(range(count)), "the proxy lists every replica of the StatefulSet"
+    assert re.search(r"^\s*upstream replica_%d \{" % (count - 1), config, re.MULTILINE)
     (ingress,) = _of_kind("Ingress")
     backend = ingress["spec"]["rules"][0]["http"]["paths"][0]["backend"]["service"]["name"]
     (proxy_service,) = [s for s in _of_kind("Service") if s["metadata"]["name"] == backend]
@@ -245,3 +246,83 @@ def test_nginx_redacts_ids_and_closes_metrics_live(tmp_path):
         process.wait(20)
     log = (tmp_path / "access.log").read_text(encoding="utf-8")
     assert "/_stcore/upload_file/" in log and secret not in log
+
+
+_STAND_IN = """
+import http.server, sys
+name = sys.argv[2]
+class Handler(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        body = name.encode()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+    def log_message(self, *args):
+        pass
+http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Handler).serve_forever()
+"""
+
+
+@pytest.mark.skipif(NGINX is None, reason="nginx is not installed")
+def test_after_a_failover_a_browser_stays_on_the_replica_that_holds_its_session(tmp_path):
+    """Issue 23, item 7: with two stand-in replicas behind nginx, a browser whose replica dies moves to the
+    other one, and stays there when the first comes back (its page, websocket and uploads together)."""
+    import socket
+    import sys
+    import time
+    import urllib.request
+
+    def free_port():
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            return probe.getsockname()[1]
+
+    def wait_port(port):
+        for _ in range(200):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise AssertionError(f"nothing listens on {port}")
+
+    ports = [free_port(), free_port()]
+    script = tmp_path / "stand_in.py"
+    script.write_text(_STAND_IN, encoding="utf-8")
+
+    def start_replica(index):
+        return subprocess.Popen([sys.executable, str(script), str(ports[index]), f"replica_{index}"])
+
+    replicas = [start_replica(0), start_replica(1)]
+    listen = free_port()
+    config = _run_local().write_nginx_prefix(listen, ports, tmp_path / "nginx")
+    balancer = subprocess.Popen([NGINX, "-p", str(tmp_path / "nginx"), "-c", str(config)], stderr=subprocess.PIPE)
+    try:
+        for port in [*ports, listen]:
+            wait_port(port)
+
+        def get(route=None):
+            headers = {"Cookie": f"gm_affinity=abc123; gm_route={route}"} if route else {"Cookie": "gm_affinity=abc123"}
+            request = urllib.request.Request(f"http://127.0.0.1:{listen}/", headers=headers)
+            with urllib.request.urlopen(request, timeout=10) as response:
+                cookies = [value for key, value in response.headers.items() if key.lower() == "set-cookie"]
+                routed = next((c.split(";")[0].split("=", 1)[1] for c in cookies if c.startswith("gm_route=")), None)
+                return response.read().decode(), routed
+
+        home, cookie = get()
+        assert cookie == home, "the route cookie names the replica that answered"
+        assert get("replica_1") == ("replica_1", "replica_1") and get("replica_0") == ("replica_0", "replica_0")
+        replicas[1].terminate()
+        replicas[1].wait(10)
+        assert get("replica_1") == ("replica_0", "replica_0"), "moved to the replica that answers, and told so"
+        replicas[1] = start_replica(1)
+        wait_port(ports[1])
+        assert get("replica_0") == ("replica_0", "replica_0"), "stays where its session now lives"
+        assert get("evil; replica_9")[1] in ("replica_0", "replica_1")  # an unknown name is the home replica
+    finally:
+        balancer.terminate()
+        balancer.wait(20)
+        for replica in replicas:
+            replica.terminate()
+            replica.wait(10)

@@ -435,3 +435,17 @@ def test_a_link_to_a_million_bins_and_a_history_of_100_draws_within_the_budget(c
     assert released.size == 5, "5e6 bin-releases at 1e6 bins: five releases, not a hundred"
     assert any(c.startswith("The history shows the last 5 of 100 releases") for c in _texts(at, "caption"))
     assert any("This sweep is not run" in text for text in _texts(at, "info"))
+
+
+def test_a_session_that_lost_its_upload_to_a_failover_is_told_so(upload_page):
+    at = _upload(upload_page, "mine.csv", b"fruit,count\napple,3\npear,5\n")
+    mark = at.query_params["denoising_upload_mark"]
+    assert mark and "apple" not in mark and "mine" not in mark  # a digest, never the file's name or content
+    assert not any("not on this server any more" in w for w in _texts(at, "warning"))
+    # Another replica: the same URL (the browser keeps it), a new session without the file.
+    moved = _open(denoising_data="Upload a CSV", denoising_upload_mark=mark)
+    assert any("not on this server any more" in w and "Upload it again" in w for w in _texts(moved, "warning"))
+    # Removing the file on purpose is not a loss.
+    at.file_uploader(key="denoising_upload").set_value(None).run()
+    assert "denoising_upload_mark" not in at.query_params
+    assert not any("not on this server any more" in w for w in _texts(at, "warning"))
