@@ -4,9 +4,9 @@
     python3 dev.py run     start the dashboard (http://localhost:8501)
     python3 dev.py test    run every test: core, doctests, interface, browser
 
-Each creates the virtual environment ``.venv`` when it is missing and installs the pinned
-requirements into it (again only when a requirements file changed); extra arguments go to
-``streamlit run`` or ``pytest``, e.g. ``python3 dev.py test tests/ui -x``.
+Each creates the virtual environment ``.venv`` when it is missing and installs the locked
+requirements (every package pinned, with its hashes) into it (again only when a lock file
+changed); extra arguments go to ``streamlit run`` or ``pytest``, e.g. ``python3 dev.py test tests/ui -x``.
 Only the standard library is used here, because nothing else exists before the first run.
 """
 
@@ -21,7 +21,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
-REQUIREMENTS = {"run": "requirements.txt", "test": "requirements-dev.txt"}
+# The whole dependency tree, pinned with hashes (pip-compile --generate-hashes of requirements*.txt).
+REQUIREMENTS = {"run": "requirements.lock", "test": "requirements-dev.lock"}
 
 
 def venv_python() -> Path:
@@ -56,7 +57,10 @@ def ensure_environment(command: str) -> Path:
     if not stamp.exists() or stamp.read_text().strip() != wanted:
         print(f"Installing {file_name} into {VENV} ...", flush=True)
         subprocess.run(
-            [str(python), "-m", "pip", "install", "--disable-pip-version-check", "-r", str(ROOT / file_name)],
+            [
+                *(str(python), "-m", "pip", "install", "--disable-pip-version-check", "--require-hashes"),
+                *("-r", str(ROOT / file_name)),
+            ],
             check=True,
         )
         stamp.write_text(wanted + "\n")

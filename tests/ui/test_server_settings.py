@@ -97,3 +97,7 @@ def test_every_setting_gives_its_reason():
             while above >= 0 and is_setting(lines[above]):
                 above -= 1
             assert above >= 0 and lines[above].lstrip().startswith("#"), f"line {number + 1} has no reason: {line}"
+
+
+def test_usage_statistics_are_off():
+    assert CONFIG["browser"]["gatherUsageStats"] is False
