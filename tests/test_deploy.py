@@ -187,6 +187,12 @@ def test_nginx_closes_the_metrics_and_limits_each_client():
     assert re.search(r"^\s*limit_conn connections_per_browser \d+;", text, re.MULTILINE)
 
 
+def test_nginx_streams_large_responses_instead_of_spooling_them():
+    # Spooled to a temporary file a worker could not write, the 4.7 MB Plotly bundle was cut short and
+    # Chromium showed no chart behind nginx (net::ERR_CONTENT_LENGTH_MISMATCH).
+    assert re.search(r"^\s*proxy_max_temp_file_size 0;", _nginx(), re.MULTILINE)
+
+
 def test_nginx_logs_no_session_or_file_ids():
     text = _nginx()
     log_format = re.search(r"log_format upstream (.*?);", text, re.DOTALL)[1]
@@ -202,6 +208,17 @@ def test_nginx_sends_a_content_security_policy_beyond_framing():
     assert directives["default-src"] == "'self'" and directives["object-src"] == "'none'"
     assert directives["frame-ancestors"] == "'self'" and directives["base-uri"] == "'self'"
     assert "'self'" in directives["script-src"] and "http:" not in policy and "*" not in policy
+    assert "'unsafe-inline'" not in directives["script-src"]
+    # Every inline script of the installed Streamlit's page is allowed by its hash (else the browser blocks it).
+    import base64
+    import hashlib
+
+    import streamlit
+
+    index = (pathlib.Path(streamlit.__file__).parent / "static" / "index.html").read_text(encoding="utf-8")
+    for body in re.findall(r"<script>(.*?)</script>", index, re.DOTALL):
+        digest = base64.b64encode(hashlib.sha256(body.encode()).digest()).decode()
+        assert f"'sha256-{digest}'" in directives["script-src"], "Streamlit's inline script changed: update the CSP"
 
 
 @pytest.mark.skipif(NGINX is None, reason="nginx is not installed")
