@@ -87,3 +87,31 @@ def test_a_small_lecture_follows_the_teacher_without_errors():
     assert "scenario lecture" in text
     assert re.search(r"^open\s+3\s", text, re.MULTILINE)
     assert re.search(r"^read upload\s+[1-9]", text, re.MULTILINE), "the class uploaded on the denoising lab"
+
+
+HOSTILE_SUMMARY = re.compile(
+    r"^sessions=(?P<sessions>\d+) p50_ms=\d+ p95_ms=(?P<p95>\d+) max_ms=\d+ errors=(?P<errors>\d+) "
+    r"crosstalk=(?P<crosstalk>\d+) normal_p95_ms=(?P<normal_p95>\d+) attackers=(?P<attackers>\d+) "
+    r"attacker_reruns=(?P<attacker_reruns>\d+) attacker_refusals=\d+ rss_mb=(?P<rss>\d+)$"
+)
+
+
+@pytest.mark.slow
+def test_a_hostile_classroom_reports_the_normal_students_apart():
+    output = io.StringIO()
+    with contextlib.redirect_stdout(output):
+        load_test.main(
+            ["--sessions", "3", "--attackers", "1", "--seconds", "12", "--ramp", "1", "--scenario", "lecture"]
+        )
+    text = output.getvalue()
+    match = HOSTILE_SUMMARY.match(text.strip().splitlines()[-1])
+    assert match, text.strip().splitlines()[-1]
+    assert int(match["attackers"]) == 1 and int(match["attacker_reruns"]) >= 1, text
+    assert int(match["errors"]) == 0 and int(match["crosstalk"]) == 0, text
+    assert match["normal_p95"] == match["p95"]
+    assert "attackers: 1 of the 3 sessions" in text
+
+
+def test_attackers_must_leave_someone_to_attack():
+    with pytest.raises(SystemExit):
+        load_test.main(["--sessions", "2", "--attackers", "2"])
