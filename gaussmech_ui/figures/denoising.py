@@ -384,17 +384,23 @@ def _comparison_heatmaps(truth, released, denoised, names, title, row_labels, co
     return _style_subplot_titles(figure)
 
 
+def _short_labels(labels, most: int) -> bool:
+    return labels is not None and len(labels) <= most and max((len(str(label)) for label in labels), default=0) <= 8
+
+
 def _grid_axes(figure: go.Figure, shape, row_labels, column_labels, first_row_at_bottom: bool, row_axis_title: str):
     """The grid drawn as its data lays it out: the first row on top (a file's order) unless it is a map's
     southernmost row, and the rows and columns named by the data's own labels when they are few enough to read."""
     factor = _display_factor(shape)
     figure.update_yaxes(autorange=True if first_row_at_bottom else "reversed")
     figure.update_yaxes(title_text=row_axis_title, row=1, col=1)
-    if factor == 1 and row_labels is not None and shape[0] <= 30:
+    # The data's own labels as ticks where they fit (short, and few: three panels side by side);
+    # long ones (a map's coordinates) would run into the axis title: the hover names every cell.
+    if factor == 1 and _short_labels(row_labels, 30):
         figure.update_yaxes(
             tickmode="array", tickvals=list(range(1, shape[0] + 1)), ticktext=[html_escape(x) for x in row_labels]
         )
-    if factor == 1 and column_labels is not None and shape[1] <= 30:
+    if factor == 1 and _short_labels(column_labels, 12):
         figure.update_xaxes(
             tickmode="array", tickvals=list(range(1, shape[1] + 1)), ticktext=[html_escape(x) for x in column_labels]
         )
