@@ -534,6 +534,24 @@ def test_exact_sampler_moments_across_scales(sigma_squared):
     assert abs(np.mean(draws**2) - variance) < 5 * spread
 
 
+NUMPY_BIT_GENERATORS = [np.random.PCG64, np.random.PCG64DXSM, np.random.MT19937, np.random.Philox, np.random.SFC64]
+
+
+@pytest.mark.parametrize("bit_generator", NUMPY_BIT_GENERATORS, ids=lambda b: b.__name__)
+def test_exact_sampler_takes_uniform_64_bit_words_from_every_numpy_bit_generator(bit_generator):
+    """MT19937's raw words are 32-bit: taking the top bits of a 64-bit word gave 0 every time, and
+    the sampler hung. Every bit generator must feed 64 uniform bits per word: each of the 64 bit
+    positions is set in about half of 4096 words (binomial, 6 standard deviations), and the draws
+    follow the pmf."""
+    bits = dg._RandomBits(np.random.Generator(bit_generator(1)))
+    words = [bits._word() for _ in range(4096)]
+    for position in range(64):
+        ones = sum((word >> position) & 1 for word in words)
+        assert abs(ones - 2048) < 6 * 32, (bit_generator.__name__, position, ones)
+    draws = discrete_gaussian_exact_sample(Fraction(25, 4), size=20_000, rng=np.random.Generator(bit_generator(1)))
+    assert chi_square_p_value(draws, 2.5) > 1e-4
+
+
 def test_exact_bernoulli_and_laplace_components():
     bits = dg._RandomBits(np.random.default_rng(3))
     n = 40_000
