@@ -714,8 +714,12 @@ def discrete_gaussian_sigma(
     -------
     float or ndarray
         σ, the scale of ``N_Z(0, σ²)`` per coordinate, never below the exact value: the exact
-        ``δ(ε)`` at the returned σ was evaluated and is below the target by a margin covering
-        the evaluator's error, and a σ at most 1e-12 lower (relative) was evaluated above it.
+        ``δ(ε)`` at the returned σ was evaluated and ``log δ`` is below ``log δ_target`` by the
+        margin ``1e-12 (1 + |log δ_target|)``, which covers the evaluator's error, and a σ at most
+        1e-12 lower (relative) was evaluated with ``log δ`` above ``log δ_target`` minus that
+        margin. As δ_target → 1 the margin exceeds ``1 − δ_target`` (``log δ ≈ −(1 − δ)``), so
+        the σ returned is private with room to spare, not the smallest (at ε = 1,
+        δ_target = 1 − 1e-14 it gives 1 − δ ≈ 1e-12).
 
     Raises
     ------

@@ -95,6 +95,12 @@ def test_delta_and_epsilon_are_inverse():
     assert epsilon == pytest.approx(1.0, rel=1e-9)
 
 
+def test_delta_far_out_in_sigma_prints_zero_not_a_traceback(capsys):
+    """At σ = 1.9e10, ε = 1.3 log δ = −3.05e20: gaussian_delta overflowed (the slope cancelled)."""
+    assert main(["delta", "--sigma", "1.9e10", "--epsilon", "1.3", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["delta"] == 0.0
+
+
 def test_risk_prints_attack_numbers():
     result = run("risk", "--epsilon", "1", "--delta", "1e-5", "--prior", "0.1", "--fpr", "0.01", "--format", "json")
     assert result.returncode == 0, result.stderr
