@@ -91,6 +91,10 @@ _SCALE_TOLERANCE = 1e-11
 _BRACKET_STEPS = 200
 _SAFE_SIDE_STEPS = 8
 _LARGEST_SCALE = float(np.finfo(np.float64).max)
+# The closed forms below are rounded toward the safe side (a risk up, a σ up) by this relative
+# bound on their rounding: 8 ulp covers scipy's ndtr, ndtri and erfinv (each within 2-3 ulp,
+# checked against mpmath in tests/core/test_attack_risk.py) and the arithmetic around them.
+_ROUNDING = 8.0 * 2.0**-52
 
 Profile = Callable[[np.ndarray], np.ndarray]
 
@@ -342,7 +346,8 @@ def gaussian_attack_power(alpha: ArrayLike, sigma: ArrayLike, sensitivity: Array
     -------
     float or ndarray
         1 − G_μ(α) with μ = Δ/σ, G_μ(α) = Φ(Φ⁻¹(1 − α) − μ) (Dong, Roth & Su 2022, Def. 2.7;
-        docs/math.md section 9.3), evaluated as Φ(μ + Φ⁻¹(α)) so small rates keep their digits.
+        docs/math.md section 9.3), evaluated as Φ(μ + Φ⁻¹(α)) so small rates keep their digits,
+        and rounded upward (docs/math.md section 12.3): never below the exact rate.
 
     Examples
     --------
@@ -352,7 +357,13 @@ def gaussian_attack_power(alpha: ArrayLike, sigma: ArrayLike, sensitivity: Array
     a = _alpha_array(alpha)
     mu = _gaussian_mu(sigma, sensitivity)
     a, mu = broadcast(a, mu)
-    return scalar_or_array(special.ndtr(mu + special.ndtri(a)), alpha, sigma, sensitivity)
+    z = special.ndtri(a)
+    # Rounded upward (a risk errs high): the argument is raised by a bound on its error (μ = Δ/σ,
+    # Φ⁻¹(α) and the sum, each a few ulp) and Φ's own rounding by _ROUNDING relative.
+    with np.errstate(invalid="ignore"):  # μ = inf: Φ(inf) = 1
+        argument = mu + z + _ROUNDING * (np.abs(mu) + np.abs(z))
+        power = np.minimum(special.ndtr(argument) * (1.0 + _ROUNDING), 1.0)
+    return scalar_or_array(np.where(np.isnan(power), 1.0, power), alpha, sigma, sensitivity)
 
 
 def gaussian_attack_advantage(sigma: ArrayLike, sensitivity: ArrayLike = 1.0) -> FloatOrArray:
@@ -383,7 +394,8 @@ def gaussian_sigma_for_attack(
     -------
     float or ndarray
         σ = Δ/μ with μ = 2Φ⁻¹((1 + a)/2) for an advantage a, or μ = Φ⁻¹(t) − Φ⁻¹(α) for a TPR t
-        at FPR α (inverting :func:`gaussian_attack_advantage` / :func:`gaussian_attack_power`);
+        at FPR α (inverting :func:`gaussian_attack_advantage` / :func:`gaussian_attack_power`),
+        rounded up (docs/math.md section 12.3: the exact risk at σ never exceeds the target);
         inf where σ exceeds 1.8e308 (a below about 1e-308, or Δ near the largest double).
 
     Examples
@@ -399,16 +411,22 @@ def gaussian_sigma_for_attack(
             as_float_array(advantage, "advantage"), "advantage", 0.0, 1.0, lower_open=True, upper_open=True
         )
         d, a = broadcast(sensitivity_array, a)
-        # 2Φ⁻¹((1 + a)/2) = 2√2 erfinv(a): (1 + a)/2 rounds to ½ for a below 1e-16, erfinv(a) does not
+        # 2Φ⁻¹((1 + a)/2) = 2√2 erfinv(a): (1 + a)/2 rounds to ½ for a below 1e-16, erfinv(a) does not.
+        # μ is lowered by a bound on its rounding (erfinv and the product) so that σ errs larger.
+        mu = 2.0 * math.sqrt(2.0) * special.erfinv(a) * (1.0 - _ROUNDING)
         with overflow_is_inf():  # σ beyond 1.8e308 (a subnormal advantage, Δ near 1.8e308) is inf
-            sigma = d / (2.0 * math.sqrt(2.0) * special.erfinv(a))
+            sigma = np.nextafter(d / mu, np.inf)
         return scalar_or_array(sigma, sensitivity, advantage)
     if true_positive_rate is None or false_positive_rate is None:
         raise TypeError(_EITHER_TARGET)
     t, alpha = _power_target(true_positive_rate, false_positive_rate)
     d, t, alpha = broadcast(sensitivity_array, t, alpha)
-    with overflow_is_inf():  # σ beyond 1.8e308 is inf, as documented
-        sigma = d / (special.ndtri(t) - special.ndtri(alpha))
+    z_t, z_alpha = special.ndtri(t), special.ndtri(alpha)
+    # μ lowered by a bound on the rounding of both quantiles and their difference (which cancels
+    # when t is close to α), so that σ errs larger; μ ≤ 0 after that means σ = inf.
+    mu = (z_t - z_alpha) - _ROUNDING * (np.abs(z_t) + np.abs(z_alpha))
+    with overflow_is_inf(), np.errstate(divide="ignore"):  # σ beyond 1.8e308 is inf, as documented
+        sigma = np.where(mu > 0.0, np.nextafter(d / np.maximum(mu, 5e-324), np.inf), np.inf)
     return scalar_or_array(sigma, sensitivity, true_positive_rate, false_positive_rate)
 
 
