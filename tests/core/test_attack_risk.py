@@ -311,3 +311,21 @@ def test_gaussian_closed_forms_round_toward_the_safe_side_against_mpmath():
             assert by_power > 0
             reached = _mp_power(alpha, mp.mpf(sensitivity) / mp.mpf(by_power))
             assert reached <= tpr and (tpr - reached) <= 1e-13 * tpr + 1e-12 * (tpr - alpha), (tpr, alpha)
+
+
+def test_attack_power_search_stops_once_the_parabola_settles_it():
+    """Half the profile calls of before (52 per call, a cost the pages' risk tables paid 15 times
+    per setting), with the same answer: at most 36 calls here, within 2e-13 of the full search."""
+    calls = []
+
+    def profile(epsilons):
+        calls.append(np.size(epsilons))
+        return gaussian_delta(epsilons, 3.73)
+
+    alphas = np.array([0.3, 0.05, 0.01, 0.001, 1e-6, 1e-10])
+    fast = attack_risk.attack_power_from_profile(alphas, profile)
+    assert len(calls) <= 36
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(attack_risk, "_NARROW", 0.0)  # never settle early: all 48 steps
+        full = attack_risk.attack_power_from_profile(alphas, lambda e: gaussian_delta(e, 3.73))
+    assert np.all(fast >= full * (1 - 1e-15)) and np.all(fast <= full * (1 + 2e-13))

@@ -37,6 +37,7 @@ import math
 import pkgutil
 import re
 import signal
+import sys
 import warnings
 from collections import Counter
 
@@ -773,3 +774,20 @@ if __name__ == "__main__":  # the outcome counts and every violation, for the is
             print(f"{name}: {problem}")
     calls = sum(totals.values())
     print(f"{len(FUNCTIONS)} functions, {calls} calls without violation: {dict(totals)}")
+
+
+def test_the_hang_guard_counts_cpu_time_not_the_wall_clock(monkeypatch):
+    """A call that waits (a busy machine, a slow laptop) uses no CPU and is not a hang; one that
+    computes past the limit is."""
+    import time
+
+    monkeypatch.setattr(sys.modules[__name__], "TIME_LIMIT_SECONDS", 0.2)
+    assert call(lambda: time.sleep(0.5) or 1.0, {})[0] == "finite"
+
+    def spin():
+        end = time.process_time() + 1.0
+        while time.process_time() < end:
+            pass
+        return 1.0
+
+    assert call(spin, {})[0].startswith("VIOLATION: took over")
