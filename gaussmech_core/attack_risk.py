@@ -34,7 +34,8 @@ a minimum of sums of non-negative terms, so rates of 1e-6 keep full relative acc
 ``1 − (1 − x)`` cancellation). Each infimum runs over a bounded ε range (beyond ε = log(1/α)
 the first sum exceeds 1; beyond ε = log((1 − α)/(1 − δ(0) − α)) the second exceeds its value at
 ε = 0, and beyond ε = 40 it rounds to 1), first on one shared grid, then by golden-section search
-around the grid's best point. For an
+around the grid's best point, which stops once the parabola through its points shows that the
+rest of the bracket cannot hold a value 1e-13 (relative) below the best. For an
 exact profile each sum is unimodal in ε (its slope is e^ε(α − Q[L > ε]) with Q[L > ε]
 decreasing), so the search converges to the infimum; for any profile, every value returned is
 the sum at some ε, hence an upper bound on the true-positive rate the profile allows: the
