@@ -34,7 +34,8 @@ a minimum of sums of non-negative terms, so rates of 1e-6 keep full relative acc
 ``1 − (1 − x)`` cancellation). Each infimum runs over a bounded ε range (beyond ε = log(1/α)
 the first sum exceeds 1; beyond ε = log((1 − α)/(1 − δ(0) − α)) the second exceeds its value at
 ε = 0, and beyond ε = 40 it rounds to 1), first on one shared grid, then by golden-section search
-around the grid's best point. For an
+around the grid's best point, which stops once the parabola through its points shows that the
+rest of the bracket cannot hold a value 1e-13 (relative) below the best. For an
 exact profile each sum is unimodal in ε (its slope is e^ε(α − Q[L > ε]) with Q[L > ε]
 decreasing), so the search converges to the infimum; for any profile, every value returned is
 the sum at some ε, hence an upper bound on the true-positive rate the profile allows: the
@@ -75,11 +76,17 @@ __all__ = [
 
 DEFAULT_FPRS = (0.01, 0.001)
 
-# Grid points per infimum before the golden-section refinement, and its number of steps: the
-# bracket shrinks by 0.618 per step, so 48 steps take a bracket of width 2 × 40/128 to 6e-11 in ε,
-# and the sum, flat to second order at its minimum, is then exact to rounding.
+# Grid points per infimum before the golden-section refinement, and its largest number of steps:
+# the bracket shrinks by 0.618 per step, so 48 steps take a bracket of width 2 × 40/128 to 6e-11
+# in ε, where the sum, flat to second order at its minimum, is exact to rounding. Most searches
+# stop after 25-30 steps, once a parabola through their points shows the rest cannot gain more
+# than 1e-13 relative (issue 20 item 10: about half the profile calls of the pages' risk tables).
 _GRID_POINTS = 129
 _GOLDEN_STEPS = 48
+# A search may stop early once its bracket is narrower than _NARROW in ε and the parabola through
+# its lowest points promises no value below the best by more than _FLAT relative (_golden_search).
+_NARROW = 1e-4
+_FLAT = 1e-13
 _GOLDEN = (math.sqrt(5.0) - 1.0) / 2.0
 # e^ε α is evaluated as exp(ε + log α) with the exponent capped here, far below overflow.
 _EXPONENT_CAP = 700.0
@@ -91,6 +98,10 @@ _SCALE_TOLERANCE = 1e-11
 _BRACKET_STEPS = 200
 _SAFE_SIDE_STEPS = 8
 _LARGEST_SCALE = float(np.finfo(np.float64).max)
+# The closed forms below are rounded toward the safe side (a risk up, a σ up) by this relative
+# bound on their rounding: 8 ulp covers scipy's ndtr, ndtri and erfinv (each within 2-3 ulp,
+# checked against mpmath in tests/core/test_attack_risk.py) and the arithmetic around them.
+_ROUNDING = 8.0 * 2.0**-52
 
 Profile = Callable[[np.ndarray], np.ndarray]
 
@@ -121,28 +132,56 @@ def _second_sum(epsilons, deltas, alpha):
     return -np.expm1(-epsilons) + np.exp(-epsilons) * (deltas + alpha)
 
 
+def _parabola_minimum(x, f):
+    """The least value on [x₀, x₂] of the parabola through (x₀, f₀), (x₁, f₁), (x₂, f₂), x₀ < x₁ < x₂."""
+    (x0, x1, x2), (f0, f1, f2) = x, f
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        slope_left, slope_right = (f1 - f0) / (x1 - x0), (f2 - f1) / (x2 - x1)
+        curvature = (slope_right - slope_left) / (x2 - x0)  # f₀ + s (x − x₀) + c (x − x₀)(x − x₁)
+        vertex = 0.5 * (x0 + x1) - slope_left / (2.0 * curvature)
+        at_vertex = f0 + slope_left * (vertex - x0) + curvature * (vertex - x0) * (vertex - x1)
+    inside = (curvature > 0.0) & (vertex > x0) & (vertex < x2)
+    return np.where(inside, at_vertex, np.minimum(f0, f2))
+
+
 def _golden_search(function, low, high, best):
     """Golden-section search of a unimodal ``function`` on [low, high], elementwise.
 
-    Every candidate is a value of ``function``, so the least value met, which is returned
-    (starting from ``best``), is never below the true infimum.
+    ``function(epsilons, where)`` evaluates the problems ``where`` at ``epsilons``. Every
+    candidate is a value of ``function``, so the least value met, which is returned (starting
+    from ``best``), is never below the true infimum. A problem stops early once its bracket is
+    narrower than _NARROW and the parabola through the three points around its minimum (an end
+    and the two probes) has no value on them below the best by more than _FLAT relative: the
+    function is quadratic to within about f‴ w³ on a bracket of width w, so the best is then
+    within about 1e-11 relative of the infimum. All stop after _GOLDEN_STEPS.
     """
     a, b = np.array(low, dtype=float), np.array(high, dtype=float)
+    every = np.arange(a.size)
     x1 = b - _GOLDEN * (b - a)
     x2 = a + _GOLDEN * (b - a)
-    f1, f2 = function(x1), function(x2)
-    best = np.minimum(best, np.minimum(f1, f2))
+    fa, f1, f2, fb = np.split(function(np.concatenate([a, x1, x2, b]), np.concatenate([every] * 4)), 4)
+    best = np.minimum(best, np.minimum(np.minimum(fa, fb), np.minimum(f1, f2)))
+    active = every
     for _ in range(_GOLDEN_STEPS):
         left = f1 <= f2  # the minimum lies in [a, x2]
-        new_a = np.where(left, a, x1)
-        new_b = np.where(left, x2, b)
-        new_x1 = np.where(left, new_b - _GOLDEN * (new_b - new_a), x2)
-        new_x2 = np.where(left, x1, new_a + _GOLDEN * (new_b - new_a))
-        probe = np.where(left, new_x1, new_x2)
-        values = function(probe)
-        f1, f2 = np.where(left, values, f2), np.where(left, f1, values)
-        a, b, x1, x2 = new_a, new_b, new_x1, new_x2
-        best = np.minimum(best, values)
+        model = np.where(
+            left, _parabola_minimum((a, x1, x2), (fa, f1, f2)), _parabola_minimum((x1, x2, b), (f1, f2, fb))
+        )
+        settled = (b - a <= _NARROW) & (model >= best * (1.0 - _FLAT))
+        active = active[~settled[active]]
+        if active.size == 0:
+            break
+        a_, b_, x1_, x2_, f1_, f2_, left_ = (v[active] for v in (a, b, x1, x2, f1, f2, left))
+        new_a = np.where(left_, a_, x1_)
+        new_b = np.where(left_, x2_, b_)
+        fa[active] = np.where(left_, fa[active], f1_)
+        fb[active] = np.where(left_, f2_, fb[active])
+        new_x1 = np.where(left_, new_b - _GOLDEN * (new_b - new_a), x2_)
+        new_x2 = np.where(left_, x1_, new_a + _GOLDEN * (new_b - new_a))
+        values = function(np.where(left_, new_x1, new_x2), active)
+        f1[active], f2[active] = np.where(left_, values, f2_), np.where(left_, f1_, values)
+        a[active], b[active], x1[active], x2[active] = new_a, new_b, new_x1, new_x2
+        best[active] = np.minimum(best[active], values)
     return best
 
 
@@ -167,8 +206,8 @@ def _infimum(alpha, mirrored, upper, profile):
     low = grid[np.maximum(index - 1, 0)]
     high = np.maximum(np.minimum(grid[np.minimum(index + 1, _GRID_POINTS - 1)], upper), low)
 
-    def along(epsilons):
-        return _branch_sums(epsilons, _profile_values(profile, epsilons), alpha, mirrored)
+    def along(epsilons, where):
+        return _branch_sums(epsilons, _profile_values(profile, epsilons), alpha[where], mirrored[where])
 
     return _golden_search(along, low, high, best)
 
@@ -342,7 +381,8 @@ def gaussian_attack_power(alpha: ArrayLike, sigma: ArrayLike, sensitivity: Array
     -------
     float or ndarray
         1 − G_μ(α) with μ = Δ/σ, G_μ(α) = Φ(Φ⁻¹(1 − α) − μ) (Dong, Roth & Su 2022, Def. 2.7;
-        docs/math.md section 9.3), evaluated as Φ(μ + Φ⁻¹(α)) so small rates keep their digits.
+        docs/math.md section 9.3), evaluated as Φ(μ + Φ⁻¹(α)) so small rates keep their digits,
+        and rounded upward (docs/math.md section 12.3): never below the exact rate.
 
     Examples
     --------
@@ -352,7 +392,13 @@ def gaussian_attack_power(alpha: ArrayLike, sigma: ArrayLike, sensitivity: Array
     a = _alpha_array(alpha)
     mu = _gaussian_mu(sigma, sensitivity)
     a, mu = broadcast(a, mu)
-    return scalar_or_array(special.ndtr(mu + special.ndtri(a)), alpha, sigma, sensitivity)
+    z = special.ndtri(a)
+    # Rounded upward (a risk errs high): the argument is raised by a bound on its error (μ = Δ/σ,
+    # Φ⁻¹(α) and the sum, each a few ulp) and Φ's own rounding by _ROUNDING relative.
+    with np.errstate(invalid="ignore"):  # μ = inf: Φ(inf) = 1
+        argument = mu + z + _ROUNDING * (np.abs(mu) + np.abs(z))
+        power = np.minimum(special.ndtr(argument) * (1.0 + _ROUNDING), 1.0)
+    return scalar_or_array(np.where(np.isnan(power), 1.0, power), alpha, sigma, sensitivity)
 
 
 def gaussian_attack_advantage(sigma: ArrayLike, sensitivity: ArrayLike = 1.0) -> FloatOrArray:
@@ -383,7 +429,8 @@ def gaussian_sigma_for_attack(
     -------
     float or ndarray
         σ = Δ/μ with μ = 2Φ⁻¹((1 + a)/2) for an advantage a, or μ = Φ⁻¹(t) − Φ⁻¹(α) for a TPR t
-        at FPR α (inverting :func:`gaussian_attack_advantage` / :func:`gaussian_attack_power`);
+        at FPR α (inverting :func:`gaussian_attack_advantage` / :func:`gaussian_attack_power`),
+        rounded up (docs/math.md section 12.3: the exact risk at σ never exceeds the target);
         inf where σ exceeds 1.8e308 (a below about 1e-308, or Δ near the largest double).
 
     Examples
@@ -399,16 +446,22 @@ def gaussian_sigma_for_attack(
             as_float_array(advantage, "advantage"), "advantage", 0.0, 1.0, lower_open=True, upper_open=True
         )
         d, a = broadcast(sensitivity_array, a)
-        # 2Φ⁻¹((1 + a)/2) = 2√2 erfinv(a): (1 + a)/2 rounds to ½ for a below 1e-16, erfinv(a) does not
+        # 2Φ⁻¹((1 + a)/2) = 2√2 erfinv(a): (1 + a)/2 rounds to ½ for a below 1e-16, erfinv(a) does not.
+        # μ is lowered by a bound on its rounding (erfinv and the product) so that σ errs larger.
+        mu = 2.0 * math.sqrt(2.0) * special.erfinv(a) * (1.0 - _ROUNDING)
         with overflow_is_inf():  # σ beyond 1.8e308 (a subnormal advantage, Δ near 1.8e308) is inf
-            sigma = d / (2.0 * math.sqrt(2.0) * special.erfinv(a))
+            sigma = np.nextafter(d / mu, np.inf)
         return scalar_or_array(sigma, sensitivity, advantage)
     if true_positive_rate is None or false_positive_rate is None:
         raise TypeError(_EITHER_TARGET)
     t, alpha = _power_target(true_positive_rate, false_positive_rate)
     d, t, alpha = broadcast(sensitivity_array, t, alpha)
-    with overflow_is_inf():  # σ beyond 1.8e308 is inf, as documented
-        sigma = d / (special.ndtri(t) - special.ndtri(alpha))
+    z_t, z_alpha = special.ndtri(t), special.ndtri(alpha)
+    # μ lowered by a bound on the rounding of both quantiles and their difference (which cancels
+    # when t is close to α), so that σ errs larger; μ ≤ 0 after that means σ = inf.
+    mu = (z_t - z_alpha) - _ROUNDING * (np.abs(z_t) + np.abs(z_alpha))
+    with overflow_is_inf(), np.errstate(divide="ignore"):  # σ beyond 1.8e308 is inf, as documented
+        sigma = np.where(mu > 0.0, np.nextafter(d / np.maximum(mu, 5e-324), np.inf), np.inf)
     return scalar_or_array(sigma, sensitivity, true_positive_rate, false_positive_rate)
 
 

@@ -29,6 +29,7 @@ from scipy import special
 
 from ._types import ArrayLike, FloatOrArray
 from ._validation import as_float_array, broadcast, require_interval, sample_shape, scalar_or_array
+from .generalized import _kernel_log_ratio, _log_upper_gamma
 
 __all__ = [
     "half_width",
@@ -95,7 +96,8 @@ def _order(order: ArrayLike) -> np.ndarray:
 def kernel_log_ratio(scale: ArrayLike, sensitivity: ArrayLike, order: ArrayLike, width: ArrayLike) -> FloatOrArray:
     """``A(b) = (W^p - (W - Δ)^p)/b^p``: the sup of the GG kernel's log-ratio over a box of width W.
 
-    Evaluated as ``(W/b)^p (1 - (1 - Δ/W)^p)`` with ``expm1``/``log1p``, so Δ ≪ W loses nothing.
+    Evaluated as ``(W/b)^p (1 - (1 - Δ/W)^p)`` with ``expm1``/``log1p``, so Δ ≪ W loses nothing,
+    and raised by ``(8 + 4p)`` ulps, a bound on its rounding, so it is never below the exact value.
 
     Returns
     -------
@@ -119,14 +121,9 @@ def kernel_log_ratio(scale: ArrayLike, sensitivity: ArrayLike, order: ArrayLike,
         raise ValueError(
             "sensitivity must be at most the width W of the data bounds (no query on [a, b] moves further)"
         )
-    fraction = sensitivity_b / width_b
-    # The same floating-point steps as the calibration in generalized.truncated_gg_scale, so that
-    # the ε reported at its b is the ε it verified.
-    shape = np.ones_like(fraction)
-    partial = fraction < 1.0
-    shape[partial] = -np.expm1(order_b[partial] * np.log1p(-fraction[partial]))
-    with np.errstate(over="ignore"):
-        result = np.power(width_b / scale_b, order_b) * shape
+    # The function the calibration generalized.truncated_gg_scale verifies with, so that the ε
+    # reported at its b is the ε it verified; rounded upward by a bound on its rounding.
+    result = _kernel_log_ratio(scale_b, sensitivity_b, width_b, order_b)
     return scalar_or_array(result, scale, sensitivity, order, width)
 
 
@@ -231,6 +228,10 @@ def truncated_noise_pdf(x: ArrayLike, scale: ArrayLike, order: ArrayLike, h: Arr
 def truncated_noise_tail(t: ArrayLike, scale: ArrayLike, order: ArrayLike, h: ArrayLike) -> FloatOrArray:
     """``P(|e| > t)`` of the truncated GG noise: ``(P(1/p, z_h) - P(1/p, z_t))/P(1/p, z_h)``, 0 for t >= h.
 
+    Where z_h = (h/b)^p > 1 the difference is taken as ``Q(1/p, z_t) − Q(1/p, z_h)`` with the
+    complementary incomplete gamma in log space, so tails far below 1e-16 keep their digits
+    (docs/math.md section 5.6).
+
     Examples
     --------
     >>> truncated_noise_tail([0.0, 0.5, 1.0], 0.7, 2.0, 0.5).tolist()
@@ -247,9 +248,13 @@ def truncated_noise_tail(t: ArrayLike, scale: ArrayLike, order: ArrayLike, h: Ar
             _scaled_lower_gamma(shape, np.minimum(_standard(below_h, scale_b, order_b), 1.0))
             / _scaled_lower_gamma(shape, np.minimum(z_h, 1.0))
         )
+        # h > b: P(z_h) − P(z_t) = Q(z_t) − Q(z_h) = Q(z_t)(1 − Q(z_h)/Q(z_t)), in log space
+        # (1 − P with both P near 1 cancelled to 0 below tails of 1e-16).
         inside = _mass_inside(scale_b, order_b, h_b)
-        below = special.gammainc(shape, _standard(below_h, scale_b, order_b))
-        direct = (inside - below) / inside
+        log_outside_t = _log_upper_gamma(shape, _standard(below_h, scale_b, order_b))
+        log_outside_h = _log_upper_gamma(shape, z_h)
+        share = np.maximum(-np.expm1(log_outside_h - log_outside_t), 0.0)  # 1 − Q(z_h)/Q(z_t)
+        direct = np.exp(log_outside_t + np.log(share)) / inside
     tail = np.where(t_b >= h_b, 0.0, np.clip(np.where(small, 1.0 - ratio, direct), 0.0, 1.0))
     return scalar_or_array(tail, t, scale, order, h)
 

@@ -28,12 +28,13 @@ import io
 import json
 import math
 import sys
+from fractions import Fraction
 from typing import Sequence
 
 import numpy as np
 
 from . import attack_risk, gaussian
-from ._validation import as_float_array, parameter_names
+from ._validation import MAX_DIMENSION, as_float_array, parameter_names
 from .mechanisms import calibrate_all
 from .registry_types import Setting
 
@@ -54,22 +55,36 @@ def _float(text: str) -> float:
     return value
 
 
-def _int(text: str) -> int:
+def _dimension(text: str) -> int:
+    """A whole number in [1, 2^53] (argparse type; ``1e6`` is accepted: it is whole)."""
     try:
-        return int(text)
-    except ValueError:
+        value = Fraction(text.strip())
+    except (ValueError, ZeroDivisionError):
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value.denominator != 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
+    if not 1 <= value <= MAX_DIMENSION:
+        raise argparse.ArgumentTypeError(f"{text!r} is not in [1, {MAX_DIMENSION}] (2^53)")
+    return int(value)
 
 
 def _add_format(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--format", choices=FORMATS, default="table", help="output format (default: table)")
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="table",
+        help=(
+            "output format (default: table); json is strict RFC 8259 JSON: a value that does not apply "
+            'is null, and a number beyond the double range is the string "inf" (or "-inf")'
+        ),
+    )
 
 
 def _add_setting(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--epsilon", type=_float, required=True, help="ε ≥ 0")
     parser.add_argument("--delta", type=_float, required=True, help="δ in (0, 1)")
     parser.add_argument("--sensitivity", type=_float, default=1.0, help="l2 sensitivity Δ > 0 (default 1)")
-    parser.add_argument("--dim", type=_int, default=1, help="dimension d ≥ 1 (default 1)")
+    parser.add_argument("--dim", type=_dimension, default=1, help="dimension d in [1, 2^53] (default 1)")
     parser.add_argument("--order", type=_float, default=2.0, help="generalized-Gaussian order p ≥ 1 (default 2)")
     parser.add_argument(
         "--neighbours",
@@ -167,18 +182,22 @@ def calibration_rows(setting: Setting) -> list[dict]:
 def risk_rows(setting: Setting, prior: float, fprs: Sequence[float]) -> list[dict]:
     """One dict per registered mechanism: what ``risk`` prints (None where not valid).
 
-    ``fprs`` is one false-positive rate or a sequence of them, each in (0, 1). A number is inf
-    where it exceeds 1.8e308 (as in :func:`~gaussmech_core.attack_risk.attack_risk_all`).
+    ``fprs`` is one false-positive rate or a sequence of distinct ones, each in (0, 1); the
+    columns are named ``tpr_at_fpr_<repr(rate)>`` and ``posterior_at_fpr_<repr(rate)>``. A number
+    is inf where it exceeds 1.8e308 (as in :func:`~gaussmech_core.attack_risk.attack_risk_all`).
     """
     rates = tuple(np.atleast_1d(as_float_array(fprs, "fprs")).ravel().tolist())
+    if len(set(rates)) < len(rates):
+        raise ValueError(f"fprs must be distinct (each names a column), got fprs={list(rates)!r}")
     rows = []
     with parameter_names(false_positive_rates="fprs"):
         risks = attack_risk.attack_risk_all(setting, false_positive_rates=rates, prior=prior)
     for risk in risks:
         row = {"mechanism": risk.mechanism.id, "name": risk.mechanism.name, "advantage": risk.advantage}
         for index, fpr in enumerate(risk.false_positive_rates):
-            row[f"tpr_at_fpr_{fpr:g}"] = None if risk.true_positive_rates is None else risk.true_positive_rates[index]
-            row[f"posterior_at_fpr_{fpr:g}"] = None if risk.posteriors is None else risk.posteriors[index]
+            # repr: the shortest text that reads back as this double, so distinct rates are distinct columns
+            row[f"tpr_at_fpr_{fpr!r}"] = None if risk.true_positive_rates is None else risk.true_positive_rates[index]
+            row[f"posterior_at_fpr_{fpr!r}"] = None if risk.posteriors is None else risk.posteriors[index]
         row["note"] = risk.reason
         rows.append(row)
     return rows
@@ -194,6 +213,13 @@ def _cell(value: object) -> str:
     return str(value)
 
 
+def _json_value(value: object) -> object:
+    """RFC 8259 has no Infinity or NaN: a non-finite float becomes the string "inf", "-inf" or "nan"."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return repr(value)
+    return value
+
+
 def _table(rows: list[dict], columns: list[str]) -> str:
     cells = [[_cell(row[column]) for column in columns] for row in rows]
     widths = [max(len(column), *(len(line[i]) for line in cells)) for i, column in enumerate(columns)]
@@ -205,7 +231,8 @@ def _table(rows: list[dict], columns: list[str]) -> str:
 
 def _render(rows: list[dict], output_format: str, table_columns: list[str] | None = None, header: str = "") -> str:
     if output_format == "json":
-        return json.dumps(rows, indent=2, ensure_ascii=False)
+        strict = [{key: _json_value(value) for key, value in row.items()} for row in rows]
+        return json.dumps(strict, indent=2, ensure_ascii=False, allow_nan=False)
     if output_format == "csv":
         buffer = io.StringIO()
         writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
@@ -250,7 +277,8 @@ def _run(arguments: argparse.Namespace) -> str:
         return _render(rows, arguments.format, columns, _setting_line(setting))
     if arguments.command == "risk":
         setting = _setting(arguments)
-        rows = risk_rows(setting, arguments.prior, arguments.fpr)
+        with parameter_names(fprs="fpr"):  # the user typed --fpr
+            rows = risk_rows(setting, arguments.prior, arguments.fpr)
         header = _setting_line(setting) + f"; attacker's prior = {arguments.prior:g}"
         return _render(rows, arguments.format, None, header)
     if arguments.command == "delta":

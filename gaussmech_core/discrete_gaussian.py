@@ -714,8 +714,12 @@ def discrete_gaussian_sigma(
     -------
     float or ndarray
         σ, the scale of ``N_Z(0, σ²)`` per coordinate, never below the exact value: the exact
-        ``δ(ε)`` at the returned σ was evaluated and is below the target by a margin covering
-        the evaluator's error, and a σ at most 1e-12 lower (relative) was evaluated above it.
+        ``δ(ε)`` at the returned σ was evaluated and ``log δ`` is below ``log δ_target`` by the
+        margin ``1e-12 (1 + |log δ_target|)``, which covers the evaluator's error, and a σ at most
+        1e-12 lower (relative) was evaluated with ``log δ`` above ``log δ_target`` minus that
+        margin. As δ_target → 1 the margin exceeds ``1 − δ_target`` (``log δ ≈ −(1 − δ)``), so
+        the σ returned is private with room to spare, not the smallest (at ε = 1,
+        δ_target = 1 − 1e-14 it gives 1 − δ ≈ 1e-12).
 
     Raises
     ------
@@ -1533,8 +1537,11 @@ def discrete_gaussian_sample(rng: np.random.Generator, size: Shape, sigma: float
 class _RandomBits:
     """Uniform integers from 64-bit random words, in Python integer arithmetic.
 
-    The words come from a numpy Generator's bit generator (``random_raw``, in blocks) or from a
-    ``random.Random`` instance's ``getrandbits(64)`` (e.g. ``secrets.SystemRandom()``).
+    The words come from a numpy Generator (its full-range ``integers(0, 2**64, dtype=uint64)``,
+    which is the bit generator's 64-bit output ``next_uint64`` untouched, in blocks) or from a
+    ``random.Random`` instance's ``getrandbits(64)`` (e.g. ``secrets.SystemRandom()``). Not
+    ``bit_generator.random_raw``: its words are 64-bit for PCG64, PCG64DXSM, Philox and SFC64
+    but 32-bit for MT19937, whose top bits would always be 0.
     """
 
     def __init__(self, rng):
@@ -1546,7 +1553,7 @@ class _RandomBits:
             if isinstance(self._source, random.Random):
                 self._words = [self._source.getrandbits(64) for _ in range(256)]
             else:
-                self._words = self._source.bit_generator.random_raw(4096).tolist()
+                self._words = self._source.integers(0, 2**64, size=4096, dtype=np.uint64).tolist()
                 self._words.reverse()
         return self._words.pop()
 
@@ -1638,8 +1645,8 @@ def discrete_gaussian_exact_sample(
     size : int or tuple of int, optional
         Output shape; ``None`` returns one Python ``int``.
     rng : numpy.random.Generator, int, random.Random or None, optional
-        The source of uniform bits: a numpy Generator (its raw 64-bit words are used, no
-        floats), an int seed for ``numpy.random.default_rng`` (reproducible draws, e.g. for the
+        The source of uniform bits: a numpy Generator on any of numpy's bit generators (PCG64,
+        PCG64DXSM, MT19937, Philox, SFC64; its 64-bit words are used, no floats), an int seed for ``numpy.random.default_rng`` (reproducible draws, e.g. for the
         teaching pages), a ``random.Random`` instance (its ``getrandbits``; pass
         ``secrets.SystemRandom()`` for a real release, since numpy's generators are not
         cryptographic), or ``None`` for ``numpy.random.default_rng()`` seeded from OS entropy.

@@ -1531,11 +1531,25 @@ def _kernel_shape(sensitivity: np.ndarray, width: np.ndarray, order: np.ndarray)
     return result
 
 
+# A(b) = (W/b)^p c with c = −expm1(p log1p(−Δ/W)): every step is within an ulp or two, and the
+# relative errors of W/b and of W = upper − lower are multiplied by at most p (d log A/d log W ≤ p),
+# that of log1p by at most 1 (d log c/d log(Δ/W) ≤ 1 for p ≥ 1). So (8 + 4p) ulps bound the
+# rounding of the float A, which is raised by that much: it is never below the exact A(b).
+_KERNEL_ULPS = 8.0
+_ULP = 2.0**-52
+
+
 def _kernel_log_ratio(scale: np.ndarray, sensitivity: np.ndarray, width: np.ndarray, order: np.ndarray) -> np.ndarray:
-    """``A(b) = (W^p - (W - Δ)^p)/b^p``: the sup over the box of the GG kernel's log-ratio."""
+    """``A(b) = (W^p - (W - Δ)^p)/b^p``: the sup over the box of the GG kernel's log-ratio.
+
+    Rounded upward by a bound on its rounding error, ``(8 + 4p)`` ulps relative (docs/math.md
+    section 5.6), so an ε bound ``2A(b)`` is never below the exact one and a scale calibrated
+    on it is never below the exact scale.
+    """
     with overflow_is_inf():  # W/b beyond 1.8e308 (b subnormal): A = inf, no privacy
         ratio = width / scale
-    return _power(ratio, order) * _kernel_shape(sensitivity, width, order)
+        rounding = 1.0 + (_KERNEL_ULPS + 4.0 * order) * _ULP
+        return _power(ratio, order) * _kernel_shape(sensitivity, width, order) * rounding
 
 
 def _log_upper_gamma_of_root(a: np.ndarray, root: np.ndarray, order: np.ndarray) -> np.ndarray:
@@ -1612,7 +1626,7 @@ def truncated_gg_scale(
 
     Examples
     --------
-    >>> truncated_gg_scale(1.0, 1.0, 1.0, 0.0, 10.0)
+    >>> round(truncated_gg_scale(1.0, 1.0, 1.0, 0.0, 10.0), 12)   # 2Δ/ε, rounded up by a few ulps
     2.0
     """
     epsilon_array = _epsilon_array(epsilon, positive=True)

@@ -9,7 +9,7 @@ import mpmath
 import numpy as np
 import pytest
 
-from gaussmech_core import bounded, generalized
+from gaussmech_core import bounded, generalized, tails
 from gaussmech_core.mechanisms import MECHANISMS, evaluate
 from gaussmech_core.registry_types import Setting
 
@@ -107,3 +107,58 @@ def test_the_rejection_sampler_matches_the_truncated_law(b, p, h):
         )
     reference = generalized.truncated_gg_sample(np.random.default_rng(8), 60_000, 0.0, b, p, -h, h)
     assert abs(draws.var() - reference.var()) < 0.05 * reference.var()
+
+
+def _kernel_points():
+    """(ε, Δ, p, lower, upper): p = 1 a third of the time, Δ/W down to 1e-18 and ε down to 1e-20
+    (ε ≪ Δ/W, where the float 2A(b) rounded down), plus a point where it did."""
+    rng = np.random.default_rng(7)
+    points = []
+    for _ in range(400):
+        order = float(rng.choice([1.0, 1.0, 1.5, 2.0, 3.7, 10.0]))
+        lower = float(rng.uniform(-10, 10))
+        upper = lower + float(10 ** rng.uniform(-3, 3))
+        sensitivity = float(10 ** rng.uniform(-18, 0)) * (upper - lower)
+        points.append((float(10 ** rng.uniform(-20, 2)), sensitivity, order, lower, upper))
+    return points + [(1e-20, 3e-17, 1.0, 0.0, 1.0)]
+
+
+def test_truncated_gg_scale_and_epsilon_bound_err_on_the_safe_side_against_mpmath():
+    """2A(b) at the calibrated b is at most ε exactly (mpmath, with W = upper − lower exact), and
+    truncated_gg_epsilon_bound never reports below the exact 2A(b) of the width it is given, and is
+    within 1e-13 of it (issue 20 item 7: both rounded the float 2A(b) down, e.g. at p = 1)."""
+    with mpmath.workdps(60):
+        for epsilon, sensitivity, order, lower, upper in _kernel_points():
+            scale = generalized.truncated_gg_scale(epsilon, sensitivity, order, lower, upper)
+            width = mpmath.mpf(upper) - mpmath.mpf(lower)
+            exact = 2 * (width**order - (width - sensitivity) ** order) / mpmath.mpf(scale) ** order
+            assert exact <= epsilon, (epsilon, sensitivity, order, lower, upper)
+            assert exact >= epsilon * (1 - 1e-13), (epsilon, sensitivity, order, lower, upper)
+            float_width = upper - lower
+            reported = bounded.truncated_gg_epsilon_bound(scale, sensitivity, order, float_width)
+            exact = 2 * (mpmath.mpf(float_width) ** order - (mpmath.mpf(float_width) - sensitivity) ** order)
+            exact /= mpmath.mpf(scale) ** order
+            assert exact <= reported <= exact * (1 + 1e-13), (scale, sensitivity, order, float_width)
+
+
+def test_truncated_noise_tail_keeps_its_digits_far_below_1e_16():
+    """P(|e| > t) = (Q(1/p, z_t) − Q(1/p, z_h))/P(1/p, z_h) to 1e-12 relative against mpmath where
+    it is far below 1e-16 (as 1 − P with both P near 1 it was 0 there), and the error bound of the
+    truncated GG at ε = 1000, p = 2, α = 1e-30 is exceeded with probability at most α (it was
+    0.2648, where P(|N| > t) = 5.6e-17)."""
+    cases = [(0.3644, 0.0447, 2.0, 0.5), (0.2648, 0.0447, 2.0, 0.5), (4.0, 0.1, 1.0, 5.0), (1.2, 0.3, 3.7, 3.0)]
+    for t, scale, order, h in cases:
+        with mpmath.workdps(50):
+            z_t, z_h = (mpmath.mpf(t) / scale) ** order, (mpmath.mpf(h) / scale) ** order
+            a = 1 / mpmath.mpf(order)
+            exact = mpmath.gammainc(a, z_t, z_h) / mpmath.gammainc(a, 0, z_h)
+        assert exact < 1e-16
+        assert bounded.truncated_noise_tail(t, scale, order, h) == pytest.approx(float(exact), rel=1e-12)
+    mechanism = MECHANISMS["truncated_gg"]
+    setting = Setting(epsilon=1000.0, delta=1e-5, order=2.0)
+    scale = evaluate(mechanism, setting).scale
+    bound = tails.coordinate_error_bound(mechanism, scale, setting, 1e-30)
+    with mpmath.workdps(50):
+        z_t, z_h = (mpmath.mpf(bound) / scale) ** 2, (mpmath.mpf(setting.data_width / 2) / scale) ** 2
+        exact = mpmath.gammainc(0.5, z_t, z_h) / mpmath.gammainc(0.5, 0, z_h)
+    assert 0.99e-30 <= exact <= 1e-30

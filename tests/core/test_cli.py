@@ -95,6 +95,43 @@ def test_delta_and_epsilon_are_inverse():
     assert epsilon == pytest.approx(1.0, rel=1e-9)
 
 
+def test_delta_far_out_in_sigma_prints_zero_not_a_traceback(capsys):
+    """At σ = 1.9e10, ε = 1.3 log δ = −3.05e20: gaussian_delta overflowed (the slope cancelled)."""
+    assert main(["delta", "--sigma", "1.9e10", "--epsilon", "1.3", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["delta"] == 0.0
+
+
+def _strict_json(text: str):
+    """json.loads that refuses the non-standard constants Infinity, -Infinity and NaN (RFC 8259)."""
+
+    def refuse(constant):
+        raise AssertionError(f"not RFC 8259 JSON: {constant}")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_json_is_strict_rfc_8259_with_inf_as_a_string(capsys):
+    """At ε = 1e-300 the expected squared errors exceed 1.8e308: json wrote Infinity, which
+    RFC 8259 does not allow; they are the string "inf", as --help says."""
+    assert main(["calibrate", "--epsilon", "1e-300", "--delta", "1e-5", "--format", "json"]) == 0
+    rows = _strict_json(capsys.readouterr().out)
+    assert "inf" in [row["expected_squared_error"] for row in rows]
+    assert all(isinstance(row["scale"], (float, str)) or row["scale"] is None for row in rows)
+    with pytest.raises(SystemExit):
+        main(["calibrate", "--help"])
+    assert 'the string "inf"' in " ".join(capsys.readouterr().out.split())
+
+
+def test_risk_columns_of_distinct_rates_stay_distinct(capsys):
+    """--fpr 0.001 0.0010000001 were both named tpr_at_fpr_0.001 (":g"), and one column was lost."""
+    assert (
+        main(["risk", "--epsilon", "1", "--delta", "1e-5", "--fpr", "0.001", "0.0010000001", "--format", "json"]) == 0
+    )
+    row = _strict_json(capsys.readouterr().out)[0]
+    assert {"tpr_at_fpr_0.001", "tpr_at_fpr_0.0010000001"} <= set(row)
+    assert row["tpr_at_fpr_0.001"] < row["tpr_at_fpr_0.0010000001"]
+
+
 def test_risk_prints_attack_numbers():
     result = run("risk", "--epsilon", "1", "--delta", "1e-5", "--prior", "0.1", "--fpr", "0.01", "--format", "json")
     assert result.returncode == 0, result.stderr
@@ -108,7 +145,11 @@ def test_risk_prints_attack_numbers():
     [
         (("calibrate", "--epsilon", "1", "--delta", "2"), "delta must be in (0, 1), got delta=2.0"),
         (("calibrate", "--epsilon", "-1", "--delta", "1e-5"), "epsilon must be"),
-        (("calibrate", "--epsilon", "1", "--delta", "1e-5", "--dim", "0"), "dim must be an integer in [1, inf]"),
+        (("calibrate", "--epsilon", "1", "--delta", "1e-5", "--dim", "0"), "argument --dim: '0' is not in [1, "),
+        (("calibrate", "--epsilon", "1", "--delta", "1e-5", "--dim", "1e20"), "argument --dim: '1e20' is not in [1, "),
+        (("calibrate", "--epsilon", "1", "--delta", "1e-5", "--dim", "2.5"), "argument --dim: '2.5' is not a whole"),
+        (("risk", "--epsilon", "1", "--delta", "1e-5", "--fpr", "0.01", "0.01"), "fpr must be distinct"),
+        (("risk", "--epsilon", "1", "--delta", "1e-5", "--fpr", "0", "0.5"), "fpr must be in (0, 1)"),
         (("calibrate", "--epsilon", "abc", "--delta", "1e-5"), "argument --epsilon: 'abc' is not a number"),
         (("calibrate", "--epsilon", "inf", "--delta", "1e-5"), "is not a finite number"),
         (("calibrate", "--epsilon", "1"), "the following arguments are required: --delta"),

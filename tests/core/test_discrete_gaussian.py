@@ -534,6 +534,52 @@ def test_exact_sampler_moments_across_scales(sigma_squared):
     assert abs(np.mean(draws**2) - variance) < 5 * spread
 
 
+@pytest.mark.parametrize("delta", [1e-5, 0.5, 0.99, 1 - 1e-6, 1 - 1e-14])
+def test_sigma_meets_its_stated_margin_against_mpmath(delta):
+    """The Returns section's claim, checked with the exact lattice sums: log δ at σ is below the
+    target, and at σ (1 − 1e-12) above the target minus the stated margin 1e-12 (1 + |log δ_target|)
+    (plus the evaluator's error, a tenth of it). The old claim, "a σ 1e-12 lower was evaluated above
+    the target", fails as δ → 1: at δ = 1 − 1e-14 a σ 5% lower is still private."""
+    text = " ".join(discrete_gaussian_sigma.__doc__.split())
+    assert "above ``log δ_target`` minus that margin" in text and "``1e-12 (1 + |log δ_target|)``" in text
+    sigma = discrete_gaussian_sigma(1.0, delta)
+    target = math.log(delta)
+    margin = 1e-12 * (1 + abs(target))
+    assert float(mp_log_delta(1.0, sigma)) <= target
+    assert float(mp_log_delta(1.0, sigma * (1 - 1e-12))) > target - 1.1 * margin
+    if delta == 1 - 1e-14:  # the stated example: room to spare, 1 − δ ≈ 1e-12
+        assert float(-mp.expm1(mp_log_delta(1.0, sigma))) == pytest.approx(1e-12, rel=0.05)
+        assert float(mp_log_delta(1.0, 0.95 * sigma)) <= target
+
+
+@pytest.mark.parametrize("sigma", [1.9e31, 1.9e32])
+@pytest.mark.parametrize("neighbours", ["add_remove", "replace"])
+def test_log_delta_far_out_in_sigma_is_the_gaussian_tail(neighbours, sigma):
+    """σ ≈ 1e31 at ε = 2.99 (the continuous regime): log δ ≈ −(εσ/Δ')²/2, not 0 (the Gaussian
+    evaluator's slope cancelled, and its upward raise was capped at 0 at σ = 1.9e31, replace)."""
+    scale = math.sqrt(2.0) if neighbours == "replace" else 1.0
+    expected = -0.5 * (2.99 * sigma / scale) ** 2
+    assert discrete_gaussian_log_delta(2.99, sigma, neighbours=neighbours) == pytest.approx(expected, rel=2e-14)
+
+
+NUMPY_BIT_GENERATORS = [np.random.PCG64, np.random.PCG64DXSM, np.random.MT19937, np.random.Philox, np.random.SFC64]
+
+
+@pytest.mark.parametrize("bit_generator", NUMPY_BIT_GENERATORS, ids=lambda b: b.__name__)
+def test_exact_sampler_takes_uniform_64_bit_words_from_every_numpy_bit_generator(bit_generator):
+    """MT19937's raw words are 32-bit: taking the top bits of a 64-bit word gave 0 every time, and
+    the sampler hung. Every bit generator must feed 64 uniform bits per word: each of the 64 bit
+    positions is set in about half of 4096 words (binomial, 6 standard deviations), and the draws
+    follow the pmf."""
+    bits = dg._RandomBits(np.random.Generator(bit_generator(1)))
+    words = [bits._word() for _ in range(4096)]
+    for position in range(64):
+        ones = sum((word >> position) & 1 for word in words)
+        assert abs(ones - 2048) < 6 * 32, (bit_generator.__name__, position, ones)
+    draws = discrete_gaussian_exact_sample(Fraction(25, 4), size=20_000, rng=np.random.Generator(bit_generator(1)))
+    assert chi_square_p_value(draws, 2.5) > 1e-4
+
+
 def test_exact_bernoulli_and_laplace_components():
     bits = dg._RandomBits(np.random.default_rng(3))
     n = 40_000
