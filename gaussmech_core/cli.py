@@ -1,4 +1,4 @@
-"""The command line: ``python -m gaussmech_core calibrate | delta | epsilon | risk``.
+"""The command line: ``python -m gaussmech_core calibrate | delta | epsilon | risk | dpsgd``.
 
 Every number the dashboard's tables show, without the dashboard::
 
@@ -32,7 +32,7 @@ from typing import Sequence
 
 import numpy as np
 
-from . import attack_risk, gaussian
+from . import attack_risk, cli_dpsgd, gaussian
 from ._validation import as_float_array, parameter_names
 from .mechanisms import calibrate_all
 from .registry_types import Setting
@@ -85,7 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m gaussmech_core",
         description="Exact calibration of differential-privacy noise mechanisms.",
     )
-    commands = parser.add_subparsers(dest="command", required=True, metavar="{calibrate,delta,epsilon,risk}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="{calibrate,delta,epsilon,risk,dpsgd}")
 
     calibrate = commands.add_parser(
         "calibrate", help="every mechanism's noise at (ε, δ)", description="Every registered mechanism at one setting."
@@ -120,6 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="false-positive rates (default 0.01 0.001)",
     )
     _add_format(risk)
+    cli_dpsgd.add_parser(commands, _float, _int, _add_format)  # DP-SGD: gaussmech_core/cli_dpsgd.py
     for command, subparser in commands.choices.items():
         subparser.set_defaults(command_parser=subparser)
     return parser
@@ -235,6 +236,9 @@ def _one_or_many(values: list[float]) -> float | list[float]:
 
 
 def _run(arguments: argparse.Namespace) -> str:
+    if arguments.command == "dpsgd":
+        table = cli_dpsgd.rows(arguments)
+        return cli_dpsgd.render_json(table) if arguments.format == "json" else _render(table, arguments.format)
     if arguments.command == "calibrate":
         setting = _setting(arguments)
         rows = calibration_rows(setting)

@@ -164,9 +164,15 @@ class _Direction:
 
 def _x_of_loss_remove(loss: np.ndarray, sigma: float, q: float) -> np.ndarray:
     """x with log((1 − q) + q e^{(2x − 1)/(2σ²)}) = loss; −inf where loss ≤ log(1 − q)."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        inner = np.expm1(loss) + q
-        x = sigma * sigma * (np.log(np.where(inner > 0, inner, 1.0)) - math.log(q)) + 0.5
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        inner = np.expm1(np.minimum(loss, 30.0)) + q
+        # log(e^l − 1 + q) = l + log(1 − (1 − q) e^{−l}) for large l (no overflow)
+        log_inner = np.where(
+            loss > 30.0,
+            loss + np.log1p(-(1.0 - q) * np.exp(-np.maximum(loss, 30.0))),
+            np.log(np.where(inner > 0, inner, 1.0)),
+        )
+        x = sigma * sigma * (log_inner - math.log(q)) + 0.5
     return np.where(inner > 0, x, -np.inf)
 
 
@@ -218,7 +224,8 @@ def _pessimistic(direction: _Direction, h: float) -> tuple[np.ndarray, float]:
     above: to +∞). Returns the masses on the grid and the mass at +∞.
     """
     grid_low = (direction.first + np.arange(direction.p_mass.size)) * h
-    excess = np.maximum(direction.p_mass - np.exp(grid_low) * direction.q_mass, 0.0)
+    with np.errstate(divide="ignore"):
+        excess = np.maximum(direction.p_mass - np.exp(grid_low + np.log(direction.q_mass)), 0.0)
     up = np.minimum(excess / (-math.expm1(-h)), direction.p_mass)
     mass = np.zeros(direction.p_mass.size + 1)
     mass[1:] += up
@@ -260,16 +267,17 @@ def _optimistic(direction: _Direction, h: float, sigma: float, q: float) -> tupl
     grid = (direction.first + np.arange(n_points)) * h
     mass = np.zeros(n_points)
 
-    def excess(level: float, a: float, b: float) -> float:
+    def excess(scale: float, a: float, b: float) -> float:
+        """e^{−l} (P(bin) − e^{l} Q(bin)) of the bin [a, b) at grid point l (scale = e^{−l})."""
         return sum(
-            (pw - level * qw) * _normal_interval(a, b, m, sigma)
+            (pw * scale - qw) * _normal_interval(a, b, m, sigma)
             for m, pw, qw in zip(means, p_weights, q_weights)
             if pw or qw
         )
 
-    def slope(level: float, c: float) -> float:
+    def slope(scale: float, c: float) -> float:
         return sum(
-            (pw - level * qw) * math.exp(-0.5 * ((c - m) / sigma) ** 2)
+            (pw * scale - qw) * math.exp(-0.5 * ((c - m) / sigma) ** 2)
             for m, pw, qw in zip(means, p_weights, q_weights)
             if pw or qw
         ) / (sigma * math.sqrt(2 * math.pi))
@@ -288,7 +296,7 @@ def _optimistic(direction: _Direction, h: float, sigma: float, q: float) -> tupl
     for k in range(n_points - 1):
         if total_p - used < _NEGLIGIBLE_STEP_MASS:
             break
-        level = math.exp(grid[k])
+        level = math.exp(-grid[k])  # scale of the excess: e^{−l_k}, never overflows
         centre = y_list[k]
         upper = y_list[k + 1]
         if not math.isfinite(upper):
@@ -308,7 +316,7 @@ def _optimistic(direction: _Direction, h: float, sigma: float, q: float) -> tupl
         low, high = centre, upper  # excess(low) < 0 ≤ excess(high)
         c = 0.5 * (low + high)
         for _ in range(60):
-            value = excess(level, cut, c) - _BALANCE_MARGIN * p_interval(cut, c)
+            value = excess(level, cut, c) - _BALANCE_MARGIN * level * p_interval(cut, c)
             if value < 0:
                 low = c
             else:
@@ -796,22 +804,28 @@ def _bisect_log(meets: Callable[[float], bool], low: float, high: float, toleran
 
 
 def _bracket_up(meets: Callable[[float], bool], start: float) -> tuple[float, float]:
-    """(low, high) with meets(high) and not meets(low), galloping from ``start``."""
+    """(low, high) with meets(high) and not meets(low), galloping from ``start``.
+
+    If even σ = start/2^40 meets the target, (that σ / 2, that σ) is returned: the target does
+    not constrain σ in any useful way (δ above what one sampled step can leak).
+    """
     high = start
     if meets(high):
         low = high / 1.05
-        while meets(low):
+        for _ in range(40):
+            if not meets(low):
+                return low, high
             high, low = low, low / 2.0
-            if low < 1e-6:
-                raise ValueError("no σ found: the target is met by every σ ≥ 1e-6")
         return low, high
     low = high
-    for _ in range(200):
+    for _ in range(60):
         high = low * 2.0
         if meets(high):
             return low, high
         low = high
-    raise ValueError("no σ up to the largest searched meets the target")
+    raise ValueError(
+        f"no noise multiplier up to {high:g} meets the target: epsilon or delta is too small for this accountant"
+    )
 
 
 def dpsgd_rdp_sigma(epsilon: float, delta: float, sampling_rate: float, steps: int) -> float:
@@ -875,7 +889,10 @@ def dpsgd_sigma(
         sigma = float(gaussian.analytic_gaussian_sigma(epsilon, delta)) * math.sqrt(steps)
         bracket = dpsgd_epsilon(sigma, q, steps, delta)
         return DpsgdCalibration(sigma, bracket.low, bracket.high, epsilon, delta, q, steps)
-    rdp_sigma = dpsgd_rdp_sigma(epsilon, delta, q, steps)
+    try:
+        rdp_sigma = dpsgd_rdp_sigma(epsilon, delta, q, steps)
+    except ValueError:
+        rdp_sigma = math.inf  # RDP cannot reach this (ε, δ) with its orders
     clt_sigma = dpsgd_clt_sigma(epsilon, delta, q, steps)
     accountants: dict[float, _Accountant] = {}
     calls = [0]
@@ -888,33 +905,48 @@ def dpsgd_sigma(
             accountants[s] = _Accountant(s, q, steps)
         return accountants[s]
 
-    def remove_gap(s: float) -> float:
-        """log ε_high(remove) − log ε: the secant's function of log σ."""
-        value = accountant(s).curve("remove", True).epsilon(delta)
-        return math.log(max(value, 1e-300)) - math.log(epsilon) if math.isfinite(value) else 50.0
+    def remove_gap(x: float) -> float:
+        """log ε_high(remove) − log ε at σ = e^x: the root-finder's function."""
+        value = accountant(math.exp(x)).curve("remove", True).epsilon(delta)
+        if not math.isfinite(value):
+            return 50.0
+        return math.log(max(value, 1e-300)) - math.log(epsilon)
+
+    def high_epsilon(s: float) -> float:
+        return min(accountant(s).epsilon_high(delta), dpsgd_rdp_epsilon(s, q, steps, delta))
 
     def meets(s: float) -> bool:
-        return min(accountant(s).epsilon_high(delta), dpsgd_rdp_epsilon(s, q, steps, delta)) <= epsilon
+        return high_epsilon(s) <= epsilon
 
     # Secant iterations on the remove direction (the larger in practice), from the CLT and RDP σ.
-    x0, x1 = math.log(min(clt_sigma, rdp_sigma * 0.999)), math.log(rdp_sigma)
-    f0, f1 = remove_gap(math.exp(x0)), remove_gap(math.exp(x1))
+    start = clt_sigma if math.isfinite(rdp_sigma) else clt_sigma * 1.1
+    x0 = math.log(min(clt_sigma, rdp_sigma * 0.999))
+    x1 = math.log(rdp_sigma) if math.isfinite(rdp_sigma) else math.log(start)
+    f0, f1 = remove_gap(x0), remove_gap(x1)
     for _ in range(12):
-        if f1 == f0 or abs(x1 - x0) < 1e-7:
+        if f1 == f0 or abs(x1 - x0) < 1e-7 or abs(f1) < 1e-7:
             break
         x2 = x1 - f1 * (x1 - x0) / (f1 - f0)
         x2 = min(max(x2, x1 - 1.0), x1 + 1.0)
         x0, f0 = x1, f1
-        x1, f1 = x2, remove_gap(math.exp(x2))
+        x1, f1 = x2, remove_gap(x2)
+    if not abs(f1) < 1e-4:
+        # the secant did not settle (ε jumps or is flat in σ): bracket and bisect instead
+        low, high = _bracket_up(lambda s: remove_gap(math.log(s)) <= 0, math.exp(x1))
+        x1 = math.log(_bisect_log(lambda s: remove_gap(math.log(s)) <= 0, low, high, 1e-6))
     # To the safe side: the smallest of σ·(1 + 1e-5)^k that meets the target in both directions.
     sigma = math.exp(x1) * (1.0 + _SIGMA_TOLERANCE)
     step = _SIGMA_TOLERANCE
-    while not meets(sigma):
+    for _ in range(80):
+        if meets(sigma):
+            break
         if sigma >= rdp_sigma:
             sigma = rdp_sigma
             break
         sigma = min(sigma * (1.0 + step), rdp_sigma)
         step *= 2.0
+    else:
+        raise ValueError(f"no noise multiplier found meeting epsilon={epsilon:g} at delta={delta:g}")
     low, high = accountant(sigma).epsilon_bracket(delta)
     high = min(high, dpsgd_rdp_epsilon(sigma, q, steps, delta))
     if progress is not None:
