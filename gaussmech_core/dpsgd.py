@@ -527,11 +527,14 @@ class _Curve:
 # --- grid choice and the accountant -----------------------------------------------------------
 
 
-def _grid_step(steps: int, sigma: float, q: float, coarsen: int) -> float:
-    """Grid step whose discretisation error in ε is well inside the allowed width."""
-    # Both discretisations move each step's loss by O(h²) on average (h²/8 for the split), so
-    # T steps move ε by about T h²; the variance added, T h²/4, costs a similar amount.
-    h = math.sqrt(0.004 / steps)
+def _grid_step(steps: int, sigma: float, q: float, coarsen: int, epsilon_hint: float = 8.0) -> float:
+    """Grid step whose discretisation error in ε is well inside the allowed width.
+
+    Both discretisations move each step's loss by O(h²) on average (h²/8 for the split), so T
+    steps move ε by about T h²; the allowed width scales with ε (0.2 %), hence h² ∝ ε/T, with ε
+    the expected answer (``epsilon_hint``, clipped to [0.5, 8]).
+    """
+    h = math.sqrt(0.0005 * min(max(epsilon_hint, 0.5), 8.0) / steps)
     h = min(h, 0.02)
     # the per-step loss range (σ small: (1 + 2 z σ)/(2σ²)) must fit the window
     span = (1.0 + 2 * _TAIL_Z * sigma) / (2 * sigma * sigma) + abs(math.log(q)) + 1.0
@@ -546,15 +549,18 @@ class _Accountant:
     coarsened for every curve alike (still certified, only wider).
     """
 
-    def __init__(self, sigma: float, q: float, steps: int, progress: Progress | None = None) -> None:
+    def __init__(
+        self, sigma: float, q: float, steps: int, epsilon_hint: float, progress: Progress | None = None
+    ) -> None:
         self.sigma, self.q, self.steps = sigma, q, steps
+        self.epsilon_hint = epsilon_hint
         self.progress = progress
         self.coarsen = 0
         self.curves: dict[tuple[str, bool], _Curve] = {}
 
     @property
     def h(self) -> float:
-        return _grid_step(self.steps, self.sigma, self.q, self.coarsen)
+        return _grid_step(self.steps, self.sigma, self.q, self.coarsen, self.epsilon_hint)
 
     def curve(self, name: str, upper: bool) -> _Curve:
         key = (name, upper)
@@ -665,7 +671,7 @@ def dpsgd_epsilon(
         value = float(gaussian.gaussian_epsilon(delta, sigma / math.sqrt(steps)))
         return EpsilonBracket(value, value, sigma, q, steps, delta, "exact Gaussian (q = 1)")
     rdp = dpsgd_rdp_epsilon(sigma, q, steps, delta)
-    low, high = _Accountant(sigma, q, steps, progress).epsilon_bracket(delta)
+    low, high = _Accountant(sigma, q, steps, rdp, progress).epsilon_bracket(delta)
     method = "PLD"
     if rdp < high:
         high, method = rdp, "PLD + RDP"
@@ -687,7 +693,7 @@ def dpsgd_delta(sigma: float, sampling_rate: float, steps: int, epsilon: float) 
     if q == 1.0:
         value = float(gaussian.gaussian_delta(epsilon, sigma / math.sqrt(steps)))
         return DeltaBracket(value, value, sigma, q, steps, epsilon)
-    low, high = _Accountant(sigma, q, steps).delta_bracket(epsilon)
+    low, high = _Accountant(sigma, q, steps, epsilon).delta_bracket(epsilon)
     return DeltaBracket(min(low, high), high, sigma, q, steps, epsilon)
 
 
@@ -902,7 +908,7 @@ def dpsgd_sigma(
             calls[0] += 1
             if progress is not None:
                 progress(min(0.9, calls[0] / 10))
-            accountants[s] = _Accountant(s, q, steps)
+            accountants[s] = _Accountant(s, q, steps, epsilon)
         return accountants[s]
 
     def remove_gap(x: float) -> float:
@@ -1002,7 +1008,7 @@ class DpsgdAttackRisk:
 def _upper_profile(sigma: float, q: float, steps: int) -> Callable[[np.ndarray], np.ndarray]:
     if q == 1.0:
         return lambda eps: np.asarray(gaussian.gaussian_delta(eps, sigma / math.sqrt(steps)), dtype=float)
-    return _Accountant(sigma, q, steps).profile
+    return _Accountant(sigma, q, steps, 1.0).profile
 
 
 def dpsgd_attack_risk(
