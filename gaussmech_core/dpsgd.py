@@ -76,6 +76,8 @@ _TRIM_MASS = 1e-12
 _DIRECT_WORK = 1e6
 # Beyond the point where the P-mass left in one step is below this, bins are rounded down.
 _NEGLIGIBLE_STEP_MASS = 1e-16
+# At most this many bins are balanced (a Python loop); beyond, bins are rounded down.
+_BALANCED_BINS = 20_000
 # A balanced bin's merged loss is kept this far (relative) above its grid point: covers rounding.
 _BALANCE_MARGIN = 1e-12
 # FFT round-off: per convolution, ‖error‖₂ ≤ _FFT_CONSTANT · u · log2(n) · ‖a‖₂ ‖b‖₂ (the form of
@@ -293,7 +295,7 @@ def _optimistic(direction: _Direction, h: float, sigma: float, q: float) -> tupl
     total_p = 1.0
     used = 0.0
     cut = -math.inf
-    for k in range(n_points - 1):
+    for k in range(min(n_points - 1, _BALANCED_BINS)):
         if total_p - used < _NEGLIGIBLE_STEP_MASS:
             break
         level = math.exp(-grid[k])  # scale of the excess: e^{−l_k}, never overflows
@@ -532,9 +534,12 @@ def _grid_step(steps: int, sigma: float, q: float, coarsen: int, epsilon_hint: f
 
     Both discretisations move each step's loss by O(h²) on average (h²/8 for the split), so T
     steps move ε by about T h²; the allowed width scales with ε (0.2 %), hence h² ∝ ε/T, with ε
-    the expected answer (``epsilon_hint``, clipped to [0.5, 8]).
+    the expected answer (``epsilon_hint``, clipped to [0.5, 8] and rounded down to a power of 2,
+    so that nearby answers share one grid: a σ calibrated for ε and the ε reported at that σ
+    are computed on the same grid, or the report's is finer).
     """
-    h = math.sqrt(0.0005 * min(max(epsilon_hint, 0.5), 8.0) / steps)
+    bucket = 2.0 ** math.floor(math.log2(min(max(epsilon_hint, 0.5), 8.0)))
+    h = math.sqrt(0.0005 * bucket / steps)
     h = min(h, 0.02)
     # the per-step loss range (σ small: (1 + 2 z σ)/(2σ²)) must fit the window
     span = (1.0 + 2 * _TAIL_Z * sigma) / (2 * sigma * sigma) + abs(math.log(q)) + 1.0
@@ -550,12 +555,18 @@ class _Accountant:
     """
 
     def __init__(
-        self, sigma: float, q: float, steps: int, epsilon_hint: float, progress: Progress | None = None
+        self,
+        sigma: float,
+        q: float,
+        steps: int,
+        epsilon_hint: float,
+        progress: Progress | None = None,
+        coarsen: int = 0,
     ) -> None:
         self.sigma, self.q, self.steps = sigma, q, steps
         self.epsilon_hint = epsilon_hint
         self.progress = progress
-        self.coarsen = 0
+        self.coarsen = coarsen
         self.curves: dict[tuple[str, bool], _Curve] = {}
 
     @property
@@ -671,7 +682,9 @@ def dpsgd_epsilon(
         value = float(gaussian.gaussian_epsilon(delta, sigma / math.sqrt(steps)))
         return EpsilonBracket(value, value, sigma, q, steps, delta, "exact Gaussian (q = 1)")
     rdp = dpsgd_rdp_epsilon(sigma, q, steps, delta)
-    low, high = _Accountant(sigma, q, steps, rdp, progress).epsilon_bracket(delta)
+    # the CLT value is (nearly always) below ε: a grid at least as fine as a calibration's for ε
+    hint = min(rdp, dpsgd_clt_epsilon(sigma, q, steps, delta))
+    low, high = _Accountant(sigma, q, steps, hint, progress).epsilon_bracket(delta)
     method = "PLD"
     if rdp < high:
         high, method = rdp, "PLD + RDP"
@@ -873,13 +886,19 @@ class DpsgdCalibration:
 
 
 def dpsgd_sigma(
-    epsilon: float, delta: float, sampling_rate: float, steps: int, progress: Progress | None = None
+    epsilon: float,
+    delta: float,
+    sampling_rate: float,
+    steps: int,
+    progress: Progress | None = None,
+    coarsen: int = 0,
 ) -> DpsgdCalibration:
     """The smallest noise multiplier σ (to 1e-5 relative, rounded up) whose ε_high ≤ ε at δ.
 
     Starts from the RDP σ (which meets the target) and the CLT σ, then bisects in log σ on
     the certified upper bound; the grid is fixed by T, so every candidate shares it
-    (docs/math.md section 13.4).
+    (docs/math.md section 13.5). ``coarsen = k`` uses a grid 2^k times coarser: still certified,
+    faster, and less tight (the failure-grid test uses it).
 
     Examples
     --------
@@ -895,10 +914,27 @@ def dpsgd_sigma(
         sigma = float(gaussian.analytic_gaussian_sigma(epsilon, delta)) * math.sqrt(steps)
         bracket = dpsgd_epsilon(sigma, q, steps, delta)
         return DpsgdCalibration(sigma, bracket.low, bracket.high, epsilon, delta, q, steps)
-    try:
-        rdp_sigma = dpsgd_rdp_sigma(epsilon, delta, q, steps)
-    except ValueError:
-        rdp_sigma = math.inf  # RDP cannot reach this (ε, δ) with its orders
+    return _calibrate(epsilon, delta, q, steps, progress, coarsen, None, True)
+
+
+def _calibrate(
+    epsilon: float,
+    delta: float,
+    q: float,
+    steps: int,
+    progress: Progress | None,
+    coarsen: int,
+    guesses: tuple[float, float] | None,
+    with_bracket: bool,
+) -> DpsgdCalibration:
+    """dpsgd_sigma's search (validated arguments, q < 1); ``guesses``: two starting σ (the curve)."""
+    if guesses is None:
+        try:
+            rdp_sigma = dpsgd_rdp_sigma(epsilon, delta, q, steps)
+        except ValueError:
+            rdp_sigma = math.inf  # RDP cannot reach this (ε, δ) with its orders
+    else:
+        rdp_sigma = math.inf
     clt_sigma = dpsgd_clt_sigma(epsilon, delta, q, steps)
     accountants: dict[float, _Accountant] = {}
     calls = [0]
@@ -908,7 +944,7 @@ def dpsgd_sigma(
             calls[0] += 1
             if progress is not None:
                 progress(min(0.9, calls[0] / 10))
-            accountants[s] = _Accountant(s, q, steps, epsilon)
+            accountants[s] = _Accountant(s, q, steps, epsilon, coarsen=coarsen)
         return accountants[s]
 
     def remove_gap(x: float) -> float:
@@ -925,9 +961,11 @@ def dpsgd_sigma(
         return high_epsilon(s) <= epsilon
 
     # Secant iterations on the remove direction (the larger in practice), from the CLT and RDP σ.
-    start = clt_sigma if math.isfinite(rdp_sigma) else clt_sigma * 1.1
-    x0 = math.log(min(clt_sigma, rdp_sigma * 0.999))
-    x1 = math.log(rdp_sigma) if math.isfinite(rdp_sigma) else math.log(start)
+    if guesses is not None:
+        x0, x1 = math.log(guesses[0]), math.log(guesses[1])
+    else:
+        x0 = math.log(min(clt_sigma, rdp_sigma * 0.999))
+        x1 = math.log(rdp_sigma) if math.isfinite(rdp_sigma) else math.log(clt_sigma * 1.1)
     f0, f1 = remove_gap(x0), remove_gap(x1)
     for _ in range(12):
         if f1 == f0 or abs(x1 - x0) < 1e-7 or abs(f1) < 1e-7:
@@ -953,7 +991,10 @@ def dpsgd_sigma(
         step *= 2.0
     else:
         raise ValueError(f"no noise multiplier found meeting epsilon={epsilon:g} at delta={delta:g}")
-    low, high = accountant(sigma).epsilon_bracket(delta)
+    if with_bracket:
+        low, high = accountant(sigma).epsilon_bracket(delta)
+    else:
+        low, high = 0.0, accountant(sigma).epsilon_high(delta)
     high = min(high, dpsgd_rdp_epsilon(sigma, q, steps, delta))
     if progress is not None:
         progress(1.0)
@@ -963,13 +1004,38 @@ def dpsgd_sigma(
 def dpsgd_sigma_curve(
     epsilons: np.ndarray, delta: float, sampling_rate: float, steps: int, progress: Progress | None = None
 ) -> np.ndarray:
-    """σ(ε) at each ε (ascending order not required), each as :func:`dpsgd_sigma`."""
+    """σ(ε) at each ε, each meeting (ε, δ) by ε_high as :func:`dpsgd_sigma` does.
+
+    Work is reused along the curve: the points are solved from the largest ε down, each
+    search starting from the σ of its neighbours (extrapolated in log σ against log ε), so
+    each takes two or three evaluations instead of six; the bracket's lower end is not computed.
+    """
     values = np.asarray(as_float_array(epsilons, "epsilons"), dtype=float).ravel()
+    for value in values:
+        _positive(float(value), "epsilons")
+    delta = _probability(delta, "delta")
+    q = _sampling_rate(sampling_rate)
+    steps = _steps(steps)
     out = np.empty(values.size)
-    for index, eps in enumerate(values):
-        out[index] = dpsgd_sigma(float(eps), delta, sampling_rate, steps).sigma
+    order = np.argsort(-values)
+    solved: list[tuple[float, float]] = []  # (log ε, log σ)
+    for count, index in enumerate(order):
+        eps = float(values[index])
+        if q == 1.0:
+            out[index] = float(gaussian.analytic_gaussian_sigma(eps, delta)) * math.sqrt(steps)
+        else:
+            guesses = None
+            if len(solved) >= 2:
+                (e1, s1), (e2, s2) = solved[-2], solved[-1]
+                slope = (s2 - s1) / (e2 - e1) if e2 != e1 else -1.0
+                guess = math.exp(s2 + slope * (math.log(eps) - e2))
+                guesses = (math.exp(s2), guess)
+            elif len(solved) == 1:
+                guesses = (math.exp(solved[0][1]), math.exp(solved[0][1]) * math.sqrt(math.exp(solved[0][0]) / eps))
+            out[index] = _calibrate(eps, delta, q, steps, None, 0, guesses, False).sigma
+            solved.append((math.log(eps), math.log(out[index])))
         if progress is not None:
-            progress((index + 1) / values.size)
+            progress((count + 1) / values.size)
     return out
 
 

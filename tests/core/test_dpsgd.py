@@ -192,9 +192,13 @@ GRID = list(
 @pytest.mark.slow
 @pytest.mark.parametrize("q, steps, delta, epsilon", GRID)
 def test_failure_grid(q, steps, delta, epsilon):
-    """A correct σ (its certified ε at most the target, no NaN) or a ValueError naming a parameter."""
+    """A correct σ (its certified ε at most the target, no NaN) or a ValueError naming a parameter.
+
+    On a grid 8 times coarser than the default (still certified, only looser): this test is
+    about failures, not tightness, and stays fast that way.
+    """
     try:
-        c = dpsgd.dpsgd_sigma(epsilon, delta, q, steps)
+        c = dpsgd.dpsgd_sigma(epsilon, delta, q, steps, coarsen=3)
     except ValueError as error:
         assert any(name in str(error) for name in ("epsilon", "delta", "steps", "sampling_rate"))
         return
