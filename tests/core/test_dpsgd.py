@@ -205,3 +205,28 @@ def test_failure_grid(q, steps, delta, epsilon):
     assert math.isfinite(c.sigma) and c.sigma > 0
     assert c.epsilon_high <= epsilon * (1 + 1e-12)
     assert 0.0 <= c.epsilon_low <= c.epsilon_high
+
+
+# --- the failures other tools' trackers report, as regression tests -------------------------------
+
+
+def test_sampling_rate_one_eighth_does_not_crash():
+    bracket = dpsgd.dpsgd_epsilon(1.0, 0.125, 1_000, 1e-5)
+    assert 0.0 < bracket.low <= bracket.high < math.inf
+
+
+def test_no_jump_in_epsilon_near_delta_1e_18():
+    highs = [dpsgd.dpsgd_epsilon(1.0, 0.01, 10, delta).high for delta in (1e-17, 1e-18, 1e-19)]
+    assert highs[0] <= highs[1] <= highs[2]
+    assert highs[2] - highs[0] < 2.0  # no jump from 0.056 to 3.8
+
+
+def test_epsilon_1000_finishes_with_a_finite_sigma():
+    c = dpsgd.dpsgd_sigma(1000.0, 1e-5, 0.5, 1)
+    assert 0.0 < c.sigma < math.inf and c.epsilon_high <= 1000.0
+
+
+def test_epsilon_one_hundredth_finishes():
+    c = dpsgd.dpsgd_sigma(0.01, 1e-5, 0.1, 100)
+    assert math.isfinite(c.sigma) and c.epsilon_high <= 0.01
+    assert not math.isnan(c.epsilon_low) and c.epsilon_low >= 0.0
