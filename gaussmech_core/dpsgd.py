@@ -346,6 +346,44 @@ def _optimistic(direction: _Direction, h: float, sigma: float, q: float) -> tupl
     return mass, 0.0
 
 
+def _optimistic_fractions(direction: _Direction, h: float) -> tuple[np.ndarray, float]:
+    """A second post-processing onto the grid: each interval split by fractions, not by position.
+
+    Interval I_k sends a fraction w_k of its mass to point k and the rest (less any part set aside)
+    to point k + 1, with w_k B_k ≥ u_{k−1}(−A_{k−1}) so that point k's merged loss is at least l_k
+    (B_k = P(I_k) − e^{l_k} Q(I_k) ≥ 0, A_{k−1} = P(I_{k−1}) − e^{l_k} Q(I_{k−1}) ≤ 0); a part that
+    cannot be balanced stays at l_{k−1}, mass below the grid is dropped, above it rounded down
+    (docs/math.md section 13.2). Neither this nor :func:`_optimistic` is tighter everywhere: the
+    lower bound is the larger of the two.
+    """
+    p = direction.p_mass
+    n = p.size
+    grid = (direction.first + np.arange(n + 1)) * h
+    with np.errstate(divide="ignore"):
+        log_q = np.log(direction.q_mass)
+    above = np.maximum(p - np.exp(grid[:-1] + log_q), 0.0).tolist()  # B_k
+    below = np.maximum(np.exp(grid[1:] + log_q) - p, 0.0).tolist()  # −A_k, relative to l_{k+1}
+    carry = [0.0] * n  # fraction of I_k sent to point k + 1
+    pending = 0.0
+    safety = 1.0 + 1e-7  # covers the rounding of B and A
+    for k in range(n):
+        need = pending * below[k - 1] * safety if k else 0.0
+        if need <= above[k]:
+            w = need / above[k] if above[k] > 0 else 0.0
+        else:
+            w = 1.0
+            carry[k - 1] = above[k] / (below[k - 1] * safety)
+        pending = 1.0 - w
+        carry[k] = pending
+    carry[n - 1] = 0.0  # nothing above the top point to balance it: stays at l_{n−1}
+    carried = np.asarray(carry)
+    mass = np.zeros(n + 1)
+    mass[:-1] += p * (1.0 - carried)
+    mass[1:] += p * carried
+    mass[-1] += direction.p_above
+    return mass, direction.p_below
+
+
 # --- composition ------------------------------------------------------------------------------
 
 
@@ -567,19 +605,21 @@ class _Accountant:
         self.epsilon_hint = epsilon_hint
         self.progress = progress
         self.coarsen = coarsen
-        self.curves: dict[tuple[str, bool], _Curve] = {}
+        self.curves: dict[tuple[str, bool, bool], _Curve] = {}
 
     @property
     def h(self) -> float:
         return _grid_step(self.steps, self.sigma, self.q, self.coarsen, self.epsilon_hint)
 
-    def curve(self, name: str, upper: bool) -> _Curve:
-        key = (name, upper)
+    def curve(self, name: str, upper: bool, fractions: bool = False) -> _Curve:
+        key = (name, upper, fractions)
         while key not in self.curves:
             h = self.h
             direction = _direction(name, self.sigma, self.q, h)
             if upper:
                 mass, outside = _pessimistic(direction, h)
+            elif fractions:
+                mass, outside = _optimistic_fractions(direction, h)
             else:
                 mass, outside = _optimistic(direction, h, self.sigma, self.q)
             try:
@@ -597,18 +637,26 @@ class _Accountant:
     def epsilon_bracket(self, delta: float) -> tuple[float, float]:
         remove_high = self.curve("remove", True).epsilon(delta)
         add_high = self.curve("add", True).epsilon(delta)
-        low = self.curve("remove", False).epsilon(delta)
+        low = self._lower_epsilon("remove", delta)
         if add_high > low:  # otherwise add's lower bound, below add_high, cannot raise the max
-            low = max(low, self.curve("add", False).epsilon(delta))
+            low = max(low, self._lower_epsilon("add", delta))
         return low, max(remove_high, add_high)
+
+    def _lower_epsilon(self, name: str, delta: float) -> float:
+        """The larger of the two certified lower bounds (each wins in some regime)."""
+        return max(self.curve(name, False).epsilon(delta), self.curve(name, False, True).epsilon(delta))
+
+    def _lower_delta(self, name: str, epsilon: float) -> float:
+        at = np.array([epsilon])
+        return max(float(self.curve(name, False).delta(at)[0]), float(self.curve(name, False, True).delta(at)[0]))
 
     def delta_bracket(self, epsilon: float) -> tuple[float, float]:
         at = np.array([epsilon])
         remove_high = float(self.curve("remove", True).delta(at)[0])
         add_high = float(self.curve("add", True).delta(at)[0])
-        low = float(self.curve("remove", False).delta(at)[0])
+        low = self._lower_delta("remove", epsilon)
         if add_high > low:
-            low = max(low, float(self.curve("add", False).delta(at)[0]))
+            low = max(low, self._lower_delta("add", epsilon))
         return low, max(remove_high, add_high)
 
     def profile(self, epsilons: np.ndarray) -> np.ndarray:
