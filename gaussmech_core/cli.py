@@ -1,4 +1,4 @@
-"""The command line: ``python -m gaussmech_core calibrate | delta | epsilon | risk``.
+"""The command line: ``python -m gaussmech_core calibrate | delta | epsilon | risk | dpsgd``.
 
 Every number the dashboard's tables show, without the dashboard::
 
@@ -33,7 +33,7 @@ from typing import Sequence
 
 import numpy as np
 
-from . import attack_risk, gaussian
+from . import attack_risk, cli_dpsgd, gaussian
 from ._validation import MAX_DIMENSION, as_float_array, parameter_names
 from .mechanisms import calibrate_all
 from .registry_types import Setting
@@ -55,17 +55,23 @@ def _float(text: str) -> float:
     return value
 
 
-def _dimension(text: str) -> int:
-    """A whole number in [1, 2^53] (argparse type; ``1e6`` is accepted: it is whole)."""
+def _whole_number(text: str) -> int:
+    """A whole number (argparse type; ``1e6`` is accepted: it is whole)."""
     try:
         value = Fraction(text.strip())
     except (ValueError, ZeroDivisionError):
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value.denominator != 1:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
+    return int(value)
+
+
+def _dimension(text: str) -> int:
+    """A whole number in [1, 2^53] (argparse type)."""
+    value = _whole_number(text)
     if not 1 <= value <= MAX_DIMENSION:
         raise argparse.ArgumentTypeError(f"{text!r} is not in [1, {MAX_DIMENSION}] (2^53)")
-    return int(value)
+    return value
 
 
 def _add_format(parser: argparse.ArgumentParser) -> None:
@@ -100,7 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m gaussmech_core",
         description="Exact calibration of differential-privacy noise mechanisms.",
     )
-    commands = parser.add_subparsers(dest="command", required=True, metavar="{calibrate,delta,epsilon,risk}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="{calibrate,delta,epsilon,risk,dpsgd}")
 
     calibrate = commands.add_parser(
         "calibrate", help="every mechanism's noise at (ε, δ)", description="Every registered mechanism at one setting."
@@ -135,6 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="false-positive rates (default 0.01 0.001)",
     )
     _add_format(risk)
+    cli_dpsgd.add_parser(commands, _float, _whole_number, _add_format)  # DP-SGD: gaussmech_core/cli_dpsgd.py
     for command, subparser in commands.choices.items():
         subparser.set_defaults(command_parser=subparser)
     return parser
@@ -262,6 +269,9 @@ def _one_or_many(values: list[float]) -> float | list[float]:
 
 
 def _run(arguments: argparse.Namespace) -> str:
+    if arguments.command == "dpsgd":
+        table = cli_dpsgd.rows(arguments)
+        return cli_dpsgd.render_json(table) if arguments.format == "json" else _render(table, arguments.format)
     if arguments.command == "calibrate":
         setting = _setting(arguments)
         rows = calibration_rows(setting)

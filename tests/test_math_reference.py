@@ -195,7 +195,7 @@ def test_math_reference_url_for_every_section_and_refuses_others():
     for number in _numbers():
         assert math_reference_url(number) == f"Math_reference#section-{number.replace('.', '-')}"
     assert math_reference_url(" 6.2 ") == "Math_reference#section-6-2"
-    for bad in ("13", "6.9", "2.10", "", "section 6.2"):
+    for bad in ("99", "6.9", "2.10", "", "section 6.2"):
         with pytest.raises(ValueError, match="section must be one of"):
             math_reference_url(bad)
     with pytest.raises(TypeError, match="section must be a string"):

@@ -33,6 +33,7 @@ RUNS = [
         "Overview, revisited ε",
     ),
     (["count_mechanism_ids.py"], "literal mechanism ids"),
+    (["bench_dpsgd.py", "--quick"], "ratio to gaussmech"),
 ]
 
 

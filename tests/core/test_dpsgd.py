@@ -1,0 +1,232 @@
+"""DP-SGD accounting: the certified bracket against exact values and against dp_accounting.
+
+Oracles: the Gaussian mechanism composed T times (q = 1, exact, gaussmech_core.gaussian), and
+dp_accounting's values at grid 1e-5 computed once by tools/make_dpsgd_reference.py and stored
+in tests/core/data/dpsgd_reference.json (its Connect-the-Dots value is an upper bound on ε, its
+optimistic privacy-buckets value a lower bound). Properties (bracket order, monotonicity) with
+hypothesis; the issue's failure grid (q × T × δ × ε) as a slow test.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import pathlib
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from gaussmech_core import dpsgd
+from gaussmech_core.attack_risk import gaussian_attack_power
+from gaussmech_core.gaussian import analytic_gaussian_sigma, gaussian_delta, gaussian_epsilon
+
+REFERENCE = json.loads((pathlib.Path(__file__).parent / "data" / "dpsgd_reference.json").read_text())
+
+
+def _width(epsilon: float) -> float:
+    return max(0.01, 0.002 * epsilon)
+
+
+# --- q = 1: the exact Gaussian composition --------------------------------------------------------
+
+
+@pytest.mark.parametrize("sigma, steps, delta", [(1.0, 1, 1e-5), (3.0, 100, 1e-10), (20.0, 10_000, 1e-3)])
+def test_full_batch_is_the_exact_gaussian_composition(sigma, steps, delta):
+    bracket = dpsgd.dpsgd_epsilon(sigma, 1.0, steps, delta)
+    exact = gaussian_epsilon(delta, sigma / math.sqrt(steps))
+    assert bracket.low == bracket.high
+    assert abs(bracket.high - exact) <= 1e-12 * max(1.0, exact)
+    d = dpsgd.dpsgd_delta(sigma, 1.0, steps, 1.0)
+    assert abs(d.high - gaussian_delta(1.0, sigma / math.sqrt(steps))) <= 1e-12
+
+
+def test_full_batch_calibration_is_the_analytic_gaussian_times_root_steps():
+    c = dpsgd.dpsgd_sigma(1.0, 1e-5, 1.0, 16)
+    assert abs(c.sigma - 4.0 * analytic_gaussian_sigma(1.0, 1e-5)) <= 1e-12 * c.sigma
+    assert c.epsilon_high <= 1.0 + 1e-9
+
+
+# --- against dp_accounting at grid 1e-5 -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", REFERENCE["cases"], ids=lambda c: f"q{c['sampling_rate']}-T{c['steps']}")
+def test_bracket_against_dp_accounting(case):
+    bracket = dpsgd.dpsgd_epsilon(case["sigma"], case["sampling_rate"], case["steps"], case["delta"])
+    assert bracket.low <= case["pessimistic"]  # its Connect-the-Dots value is an upper bound
+    assert bracket.high >= case["optimistic"]  # its optimistic value is a lower bound
+    assert bracket.high - case["pessimistic"] <= _width(case["pessimistic"])
+
+
+# --- calibration -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "epsilon, q, steps, reference",
+    [(8.0, 0.01, 10_000, 0.88253), (3.0, 0.00512, 19_532, 1.20936)],
+)
+def test_calibration_meets_the_target_and_is_tight(epsilon, q, steps, reference):
+    c = dpsgd.dpsgd_sigma(epsilon, 1e-5, q, steps)
+    assert c.epsilon_high <= epsilon
+    assert dpsgd.dpsgd_epsilon(c.sigma, q, steps, 1e-5).high <= epsilon
+    assert c.sigma <= reference * 1.0005  # within 0.05 % of the tight σ
+    assert c.epsilon_low <= epsilon
+    # RDP is looser, the CLT below: both computed beside it
+    assert dpsgd.dpsgd_rdp_sigma(epsilon, 1e-5, q, steps) > c.sigma
+    assert dpsgd.dpsgd_clt_sigma(epsilon, 1e-5, q, steps) < c.sigma
+
+
+def test_sigma_curve_is_decreasing_in_epsilon():
+    epsilons = np.array([1.0, 2.0, 4.0])
+    sigmas = dpsgd.dpsgd_sigma_curve(epsilons, 1e-5, 0.02, 500)
+    assert np.all(np.diff(sigmas) < 0)
+
+
+# --- RDP and CLT beside the bracket ------------------------------------------------------------------
+
+
+def test_rdp_is_an_upper_bound_and_clt_is_flagged_when_below():
+    accounting = dpsgd.dpsgd_accounting(2.0, 0.3, 50, 1e-6)
+    assert accounting.rdp_epsilon >= accounting.bracket.high
+    assert accounting.clt_epsilon < accounting.bracket.low  # the CLT underestimates: unsafe
+    assert accounting.clt_unsafe
+    setting_one = dpsgd.dpsgd_accounting(0.88253, 0.01, 10_000, 1e-5)
+    assert setting_one.clt_epsilon < 7.95  # below dp_accounting's own certified lower bound (7.9500)
+    assert setting_one.clt_unsafe == (setting_one.clt_epsilon < setting_one.bracket.low)
+
+
+def test_rdp_matches_dp_accounting_rdp():
+    # dp_accounting's RdpAccountant at these settings (its own orders): 8.6898 and 3.2599
+    assert dpsgd.dpsgd_rdp_epsilon(0.88253, 0.01, 10_000, 1e-5) == pytest.approx(8.6898, abs=0.01)
+    assert dpsgd.dpsgd_rdp_epsilon(1.20936, 0.00512, 19_532, 1e-5) == pytest.approx(3.2599, abs=0.01)
+
+
+# --- properties --------------------------------------------------------------------------------------
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    sigma=st.floats(0.5, 5.0),
+    q=st.floats(1e-3, 0.5),
+    steps=st.integers(1, 300),
+    log_delta=st.floats(-10.0, -3.0),
+)
+def test_bracket_is_ordered_and_below_rdp(sigma, q, steps, log_delta):
+    delta = 10.0**log_delta
+    bracket = dpsgd.dpsgd_epsilon(sigma, q, steps, delta)
+    assert 0.0 <= bracket.low <= bracket.high
+    assert bracket.high <= dpsgd.dpsgd_rdp_epsilon(sigma, q, steps, delta) + 1e-12
+    d = dpsgd.dpsgd_delta(sigma, q, steps, bracket.high)
+    assert 0.0 <= d.low <= d.high
+    assert d.low <= delta * (1 + 1e-9)  # at ε_high the true δ is at most δ
+
+
+@settings(max_examples=8, deadline=None)
+@given(sigma=st.floats(0.6, 3.0), q=st.floats(1e-3, 0.3), steps=st.integers(2, 200))
+def test_more_noise_never_means_more_epsilon(sigma, q, steps):
+    noisier = dpsgd.dpsgd_epsilon(sigma * 1.2, q, steps, 1e-6)
+    base = dpsgd.dpsgd_epsilon(sigma, q, steps, 1e-6)
+    assert noisier.high <= base.high + 1e-9
+    assert noisier.low <= base.high
+
+
+# --- attack risk -------------------------------------------------------------------------------------
+
+
+def test_attack_risk_at_full_batch_is_the_gaussian_trade_off():
+    risk = dpsgd.dpsgd_attack_risk(4.0, 1.0, 4, (0.01,))
+    exact = gaussian_attack_power(0.01, 2.0)  # μ = √4/4 = 0.5 → σ_equivalent = 2
+    assert risk.true_positive_rates[0.01] >= exact - 1e-9
+    assert risk.true_positive_rates[0.01] <= exact + 1e-6
+
+
+def test_attack_risk_is_on_the_safe_side_and_ordered():
+    risk = dpsgd.dpsgd_attack_risk(1.0, 0.01, 1_000, (0.001, 0.01), prior=0.5)
+    assert 0.001 <= risk.true_positive_rates[0.001] <= risk.true_positive_rates[0.01] <= 1.0
+    assert 0.0 <= risk.advantage <= 1.0
+    assert 0.5 <= risk.posterior <= 1.0
+
+
+def test_sigma_for_attack_keeps_the_limit():
+    sigma = dpsgd.dpsgd_sigma_for_attack(0.05, 0.01, 1_000, 0.01)
+    assert dpsgd.dpsgd_attack_risk(sigma, 0.01, 1_000, (0.01,)).true_positive_rates[0.01] <= 0.05
+    assert dpsgd.dpsgd_attack_risk(sigma * 0.98, 0.01, 1_000, (0.01,)).true_positive_rates[0.01] > 0.05 * 0.98
+
+
+# --- validation --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: dpsgd.dpsgd_epsilon(-1.0, 0.1, 10, 1e-5), "sigma"),
+        (lambda: dpsgd.dpsgd_epsilon(1.0, 0.0, 10, 1e-5), "sampling_rate"),
+        (lambda: dpsgd.dpsgd_epsilon(1.0, 1.5, 10, 1e-5), "sampling_rate"),
+        (lambda: dpsgd.dpsgd_epsilon(1.0, 0.1, 0, 1e-5), "steps"),
+        (lambda: dpsgd.dpsgd_epsilon(1.0, 0.1, 10, 1.0), "delta"),
+        (lambda: dpsgd.dpsgd_delta(1.0, 0.1, 10, -1.0), "epsilon"),
+        (lambda: dpsgd.dpsgd_sigma(0.0, 1e-5, 0.1, 10), "epsilon"),
+        (lambda: dpsgd.steps_for_epochs(100, 200, 1), "batch_size"),
+        (lambda: dpsgd.steps_for_epochs(100, 10, 0), "epochs"),
+    ],
+)
+def test_bad_parameters_raise_naming_the_parameter(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()
+
+
+def test_steps_for_epochs():
+    assert dpsgd.steps_for_epochs(60_000, 256, 10) == (256 / 60_000, 2344)
+
+
+# --- the issue's failure grid ------------------------------------------------------------------------
+
+GRID = list(
+    itertools.product(
+        [1e-5, 1e-3, 0.1, 0.5, 1.0], [1, 100, 10_000, 1_000_000], [1e-20, 1e-10, 1e-5], [0.01, 1, 10, 100, 1000]
+    )
+)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("q, steps, delta, epsilon", GRID)
+def test_failure_grid(q, steps, delta, epsilon):
+    """A correct σ (its certified ε at most the target, no NaN) or a ValueError naming a parameter.
+
+    On a grid 8 times coarser than the default (still certified, only looser): this test is
+    about failures, not tightness, and stays fast that way.
+    """
+    try:
+        c = dpsgd.dpsgd_sigma(epsilon, delta, q, steps, coarsen=3)
+    except ValueError as error:
+        assert any(name in str(error) for name in ("epsilon", "delta", "steps", "sampling_rate"))
+        return
+    assert math.isfinite(c.sigma) and c.sigma > 0
+    assert c.epsilon_high <= epsilon * (1 + 1e-12)
+    assert 0.0 <= c.epsilon_low <= c.epsilon_high
+
+
+# --- the failures other tools' trackers report, as regression tests -------------------------------
+
+
+def test_sampling_rate_one_eighth_does_not_crash():
+    bracket = dpsgd.dpsgd_epsilon(1.0, 0.125, 1_000, 1e-5)
+    assert 0.0 < bracket.low <= bracket.high < math.inf
+
+
+def test_no_jump_in_epsilon_near_delta_1e_18():
+    highs = [dpsgd.dpsgd_epsilon(1.0, 0.01, 10, delta).high for delta in (1e-17, 1e-18, 1e-19)]
+    assert highs[0] <= highs[1] <= highs[2]
+    assert highs[2] - highs[0] < 2.0  # no jump from 0.056 to 3.8
+
+
+def test_epsilon_1000_finishes_with_a_finite_sigma():
+    c = dpsgd.dpsgd_sigma(1000.0, 1e-5, 0.5, 1)
+    assert 0.0 < c.sigma < math.inf and c.epsilon_high <= 1000.0
+
+
+def test_epsilon_one_hundredth_finishes():
+    c = dpsgd.dpsgd_sigma(0.01, 1e-5, 0.1, 100)
+    assert math.isfinite(c.sigma) and c.epsilon_high <= 0.01
+    assert not math.isnan(c.epsilon_low) and c.epsilon_low >= 0.0
