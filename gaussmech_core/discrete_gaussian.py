@@ -56,15 +56,20 @@ end of the final bracket, a σ at which the exact δ was evaluated and found bel
 lower end, at most 1e-12 below in relative terms, was found above it. δ(σ) is not monotone on
 the lattice at small σ (docs/math.md section 9.6 warns of it): for large ε/Δ it is a sawtooth whose
 teeth span many units of log δ (at ε = 37.25, δ = e^{−435.5}, replace, log δ swings by 20 within
-1% of σ), so the lattice crossings below the root are examined and the smallest private σ is
-returned (``_lowest_private``).
+1% of σ). So the smallest private σ (``_lowest_private``, from the lattice crossings below the
+root) is not safe to round up, and :func:`discrete_gaussian_sigma` returns the smallest σ from
+which every larger σ is private, certified by a bound on δ over intervals of σ and the zCDP bound
+beyond (docs/math.md section 9.7); :func:`discrete_gaussian_smallest_sigma` gives both, with the
+non-private intervals between them.
 
 What the mechanism registry needs, function by function
 -------------------------------------------------------
 ==========================================  =====================================================
 registry question                           function (σ is the scale parameter)
 ==========================================  =====================================================
-scale (σ from ε, δ, Δ, neighbours)          :func:`discrete_gaussian_sigma`; for a general
+scale (σ from ε, δ, Δ, neighbours)          :func:`discrete_gaussian_sigma` (safe to round up);
+                                            :func:`discrete_gaussian_smallest_sigma` (the smallest
+                                            private σ, and the gaps above it); for a general
                                             integer l2 sensitivity the zCDP **bound**
                                             :func:`discrete_gaussian_sigma_zcdp_bound`
 scale over an array of ε (one call)         :func:`discrete_gaussian_sigma` (vectorized over ε, δ)
@@ -923,6 +928,9 @@ def discrete_gaussian_sigma(
         the smallest one and the σ above it that are not private. Where the two coincide (small
         ε/Δ), σ₀ is the smallest private σ: a σ 1e-12 lower (relative) was evaluated above the
         target. Otherwise σ₀ is within 1e-12 (relative) of a σ that the bound could not certify.
+        Where δ is very near 1 (1 − δ below about 1e-4) the bound is too flat to certify σ near the
+        root, and σ₀ errs upward (never beyond the zCDP σ): at ε = 0, δ = 1 − 1e-6, Δ = 3 it is
+        0.464 where δ falls from 0.372 on.
 
     Raises
     ------
