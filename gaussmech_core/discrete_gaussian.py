@@ -596,8 +596,10 @@ def discrete_gaussian_delta_over(
     """
     neighbours = _neighbours(neighbours)
     epsilon_values = epsilon_array(epsilon)
-    low_values = _sigma_array(sigma_low)
-    high_values = _sigma_array(sigma_high)
+    low_values, high_values = (
+        require_interval(as_float_array(value, name), name, 0.0, None, lower_open=True, allow_infinity=True)
+        for value, name in ((sigma_low, "sigma_low"), (sigma_high, "sigma_high"))
+    )
     sensitivity_values = _integer_sensitivity(sensitivity)
     shape, (e, first, second, d) = _flat(epsilon_values, low_values, high_values, sensitivity_values)
     low, high = np.minimum(first, second), np.maximum(first, second)  # the interval, in either order
