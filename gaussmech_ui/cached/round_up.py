@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import streamlit as st
 
 from gaussmech_core.mechanisms import MECHANISMS
@@ -10,10 +12,15 @@ from gaussmech_core.registry_types import Setting
 __all__ = ["smallest_private_scales"]
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
 def smallest_private_scales(setting: Setting) -> list[tuple[str, str, float, float]]:
     """(name, scale symbol, smallest private scale, safe scale) of every featured entry with a
-    ``smallest_private_scale``, valid at ``setting``."""
+    ``smallest_private_scale``, valid at ``setting`` (cached on the setting's plain values)."""
+    return _smallest_private_scales(dataclasses.astuple(setting))
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _smallest_private_scales(values: tuple) -> list[tuple[str, str, float, float]]:
+    setting = Setting(*values)
     rows = []
     for mechanism in MECHANISMS.values():
         if mechanism.smallest_private_scale is None or not mechanism.featured:
