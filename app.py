@@ -18,7 +18,7 @@ from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import overview as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame, trace_name  # noqa: E402
 from gaussmech_ui.format import cite_math, escape_markdown, math_reference_link  # noqa: E402
-from gaussmech_ui.page_kit import bounded_data_explainer, show_chart  # noqa: E402
+from gaussmech_ui.page_kit import bounded_data_explainer, round_up_note, show_chart  # noqa: E402
 from gaussmech_ui.params import EVERY_VARIANT_HELP  # noqa: E402
 
 ROW_HEIGHT = 38
@@ -224,6 +224,7 @@ with st.expander("The math", icon=":material/function:"):
         "\n".join(f"- {trace_name(mechanism)}: {cite_math(mechanism.source)}" for mechanism in MECHANISMS.values())
     )
 
+round_up_note(setting)
 bounded_data_explainer()
 
 render_page_tools(setting, "app.py")

@@ -54,6 +54,7 @@ from typing import Callable, Sequence
 import numpy as np
 from scipy import optimize, special
 
+from . import _cover
 from ._types import ArrayLike, FloatOrArray
 from ._validation import as_float_array, broadcast, overflow_is_inf, require_interval, scalar_or_array
 from .mechanisms import MECHANISMS, evaluate
@@ -102,6 +103,8 @@ _LARGEST_SCALE = float(np.finfo(np.float64).max)
 # bound on their rounding: 8 ulp covers scipy's ndtr, ndtri and erfinv (each within 2-3 ulp,
 # checked against mpmath in tests/core/test_attack_risk.py) and the arithmetic around them.
 _ROUNDING = 8.0 * 2.0**-52
+_START_SCALE = 1.0  # where the search for a scale starts, whatever the setting's ε
+_REFERENCE_ROUNDS = 4  # covers again with the last answer's best ε, to tighten the TPR bound
 
 Profile = Callable[[np.ndarray], np.ndarray]
 
@@ -549,7 +552,9 @@ def mechanism_attack_risk(
     prior : float, default 0.5
         The attacker's prior belief that Alice is in the data, in (0, 1).
     scale : float, optional
-        Use this scale (σ, b, σ*, ...) instead of the registry's calibration.
+        Use this scale (σ, b, σ*, ...) instead of the registry's calibration. The setting must
+        still be one the registry accepts for this mechanism (``validity``); where it is not,
+        the numbers are ``None`` and ``reason`` says why, as for a calibrated scale.
 
     Returns
     -------
@@ -575,6 +580,11 @@ def mechanism_attack_risk(
         scale = calibration.scale
     else:
         scale = float(require_interval(as_float_array(scale, "scale"), "scale", 0.0, None, lower_open=True))
+        # A scale given is still this mechanism's noise at this setting: where the registry refuses
+        # the setting, so do we (never one coordinate's numbers for a change of every coordinate).
+        validity = mechanism.validity(setting)
+        if not validity.valid:
+            return AttackRisk(mechanism, setting, None, fprs, prior_value, reason=validity.reason)
     profile = _profile_of(mechanism, scale, setting)
     tprs = np.atleast_1d(attack_power_from_profile(np.array(fprs), profile))
     posteriors = np.atleast_1d(posterior_belief(prior_value, tprs, np.array(fprs)))
@@ -624,7 +634,8 @@ def scale_for_attack_limit(
     true_positive_rate: float | None = None,
     false_positive_rate: float | None = None,
 ) -> float:
-    """The smallest scale of a mechanism's noise that holds the best attack to a chosen level.
+    """The smallest scale of a mechanism's noise from which every larger scale holds the best
+    attack to a chosen level.
 
     Parameters
     ----------
@@ -641,16 +652,28 @@ def scale_for_attack_limit(
     Returns
     -------
     float
-        The scale (σ, b, σ*, ... in the mechanism's own parameter), found by Brent's method on
-        its logarithm and then checked: the risk at the returned scale is verified to be within
-        the limit (relative precision about 1e-11; where the check fails, the upper end of the
-        bracket, which meets the limit, is returned).
+        The scale (σ, b, σ*, ... in the mechanism's own parameter). Every larger scale meets the
+        limit too ("more noise is never less private", docs/math.md section 9.7): where the
+        entry's δ(ε) falls as the scale grows, the risk does, and the scale is the smallest that
+        meets the limit (Brent's method on its logarithm from a start that does not depend on ε,
+        then checked; relative precision about 1e-11). Where it does not (``privacy_profile_over``:
+        the discrete Gaussian), the scales from that one up to where the entry's monotone tail
+        bound meets the limit are covered by intervals on each of which a bound of the risk over
+        the whole interval meets it, and the scale returned is the top of the highest part that
+        could not be certified.
+
+    Raises
+    ------
+    ValueError
+        Where the registry refuses the setting's noise whatever ε and δ
+        (``Mechanism.noise_validity_at``: e.g. a discrete Gaussian with every coordinate changing,
+        or a Δ that is not whole), or where no scale up to the largest double meets the limit.
 
     Notes
     -----
-    Kulynych et al. (2024) calibrate noise to an attack risk this way. Assumes the risk falls as
-    the scale grows (true of every registered noise: more noise, smaller δ(ε) for every ε); the
-    returned scale meets the limit regardless.
+    Kulynych et al. (2024) calibrate noise to an attack risk this way. The TPR at FPR α is at most
+    δ(ε) + e^ε α and 1 − e^{−ε}(1 − δ(ε) − α) for every ε (the module notes), so with δ(ε) bounded
+    over an interval of scales, the least of these sums over a set of ε bounds the TPR over it.
 
     Examples
     --------
@@ -674,13 +697,31 @@ def scale_for_attack_limit(
         t, alpha = _power_target(true_positive_rate, false_positive_rate)
         level, target_fpr = float(t), float(alpha)
         limit_text = f"true_positive_rate={level:g} at false_positive_rate={target_fpr:g}"
+    noise = mechanism.noise_validity_at(setting)
+    if not noise.valid:
+        raise ValueError(f"{mechanism.name} does not apply to this setting: {noise.reason}")
+    candidate = _smallest_scale_meeting(mechanism, setting, advantage, target_fpr, level, limit_text)
+    if mechanism.privacy_profile_over is None:
+        return candidate
+    return _safe_scale_for_limit(mechanism, setting, advantage, target_fpr, level, limit_text, candidate)
+
+
+def _smallest_scale_meeting(
+    mechanism: Mechanism,
+    setting: Setting,
+    advantage: float | None,
+    target_fpr: float | None,
+    level: float,
+    limit_text: str,
+) -> float:
+    """A scale that meets the limit with one 1e-11 lower (relative) that does not, where the risk
+    falls as the scale grows: galloping from scale 1 (not from the calibration at the setting's
+    ε, which must play no part), then Brent's method, moved to the safe side."""
 
     def meets(scale):
         return _risk_at(mechanism, setting, scale, advantage, target_fpr) <= level
 
-    calibration = evaluate(mechanism, setting)
-    start = calibration.scale if calibration.scale is not None and math.isfinite(calibration.scale) else 1.0
-    high = low = start
+    high = low = _START_SCALE
     # Galloping: the factor squares at each step (2, 4, 16, 256, ...), so a limit that needs a
     # scale near 1e300 (a tiny advantage) is bracketed in about ten evaluations, not a thousand.
     factor = 2.0
@@ -729,3 +770,120 @@ def scale_for_attack_limit(
                 return candidate
             candidate *= 1.0 + _SCALE_TOLERANCE
     return high
+
+
+def _best_epsilon(alpha: float, profile: Profile) -> float:
+    """The ε at which min(δ(ε) + e^ε α, 1 − e^{−ε} + e^{−ε}(δ(ε) + α)) is least: the grid of
+    :func:`attack_power_from_profile`, then golden-section steps on the winning sum."""
+    upper = min(-math.log(alpha), _MIRROR_CAP)
+    grid = np.linspace(0.0, upper, _GRID_POINTS)
+
+    def sums(epsilons):
+        deltas = _profile_values(profile, epsilons)
+        return np.minimum(_first_sum(epsilons, deltas, math.log(alpha)), _second_sum(epsilons, deltas, alpha))
+
+    values = sums(grid)
+    index = int(np.argmin(values))
+    best, best_value = float(grid[index]), float(values[index])
+    a, b = float(grid[max(index - 1, 0)]), float(grid[min(index + 1, _GRID_POINTS - 1)])
+    for _ in range(_GOLDEN_STEPS):
+        x1, x2 = b - _GOLDEN * (b - a), a + _GOLDEN * (b - a)
+        f1, f2 = sums(np.array([x1, x2]))
+        for x, f in ((x1, f1), (x2, f2)):
+            if f < best_value:
+                best, best_value = x, float(f)
+        if f1 <= f2:
+            b = x2
+        else:
+            a = x1
+    return best
+
+
+def _risk_bound_over(mechanism, setting, advantage, target_fpr, grid, references):
+    """``bound(rows, low, high)`` for :mod:`._cover`: a bound of the risk at every scale in [low, high],
+    from the entry's ``privacy_profile_over``. The TPR bound is the least of the two sums over the
+    ε of ``grid`` and, for each (scale r, its best ε*) of ``references``, ε* (r/s)² at either end
+    and the middle s of the interval (where a lattice kink of δ(ε) moves as σ grows): any ε gives
+    a valid bound, these make it tight near the references."""
+    over = mechanism.privacy_profile_over
+
+    def bound(rows, low, high):
+        if advantage is None:
+            ends = np.stack([low, np.sqrt(low * high), high], axis=1)
+            moved = [best * (reference / ends) ** 2 for reference, best in references]
+            bests = np.array([[best for _, best in references]])
+            epsilons = np.concatenate(
+                [np.broadcast_to(grid, (low.size, grid.size)), *moved, np.repeat(bests, low.size, axis=0)], axis=1
+            )
+        else:
+            epsilons = np.zeros((low.size, 1))
+        count = epsilons.shape[1]
+        deltas = np.asarray(
+            over(epsilons.ravel(), np.repeat(low, count), np.repeat(high, count), setting), dtype=float
+        ).reshape(epsilons.shape)
+        if advantage is not None:
+            return deltas[:, 0]
+        sums = np.minimum(
+            _first_sum(epsilons, deltas, math.log(target_fpr)),
+            _second_sum(epsilons, deltas, target_fpr),
+        )
+        return np.minimum(1.0, sums.min(axis=1))
+
+    return bound
+
+
+def _safe_scale_for_limit(
+    mechanism: Mechanism,
+    setting: Setting,
+    advantage: float | None,
+    target_fpr: float | None,
+    level: float,
+    limit_text: str,
+    candidate: float,
+) -> float:
+    """From ``candidate`` (which meets the limit), the smallest scale from which every larger one
+    does, certified (docs/math.md section 9.7): the tail bound ``privacy_profile_over(ε, s, inf)``
+    falls as s grows, so the scales from the first s where it meets the limit are safe; the scales
+    from ``candidate`` up to there are covered by intervals (:func:`._cover.certified_from`)."""
+    grid = np.zeros(0)
+    references: list[tuple[float, float]] = []
+    if target_fpr is not None:
+        upper = min(-math.log(target_fpr), _MIRROR_CAP)
+        grid = np.linspace(0.0, upper, _GRID_POINTS)[::4]
+        references.append((candidate, _best_epsilon(target_fpr, _profile_of(mechanism, candidate, setting))))
+    bound = _risk_bound_over(mechanism, setting, advantage, target_fpr, grid, references)
+
+    def tail_meets(scale):
+        return bool(bound(np.zeros(1, dtype=int), np.array([scale]), np.array([np.inf]))[0] <= level)
+
+    low, top = candidate, candidate
+    while not tail_meets(top):
+        if top >= _LARGEST_SCALE:
+            raise ValueError(
+                f"no {mechanism.name} noise up to scale {top:g} (the largest double) provably holds the attack "
+                f"to {limit_text} at every larger scale; ask for a larger limit"
+            )
+        low, top = top, min(2.0 * top, _LARGEST_SCALE)
+    for _ in range(60):  # bisection in log scale: the tail bound falls as the scale grows
+        if top / low - 1.0 <= 1e-6:
+            break
+        middle = math.sqrt(low * top)
+        if tail_meets(middle):
+            top = middle
+        else:
+            low = middle
+    limit = np.array([level])
+    answer = float(_cover.certified_from(bound, limit, np.array([candidate]), np.array([top]))[0])
+    # The TPR bound is tight near its references: add the answer as one, and cover again (the
+    # answer can only fall), until it stops moving.
+    for _ in range(_REFERENCE_ROUNDS):
+        if target_fpr is None or answer <= candidate * (1.0 + 1e-9):
+            break
+        references.append((answer, _best_epsilon(target_fpr, _profile_of(mechanism, answer, setting))))
+        bound = _risk_bound_over(mechanism, setting, advantage, target_fpr, grid, references)
+        better = float(_cover.certified_from(bound, limit, np.array([candidate]), np.array([top]))[0])
+        if better >= answer * (1.0 - 1e-9):
+            answer = min(answer, better)
+            break
+        answer = better
+    return answer

@@ -56,15 +56,20 @@ end of the final bracket, a σ at which the exact δ was evaluated and found bel
 lower end, at most 1e-12 below in relative terms, was found above it. δ(σ) is not monotone on
 the lattice at small σ (docs/math.md section 9.6 warns of it): for large ε/Δ it is a sawtooth whose
 teeth span many units of log δ (at ε = 37.25, δ = e^{−435.5}, replace, log δ swings by 20 within
-1% of σ), so the lattice crossings below the root are examined and the smallest private σ is
-returned (``_lowest_private``).
+1% of σ). So the smallest private σ (``_lowest_private``, from the lattice crossings below the
+root) is not safe to round up, and :func:`discrete_gaussian_sigma` returns the smallest σ from
+which every larger σ is private, certified by a bound on δ over intervals of σ and the zCDP bound
+beyond (docs/math.md section 9.7); :func:`discrete_gaussian_smallest_sigma` gives both, with the
+non-private intervals between them.
 
 What the mechanism registry needs, function by function
 -------------------------------------------------------
 ==========================================  =====================================================
 registry question                           function (σ is the scale parameter)
 ==========================================  =====================================================
-scale (σ from ε, δ, Δ, neighbours)          :func:`discrete_gaussian_sigma`; for a general
+scale (σ from ε, δ, Δ, neighbours)          :func:`discrete_gaussian_sigma` (safe to round up);
+                                            :func:`discrete_gaussian_smallest_sigma` (the smallest
+                                            private σ, and the gaps above it); for a general
                                             integer l2 sensitivity the zCDP **bound**
                                             :func:`discrete_gaussian_sigma_zcdp_bound`
 scale over an array of ε (one call)         :func:`discrete_gaussian_sigma` (vectorized over ε, δ)
@@ -98,11 +103,13 @@ import math
 import numbers
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 from scipy import special
 
+from . import _cover
 from ._types import ArrayLike, FloatOrArray, Shape
 from ._validation import (
     MAX_DIMENSION,
@@ -131,7 +138,10 @@ __all__ = [
     "NEIGHBOUR_RELATIONS",
     "discrete_gaussian_log_delta",
     "discrete_gaussian_delta",
+    "discrete_gaussian_delta_over",
     "discrete_gaussian_sigma",
+    "discrete_gaussian_smallest_sigma",
+    "LatticeCalibration",
     "discrete_gaussian_delta_zcdp_bound",
     "discrete_gaussian_sigma_zcdp_bound",
     "discrete_gaussian_log_normaliser",
@@ -548,6 +558,61 @@ def discrete_gaussian_delta(
     return math.exp(log_delta) if isinstance(log_delta, float) else np.exp(log_delta)
 
 
+def discrete_gaussian_delta_over(
+    epsilon: ArrayLike,
+    sigma_low: ArrayLike,
+    sigma_high: ArrayLike,
+    sensitivity: ArrayLike = 1,
+    neighbours: str = "add_remove",
+) -> FloatOrArray:
+    """An upper bound on δ(ε) of the discrete Gaussian that holds at **every** σ in [σ_low, σ_high].
+
+    Parameters
+    ----------
+    epsilon : float or array_like
+        ε ≥ 0, finite.
+    sigma_low, sigma_high : float or array_like
+        The ends of the interval of σ, > 0 (inf allowed; given in either order).
+    sensitivity : int or array_like of int, default 1
+        Δ, a positive integer.
+    neighbours : {"add_remove", "replace"}, default "add_remove"
+        As in :func:`discrete_gaussian_log_delta`.
+
+    Returns
+    -------
+    float or ndarray
+        δ(ε) is not monotone in σ on the lattice (a sawtooth), so the profile at one σ says nothing
+        about a larger one; this bound does. For σ_high < 1e30: each factor of the exact profile
+        bounded at the end of the interval that makes it largest (docs/math.md section 9.7, Lemma
+        1), equal to :func:`discrete_gaussian_delta` at σ_low = σ_high. Beyond: the zCDP bound at
+        σ_low (Lemma 2), which falls as σ grows.
+
+    Examples
+    --------
+    >>> exact = discrete_gaussian_delta(5.0, np.linspace(0.45, 0.5, 51))
+    >>> bound = discrete_gaussian_delta_over(5.0, 0.45, 0.5)
+    >>> bool(exact.max() <= bound), round(bound, 4)
+    (True, 0.1056)
+    """
+    neighbours = _neighbours(neighbours)
+    epsilon_values = epsilon_array(epsilon)
+    low_values, high_values = (
+        require_interval(as_float_array(value, name), name, 0.0, None, lower_open=True, allow_infinity=True)
+        for value, name in ((sigma_low, "sigma_low"), (sigma_high, "sigma_high"))
+    )
+    sensitivity_values = _integer_sensitivity(sensitivity)
+    shape, (e, first, second, d) = _flat(epsilon_values, low_values, high_values, sensitivity_values)
+    low, high = np.minimum(first, second), np.maximum(first, second)  # the interval, in either order
+    delta = np.empty_like(e)
+    tail = high >= _SIGMA_CONTINUOUS
+    if tail.any():
+        norm = d[tail] * (SQRT2 if neighbours == "replace" else 1.0)
+        delta[tail] = discrete_gaussian_delta_zcdp_bound(e[tail], low[tail], norm)
+    if (~tail).any():
+        delta[~tail] = np.exp(_log_delta_bound(e[~tail], low[~tail], high[~tail], d[~tail], neighbours))
+    return scalar_or_array(delta.reshape(shape), epsilon, sigma_low, sigma_high, sensitivity)
+
+
 # ----------------------------------------------------------------------------------------------
 # Calibration: the smallest σ whose exact δ meets the target
 # ----------------------------------------------------------------------------------------------
@@ -691,10 +756,155 @@ def _lowest_private(epsilon, target, sensitivity, neighbours, sigma):
     return result
 
 
+# ----------------------------------------------------------------------------------------------
+# More noise is never less private: the σ from which every larger σ is private (docs/math.md 9.7)
+# ----------------------------------------------------------------------------------------------
+#
+# δ(σ) is a sawtooth on the lattice, so "the smallest private σ" is not a σ one may round up.
+# The calibration returns σ₀, the smallest σ from which every larger σ is private, and proves it:
+# [σ₀, σ_tail] is covered by intervals [a, b] on each of which an upper bound on δ(σ) for every
+# σ in [a, b] (_log_delta_bound) is below the target, and every σ ≥ σ_tail is private by the
+# zCDP bound, which falls as σ grows.
+
+# The bound over an interval must stay below log δ_target − _CERTIFY_MARGIN (1 + |log δ_target|):
+# half the calibration's margin, still five times the evaluator's largest error; the root keeps
+# the other half as room to start the cover from.
+_CERTIFY_MARGIN = 0.5 * _MARGIN
+
+
+def _log_profile_sum_between(epsilon, sigma_high, sensitivity, variance_low, offset=0.0):
+    """log Σ_{x ∈ Z + offset, x > A(a)} e^{−x²/(2 s_b²)} (1 − e^{−(x − A(a)) Δ/v_a}): the lattice sum of
+    :func:`_log_profile_sum` with the threshold A(a) = ε v_a/Δ − Δ/2 and the rate Δ/v_a of the lower
+    end (v_a = ``variance_low``) and the Gaussian weight of the upper end (s_b = ``sigma_high``).
+
+    It is the profile sum of a Gaussian of scale s_b with shift Δ' = (Δ/v_a) s_b² and
+    ε' = (Δ/v_a) A + (Δ/v_a)² s_b²/2 (docs/math.md section 9.7), which is what the Euler–Maclaurin
+    branch needs; at s_b² = v_a these are Δ and ε.
+    """
+    with np.errstate(over="ignore"):
+        threshold = epsilon * variance_low / sensitivity - 0.5 * sensitivity
+        rate = sensitivity / variance_low
+    out = np.full_like(sigma_high, -np.inf)
+    finite = np.flatnonzero(np.isfinite(threshold))
+    if finite.size:
+        a, r, s = threshold[finite], rate[finite], sigma_high[finite]
+        x0 = np.floor(a - offset) + 1.0 + offset
+        theta = x0 - a
+        theta = np.where(theta > 0.0, theta, 1.0)
+        with np.errstate(over="ignore"):
+            shift = r * s * s
+            c = r * a + 0.5 * r * shift
+        out[finite] = _log_lattice_sum(x0, theta, s, shift, c, r)
+    return out
+
+
+def _log_delta_bound(epsilon, low, high, sensitivity, neighbours):
+    """log of an upper bound on δ(σ) that holds for every σ in [low, high] (flat arrays).
+
+    Every factor of the profile is bounded at the end of the interval that makes it largest
+    (docs/math.md section 9.7): the Gaussian weights e^{−x²/(2σ²)} and the half-scale thetas
+    at ``high``, the normaliser Z(σ), the factor 1 − e^{ε − L(x)} and the set of lattice points past
+    the threshold at ``low``. At low = high it is the profile itself.
+    """
+    a = np.maximum(low, _SIGMA_POINT)
+    b = np.maximum(high, a)
+    with np.errstate(over="ignore"):
+        variance = a * a
+    if neighbours == "add_remove":
+        return np.minimum(_log_profile_sum_between(epsilon, b, sensitivity, variance) - _log_theta(a), 0.0)
+    half = b / SQRT2
+    whole = _log_profile_sum_between(epsilon, half, sensitivity, 0.5 * variance) + _log_theta(half)
+    halves = _log_profile_sum_between(epsilon, half, sensitivity, 0.5 * variance, 0.5) + _log_theta(half, 0.5)
+    return np.minimum(np.logaddexp(whole, halves) - 2.0 * _log_theta(a), 0.0)
+
+
+def _certified_level(target):
+    return target - _CERTIFY_MARGIN * (1.0 + np.abs(target))
+
+
+def _bound_of(epsilon, sensitivity, neighbours):
+    """The bound as :mod:`._cover` asks for it: log U over [low, high] for the problems ``rows``."""
+    return lambda rows, low, high: _log_delta_bound(epsilon[rows], low, high, sensitivity[rows], neighbours)
+
+
+def _tail_sigma(epsilon, delta, sensitivity, neighbours, start):
+    """A σ from which every larger σ is private: the zCDP bound (docs/math.md section 9.7).
+
+    N_Z(0, σ²) with an integer change v is ‖v‖₂²/(2σ²)-zCDP (CKS20), ‖v‖₂ = Δ (add/remove) or
+    Δ√2 (replace), and CKS20 Cor. 13 turns ρ into a δ(ε) bound that grows with ρ, so it falls as σ
+    grows. For ε > 0 the σ of :func:`~gaussmech_core.gaussian.zcdp_cks_sigma`; at ε = 0, σ doubled
+    from ``start`` until the bound meets δ. Either is checked with the conversion itself.
+    """
+    norm = sensitivity * (SQRT2 if neighbours == "replace" else 1.0)
+    sigma = np.array(start, dtype=np.float64)
+    positive = epsilon > 0.0
+    if positive.any():
+        sigma[positive] = np.maximum(
+            zcdp_cks_sigma(epsilon[positive], delta[positive], norm[positive]), start[positive]
+        )
+    for _ in range(2100):
+        with np.errstate(over="ignore"):
+            rho = 0.5 * (norm / sigma) ** 2
+        holds = zcdp_to_delta_cks(rho, epsilon) <= delta
+        if holds.all():
+            return sigma
+        sigma = np.where(holds, sigma, sigma * 2.0)
+    raise RuntimeError("no σ meets the zCDP bound; please report the inputs")  # pragma: no cover
+
+
+def _safe_sigma(epsilon, delta, sensitivity, neighbours, root):
+    """σ₀ ≥ ``root``: every σ ≥ σ₀ is private, proved by the bound and the zCDP tail.
+
+    ``root`` is private, with a σ 1e-12 below it that is not, so σ₀ ≥ root up to that width.
+    """
+    target = np.log(delta)
+    level = _certified_level(target)
+    tail = _tail_sigma(epsilon, delta, sensitivity, neighbours, root)
+    # Beyond _SIGMA_CONTINUOUS the profile is the continuous Gaussian's, which falls as σ grows.
+    top = np.minimum(tail, _SIGMA_CONTINUOUS)
+    beyond = np.flatnonzero(tail > _SIGMA_CONTINUOUS)
+    if beyond.size:
+        continuous_private = (
+            _log_delta_flat(epsilon[beyond], np.full(beyond.size, _SIGMA_CONTINUOUS), sensitivity[beyond], neighbours)
+            <= level[beyond]
+        )
+        top[beyond[~continuous_private]] = tail[beyond[~continuous_private]]
+    sigma = root.copy()
+    below = np.flatnonzero(root < top)
+    if below.size:
+        bound = _bound_of(epsilon[below], sensitivity[below], neighbours)
+        sigma[below] = _cover.certified_from(bound, level[below], root[below], top[below])
+    return sigma
+
+
+def _calibration_inputs(epsilon, delta, sensitivity, neighbours):
+    neighbours = _neighbours(neighbours)
+    epsilon_values = epsilon_array(epsilon)
+    delta_values = _delta_target(delta)
+    sensitivity_values = _integer_sensitivity(sensitivity)
+    shape, (e, d, s) = _flat(epsilon_values, delta_values, sensitivity_values)
+    return neighbours, shape, e, d, s
+
+
+def _roots(e, d, s, neighbours):
+    """The continuous (analytic Gaussian) σ everywhere, and where it is below 5e29 the lattice root
+    found from it: (σ, indices on the lattice, their roots)."""
+    target = np.log(d)
+    continuous = s * (SQRT2 if neighbours == "replace" else 1.0)
+    start = np.atleast_1d(analytic_gaussian_sigma(e, d, continuous)).astype(np.float64)
+    lattice = np.flatnonzero(start < _SIGMA_CONTINUOUS / 2.0)
+    root = start[lattice]
+    if lattice.size:
+        el, tl, sl = e[lattice], target[lattice], s[lattice]
+        bracket = _bracket(el, tl, sl, neighbours, np.maximum(start[lattice], 1e-3))
+        root = _refine(el, tl, sl, neighbours, *bracket)
+    return start, lattice, root
+
+
 def discrete_gaussian_sigma(
     epsilon: ArrayLike, delta: ArrayLike, sensitivity: ArrayLike = 1, neighbours: str = "add_remove"
 ) -> FloatOrArray:
-    """The smallest σ for which the discrete Gaussian mechanism is (ε, δ)-DP, exactly.
+    """The smallest σ from which every larger σ makes the discrete Gaussian (ε, δ)-DP, exactly.
 
     Parameters
     ----------
@@ -713,13 +923,18 @@ def discrete_gaussian_sigma(
     Returns
     -------
     float or ndarray
-        σ, the scale of ``N_Z(0, σ²)`` per coordinate, never below the exact value: the exact
-        ``δ(ε)`` at the returned σ was evaluated and ``log δ`` is below ``log δ_target`` by the
-        margin ``1e-12 (1 + |log δ_target|)``, which covers the evaluator's error, and a σ at most
-        1e-12 lower (relative) was evaluated with ``log δ`` above ``log δ_target`` minus that
-        margin. As δ_target → 1 the margin exceeds ``1 − δ_target`` (``log δ ≈ −(1 − δ)``), so
-        the σ returned is private with room to spare, not the smallest (at ε = 1,
-        δ_target = 1 − 1e-14 it gives 1 − δ ≈ 1e-12).
+        σ₀, the scale of ``N_Z(0, σ²)`` per coordinate, safe to round up: **every** σ ≥ σ₀ meets
+        (ε, δ), proved by an upper bound on δ over intervals that cover [σ₀, σ_zCDP] and by the
+        zCDP bound beyond (docs/math.md section 9.7). δ(σ) is a sawtooth on the lattice, so at
+        large ε/Δ some σ below σ₀ are private too: :func:`discrete_gaussian_smallest_sigma` gives
+        the smallest one and the σ above it that are not private. Where the two coincide (small
+        ε/Δ), σ₀ is the smallest private σ up to the evaluator's margin
+        ``1e-12 (1 + |log δ_target|)``: a σ 1e-12 lower (relative) was evaluated with ``log δ``
+        above ``log δ_target`` minus that margin (as δ_target → 1 the margin exceeds
+        ``1 − δ_target``, so σ₀ is private with room to spare). Otherwise σ₀ is within 1e-12 (relative) of a σ that the bound could not certify.
+        Where δ is very near 1 (1 − δ below about 1e-4) the bound is too flat to certify σ near the
+        root, and σ₀ errs upward (never beyond the zCDP σ): at ε = 0, δ = 1 − 1e-6, Δ = 3 it is
+        0.464 where δ falls from 0.372 on.
 
     Raises
     ------
@@ -734,12 +949,13 @@ def discrete_gaussian_sigma(
     Solves ``log δ(ε; σ) = log δ_target`` with the exact profile of
     :func:`discrete_gaussian_log_delta` (CKS20 Thm 7, docs/math.md sections 9.5-9.6): a bracket in
     log σ grown from the continuous analytic-Gaussian σ, then Illinois regula falsi until the
-    bracket is 1e-12 wide; the private end is returned. δ(σ) is not monotone on the lattice at
-    small σ and large ε/Δ (a sawtooth, one tooth per lattice point the threshold εσ²/Δ − Δ/2
-    passes); the lattice crossings below the root are then examined, and the smallest private
-    σ is refined on the tooth where the privacy starts (see ``_lowest_private``). Where the
-    continuous σ exceeds 5e29, the continuous calibration itself is returned (the lattice
-    changes δ by a relative O(Δ/σ) < 1e-29 there, far inside its margin).
+    bracket is 1e-12 wide, keeping ``log δ ≤ log δ_target − 1e-12 (1 + |log δ_target|)``. From that
+    root, docs/math.md section 9.7: the interval up to the zCDP σ is covered by a geometric grid,
+    an upper bound on δ(σ) valid for every σ of an interval is evaluated on each, and intervals
+    it cannot certify are cut in 16 until they are, or lie below a σ that is not private, or are
+    1e-12 narrow; σ₀ is the top of the highest such stuck part (the root if there is none).
+    Where the continuous σ exceeds 5e29, the continuous calibration itself is returned (the
+    lattice changes δ by a relative O(Δ/σ) < 1e-29 there, far inside its margin).
 
     Examples
     --------
@@ -748,23 +964,92 @@ def discrete_gaussian_sigma(
     (3.740484704, True)
     >>> discrete_gaussian_sigma([0.5, 2.0], 1e-6, neighbours="replace").round(6)
     array([11.393532,  3.152331])
+    >>> round(discrete_gaussian_sigma(5.0, 0.01), 4)   # σ = 0.3161 is private, σ = 0.479 is not
+    0.5439
     """
-    neighbours = _neighbours(neighbours)
-    epsilon_values = epsilon_array(epsilon)
-    delta_values = _delta_target(delta)
-    sensitivity_values = _integer_sensitivity(sensitivity)
-    shape, (e, d, s) = _flat(epsilon_values, delta_values, sensitivity_values)
-    target = np.log(d)
-    continuous = s * (SQRT2 if neighbours == "replace" else 1.0)
-    start = np.atleast_1d(analytic_gaussian_sigma(e, d, continuous)).astype(np.float64)
+    neighbours, shape, e, d, s = _calibration_inputs(epsilon, delta, sensitivity, neighbours)
+    start, lattice, root = _roots(e, d, s, neighbours)
     sigma = start.copy()  # σ ≥ 1e30: the continuous calibration (see _SIGMA_CONTINUOUS)
-    lattice = np.flatnonzero(start < _SIGMA_CONTINUOUS / 2.0)
     if lattice.size:
-        el, tl, sl = e[lattice], target[lattice], s[lattice]
-        bracket = _bracket(el, tl, sl, neighbours, np.maximum(start[lattice], 1e-3))
-        root = _refine(el, tl, sl, neighbours, *bracket)
-        sigma[lattice] = _lowest_private(el, tl, sl, neighbours, root)
+        sigma[lattice] = _safe_sigma(e[lattice], d[lattice], s[lattice], neighbours, root)
     return scalar_or_array(sigma.reshape(shape), epsilon, delta, sensitivity)
+
+
+@dataclass(frozen=True)
+class LatticeCalibration:
+    """The discrete Gaussian's two answers at one setting (docs/math.md section 9.7).
+
+    ``smallest_sigma`` is the smallest σ that meets (ε, δ); ``safe_sigma`` the smallest σ from
+    which every larger σ meets it (what :func:`discrete_gaussian_sigma` returns). Every σ in
+    (smallest, safe) that does not meet (ε, δ) lies in one of the ``not_private`` intervals
+    (low, high), sorted and disjoint; a σ in them may still be private within a relative 1e-9
+    of the target, so the intervals err on the side of "not private".
+    """
+
+    smallest_sigma: float
+    safe_sigma: float
+    not_private: tuple[tuple[float, float], ...]
+
+    @property
+    def differs(self) -> bool:
+        """Whether some σ above the smallest private one are not private."""
+        return self.safe_sigma > self.smallest_sigma
+
+
+def discrete_gaussian_smallest_sigma(
+    epsilon: float, delta: float, sensitivity: int = 1, neighbours: str = "add_remove"
+) -> LatticeCalibration:
+    """The smallest σ that makes the discrete Gaussian (ε, δ)-DP, with the larger σ that do not.
+
+    Parameters
+    ----------
+    epsilon, delta, sensitivity, neighbours
+        One setting, as in :func:`discrete_gaussian_sigma` (scalars only).
+
+    Returns
+    -------
+    LatticeCalibration
+        The smallest private σ (a σ 1e-12 lower, relative, is not private), the safe σ of
+        :func:`discrete_gaussian_sigma`, and the intervals between them that hold every σ that
+        is not private. Rounding the smallest σ up can land in one of them: use the safe σ
+        unless σ is set exactly.
+
+    Notes
+    -----
+    docs/math.md sections 9.5 (calibration) and 9.7. The smallest private σ: from the root, the
+    lattice crossings below it are examined (δ falls steeply just before each) and the lowest
+    private σ refined on its tooth. The intervals: [smallest, safe] is covered as in
+    :func:`discrete_gaussian_sigma`, and each interval that the bound cannot certify is cut in
+    16 until it is certified, both its ends are not private, or it is 1e-12 narrow.
+
+    Examples
+    --------
+    >>> answer = discrete_gaussian_smallest_sigma(5.0, 0.01)
+    >>> round(answer.smallest_sigma, 4), round(answer.safe_sigma, 4)
+    (0.3161, 0.5439)
+    >>> [(round(low, 3), round(high, 3)) for low, high in answer.not_private]
+    [(0.33, 0.544)]
+    """
+    for name, value in (("epsilon", epsilon), ("delta", delta), ("sensitivity", sensitivity)):
+        if np.ndim(value) != 0:
+            raise ValueError(f"{name} must be a scalar here (one setting), got an array of shape {np.shape(value)}")
+    neighbours, _, e, d, s = _calibration_inputs(epsilon, delta, sensitivity, neighbours)
+    start, lattice, root = _roots(e, d, s, neighbours)
+    if not lattice.size:
+        return LatticeCalibration(float(start[0]), float(start[0]), ())
+    target = np.log(d)
+    smallest = _lowest_private(e, target, s, neighbours, root)
+    safe = _safe_sigma(e, d, s, neighbours, root)
+    intervals: list[tuple[float, float]] = []
+    if safe[0] > smallest[0]:
+        bound = _bound_of(e, s, neighbours)
+        _, low, high = _cover.uncertified_intervals(bound, _certified_level(target), smallest, safe)
+        for a, b in sorted(zip(low.tolist(), high.tolist())):
+            if intervals and a <= intervals[-1][1]:
+                intervals[-1] = (intervals[-1][0], max(b, intervals[-1][1]))
+            else:
+                intervals.append((a, b))
+    return LatticeCalibration(float(smallest[0]), float(safe[0]), tuple(intervals))
 
 
 # ----------------------------------------------------------------------------------------------

@@ -253,6 +253,7 @@ def _gaussian_mechanism(
         color=_COLORS[mechanism_id],
         family="gaussian",
         validity=validity,
+        noise_validity=lambda s: _ALWAYS,  # N(0, σ²I) is exact for any change of l2 norm Δ
         scale=lambda s: sigma_function(s.epsilon, s.delta, s.sensitivity),
         scale_over_epsilon=lambda epsilons, s: sigma_function(epsilons, s.delta, s.sensitivity),
         coordinate_std=lambda sigma, s: float(sigma),
@@ -345,6 +346,7 @@ def _gg_mechanism(
         color=_COLORS[mechanism_id],
         family="generalized_gaussian",
         validity=validity,
+        noise_validity=lambda s: _gg_validity(s, name),
         scale=lambda s: generalized.generalized_gaussian_scale(
             s.epsilon, s.delta, s.sensitivity, s.order, guarantee=scale_guarantee
         ),
@@ -376,6 +378,10 @@ def _gg_mechanism(
 def _mvg_validity(setting: Setting) -> Validity:
     if setting.epsilon <= 0:
         return Validity(False, "The MVG condition needs ε > 0.")
+    return _mvg_noise_validity(setting)
+
+
+def _mvg_noise_validity(setting: Setting) -> Validity:
     rows, cols = setting.matrix_shape
     if rows * cols != setting.dim:
         return Validity(False, f"The matrix shape {rows}×{cols} has {rows * cols} entries, not d = {setting.dim}.")
@@ -412,9 +418,15 @@ def _r1smg_sigma_star_against_dim(settings) -> np.ndarray:
     )
 
 
-def _r1smg_validity(setting: Setting) -> Validity:
+def _r1smg_noise_validity(setting: Setting) -> Validity:
     if setting.dim < 3:
         return Validity(False, "R1SMG is defined only for d ≥ 3 (ψ has exponent 2/(d − 2)).")
+    return _ALWAYS
+
+
+def _r1smg_validity(setting: Setting) -> Validity:
+    if not _r1smg_noise_validity(setting).valid:
+        return _r1smg_noise_validity(setting)
     if setting.epsilon <= 0:
         return Validity(False, "R1SMG's σ* = 2Δ²/(εψ) needs ε > 0.")
     return _ALWAYS
@@ -435,6 +447,10 @@ BOUNDED_DATA_NOTE = (
 def _bounded_validity(setting: Setting, what: str) -> Validity:
     if setting.epsilon <= 0:
         return Validity(False, f"{what} gives pure ε-DP only for ε > 0.")
+    return _bounded_noise_validity(setting, what)
+
+
+def _bounded_noise_validity(setting: Setting, what: str) -> Validity:
     if setting.order > generalized.ORDER_RANGE[1]:
         return Validity(False, f"{what} is implemented for p in [1, {generalized.ORDER_RANGE[1]:g}].")
     if setting.sensitivity > setting.data_width:
@@ -541,6 +557,7 @@ def _bounded_mechanism(
         color=_COLORS[mechanism_id],
         family=family,
         validity=lambda s: _bounded_validity(s, name),
+        noise_validity=lambda s: _bounded_noise_validity(s, name),
         scale=scale,
         scale_over_epsilon=lambda epsilons, s: scale_function(
             epsilons, s.sensitivity, s.order, s.data_lower, s.data_upper
@@ -605,6 +622,26 @@ def _discrete_noise_is_visible(epsilon: float, delta: float, sensitivity: float)
 
 
 def _discrete_validity(setting: Setting) -> Validity:
+    noise = _discrete_noise_validity(setting)
+    if not noise.valid:
+        return noise
+    # At large ε/Δ the exact σ is so small that the noise is the point mass at 0 in float64.
+    if setting.epsilon >= 10.0 * setting.sensitivity and not _discrete_noise_is_visible(
+        setting.epsilon, setting.delta, setting.sensitivity
+    ):
+        sigma = _discrete_sigma(setting.epsilon, setting.delta, int(setting.sensitivity))
+        if float(discrete_gaussian.discrete_gaussian_variance(sigma)) > 0:
+            return _ALWAYS
+        return Validity(
+            False,
+            f"At ε = {setting.epsilon:g} the discrete Gaussian's noise is 0 to float precision (σ = {sigma:.3g}): "
+            "it adds no noise that a page could show. Choose a smaller ε.",
+        )
+    return _ALWAYS
+
+
+def _discrete_noise_validity(setting: Setting) -> Validity:
+    """Where the exact profile of N_Z(0, σ²) holds, whatever ε and δ: a whole Δ, one changed count."""
     if setting.sensitivity > discrete_gaussian.MAX_INTEGER_SENSITIVITY:
         return Validity(
             False,
@@ -623,36 +660,7 @@ def _discrete_validity(setting: Setting) -> Validity:
             "The exact discrete Gaussian calibration here is for one changed coordinate (CKS Theorem 7); "
             "choose 'one coordinate changes' (for a general l2 sensitivity only the zCDP bound is known).",
         )
-    # At large ε/Δ the exact σ is so small that the noise is the point mass at 0 in float64.
-    if setting.epsilon >= 10.0 * setting.sensitivity and not _discrete_noise_is_visible(
-        setting.epsilon, setting.delta, setting.sensitivity
-    ):
-        if _point_mass_is_private(setting.epsilon, setting.delta, setting.sensitivity):
-            sigma_text = f"σ ≤ {_SIGMA_OF_ZERO_VARIANCE:g}"
-        else:
-            sigma = _discrete_sigma(setting.epsilon, setting.delta, int(setting.sensitivity))
-            if float(discrete_gaussian.discrete_gaussian_variance(sigma)) > 0:
-                return _ALWAYS
-            sigma_text = f"σ = {sigma:.3g}"
-        return Validity(
-            False,
-            f"At ε = {setting.epsilon:g} the discrete Gaussian's noise is 0 to float precision ({sigma_text}): "
-            "it adds no noise that a page could show. Choose a smaller ε.",
-        )
     return _ALWAYS
-
-
-# A σ whose variance (about 2e^{−1/(2σ²)} = e^{−751}) is 0 in float64: tests/core/test_discrete_gaussian.py checks it.
-_SIGMA_OF_ZERO_VARIANCE = 0.0258
-
-
-def _point_mass_is_private(epsilon: float, delta: float, sensitivity: float) -> bool:
-    """True when N_Z(0, σ²) at σ = :data:`_SIGMA_OF_ZERO_VARIANCE` already meets (ε, δ), with a margin
-    for the profile's rounding: then the smallest private σ is no larger, and its variance (which
-    grows with σ) is 0 in float64 too, so the entry is not valid here without a root search."""
-    log_delta = float(discrete_gaussian.discrete_gaussian_log_delta(epsilon, _SIGMA_OF_ZERO_VARIANCE, int(sensitivity)))
-    target = math.log(delta)
-    return log_delta <= target - 1e-9 * (1.0 + abs(target))
 
 
 def _discrete_histogram_calibration(epsilon, delta, model, order) -> HistogramCalibration:
@@ -698,6 +706,10 @@ def _discrete_gaussian_mechanism() -> Mechanism:
         color=_COLORS["discrete_gaussian"],
         family="discrete_gaussian",
         validity=_discrete_validity,
+        noise_validity=_discrete_noise_validity,
+        smallest_private_scale=lambda s: discrete_gaussian.discrete_gaussian_smallest_sigma(
+            s.epsilon, s.delta, int(s.sensitivity)
+        ),
         scale=scale,
         scale_over_epsilon=sigma_at,
         coordinate_std=lambda sigma, s: math.sqrt(variance(float(sigma))),
@@ -720,7 +732,11 @@ def _discrete_gaussian_mechanism() -> Mechanism:
         loss_summary_against_dim=lambda sigma, s, dims, levels=loss.DEFAULT_LEVELS, n_samples=100_000: (
             discrete_gaussian._discrete_gaussian_loss_summaries(sigma, dims, levels, n_samples)
         ),
-        privacy_profile=lambda eps, sigma, s: discrete_gaussian.discrete_gaussian_delta(eps, sigma, int(s.sensitivity)),
+        # Δ as given (never int(Δ)): discrete_gaussian refuses a Δ that is not whole.
+        privacy_profile=lambda eps, sigma, s: discrete_gaussian.discrete_gaussian_delta(eps, sigma, s.sensitivity),
+        privacy_profile_over=lambda eps, low, high, s: discrete_gaussian.discrete_gaussian_delta_over(
+            eps, low, high, s.sensitivity
+        ),
         sensitivity_norm="integer_l2",
         support="integer",
         histogram=HistogramRelease(
@@ -815,6 +831,7 @@ def _build_registry() -> dict[str, Mechanism]:
             color=_COLORS["laplace"],
             family="laplace",
             validity=_laplace_validity,
+            noise_validity=lambda s: _ALWAYS,
             scale=lambda s: laplace.laplace_scale(s.epsilon, s.l1_sensitivity),
             scale_over_epsilon=lambda epsilons, s: laplace.laplace_scale(epsilons, s.l1_sensitivity),
             coordinate_std=lambda b, s: math.sqrt(2.0) * float(b),
@@ -868,6 +885,7 @@ def _build_registry() -> dict[str, Mechanism]:
             color=_COLORS["mvg_iid"],
             family="gaussian",
             validity=_mvg_validity,
+            noise_validity=_mvg_noise_validity,
             scale=_mvg_std,
             scale_against_dim=_mvg_std_against_dim,
             scale_over_epsilon=lambda epsilons, s: multivariate.mvg_iid_std(
@@ -903,6 +921,7 @@ def _build_registry() -> dict[str, Mechanism]:
             color=_COLORS["r1smg"],
             family="r1smg",
             validity=_r1smg_validity,
+            noise_validity=_r1smg_noise_validity,
             scale=lambda s: multivariate.r1smg_sigma_star(s.epsilon, s.delta, s.sensitivity, s.dim),
             scale_against_dim=_r1smg_sigma_star_against_dim,
             scale_over_epsilon=lambda epsilons, s: multivariate.r1smg_sigma_star(

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Literal
+from typing import Any, Callable, Literal
 
 import numpy as np
 
@@ -217,6 +217,22 @@ class Mechanism:
     * ``privacy_profile(epsilon, scale, setting)``: the true δ(ε) of the calibrated noise for an
       array of ε (for "claimed" mechanisms, the computed true δ, not the claim); where only an
       upper bound is known (``profile_is_exact`` False: the bounded-data mechanisms), that bound.
+    * ``privacy_profile_over(epsilon, low, high, setting)`` (optional): an upper bound on δ(ε) that
+      holds at **every** scale in [low, high] (``high`` may be inf), for a noise whose δ(ε) does
+      not fall as the scale grows (the discrete Gaussian's sawtooth, docs/math.md section 9.7);
+      ``None`` means δ(ε) falls as the scale grows, so the profile at ``low`` is that bound.
+      Inverses that answer "the scale for a limit" use it to return a scale from which every
+      larger scale meets the limit.
+    * ``smallest_private_scale(setting)`` (optional): for a noise whose δ is not monotone in the
+      scale, an object with ``smallest_sigma`` (the smallest private scale), ``safe_sigma`` (what
+      ``scale`` returns: the smallest scale from which every larger one is private) and
+      ``not_private`` (the intervals between them that are not private); only called where
+      ``validity`` holds. Pages say in one sentence where the two differ.
+    * ``noise_validity(setting)`` (optional): whether the noise's privacy profile holds at the
+      setting's Δ, d, neighbour model and other values **whatever its ε and δ** (``validity``
+      also asks whether the calibration at the setting's ε and δ is defined); ``None`` means
+      "as ``validity``". Code that takes a scale instead of calibrating asks it
+      (:meth:`noise_validity_at`).
     * ``scale_over_epsilon(epsilons, setting)`` (optional): ``scale`` for a whole array of ε at the
       setting's other values, in one vectorized call; only called on ε where ``validity`` holds.
 
@@ -268,6 +284,9 @@ class Mechanism:
     scale_against_dim: Callable[[Sequence[Setting]], np.ndarray] | None = None
     coordinate_quantile: Callable[[np.ndarray, float, Setting], np.ndarray] | None = None
     norm_quantile: Callable[[np.ndarray, float, Setting], np.ndarray] | None = None
+    privacy_profile_over: Callable[[np.ndarray, float, float, Setting], np.ndarray] | None = None
+    noise_validity: Callable[[Setting], Validity] | None = None
+    smallest_private_scale: Callable[[Setting], Any] | None = None
 
     def __post_init__(self):
         require_choice(self.family, "family", tuple(NOISE_FAMILIES))
@@ -275,6 +294,11 @@ class Mechanism:
         require_choice(self.support, "support", ("continuous", "integer"))
         if (self.norm_tail is None) != (self.log_norm_tail is None):
             raise ValueError(f"{self.id}: norm_tail and log_norm_tail must both be given or both be None")
+
+    def noise_validity_at(self, setting: Setting) -> Validity:
+        """Whether this noise's privacy profile holds at ``setting`` whatever its ε and δ
+        (``noise_validity``, or ``validity`` where the entry has none)."""
+        return (self.noise_validity or self.validity)(setting)
 
     @property
     def guarantee_label(self) -> str:

@@ -40,6 +40,7 @@ __all__ = [
     "next_seed",
     "BOUNDED_DATA_TEXT",
     "bounded_data_explainer",
+    "round_up_note",
 ]
 
 PLOTLY_CONFIG = {
@@ -322,6 +323,14 @@ BOUNDED_DATA_TEXT = cite_math(
     "not Δₚ; with u = −‖s* − s‖₁ both become a truncated Laplace. Its actual privacy cost is below its nominal ε, "
     "and equals ε/2 when the normaliser does not depend on the data (Liu, Appendix D)."
 )
+
+
+def round_up_note(setting) -> None:
+    """Where a mechanism's smallest private scale is not safe to round up, one sentence saying so
+    (:mod:`gaussmech_ui.round_up`)."""
+    from .round_up import round_up_note as note  # here, so the sidebar draws without the core
+
+    note(setting)
 
 
 def bounded_data_explainer() -> None:

@@ -23,7 +23,7 @@ from gaussmech_ui.draw_history import DrawHistory, coordinate_history, history_h
 from gaussmech_ui.figures import distributions as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
 from gaussmech_ui.format import format_number, format_percent, math_reference_link  # noqa: E402
-from gaussmech_ui.page_kit import bounded_data_explainer, chart, say, seed_controls, show_chart  # noqa: E402
+from gaussmech_ui.page_kit import bounded_data_explainer, chart, round_up_note, say, seed_controls, show_chart  # noqa: E402
 from gaussmech_ui.params import EVERY_VARIANT_HELP  # noqa: E402
 from gaussmech_ui.ranking import other_neighbour_model  # noqa: E402
 
@@ -355,6 +355,7 @@ with vector_tab:
                 "symmetric with a half-normal radius (" + math_reference_link("6.2") + ")."
             )
 
+round_up_note(setting)
 bounded_data_explainer()
 
 render_page_tools(setting, "pages/1_Noise_distributions.py")

@@ -23,7 +23,7 @@ from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import tails as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
 from gaussmech_ui.format import format_number, format_percent, math_reference_link  # noqa: E402
-from gaussmech_ui.page_kit import bounded_data_explainer, say, show_chart  # noqa: E402
+from gaussmech_ui.page_kit import bounded_data_explainer, round_up_note, say, show_chart  # noqa: E402
 from gaussmech_ui.params import EVERY_VARIANT_HELP  # noqa: E402
 from gaussmech_ui.ranking import other_neighbour_model  # noqa: E402
 
@@ -375,6 +375,7 @@ with lemma_tab:
                 "So $\\operatorname{Var}_G > \\operatorname{Var}_L$ whenever $z > \\sqrt2$, i.e. $\\delta < 2\\Phi(-\\sqrt2) \\approx 0.1573$, for every ε > 0. A sufficient condition; the comparison uses probabilistic DP."
             )
 
+round_up_note(setting)
 bounded_data_explainer()
 
 render_page_tools(setting, "pages/2_Tail_probabilities.py")

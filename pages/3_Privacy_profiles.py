@@ -22,7 +22,7 @@ from gaussmech_ui.figures import profiles as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
 from gaussmech_ui.figures.distributions import trace_name  # noqa: E402
 from gaussmech_ui.format import format_number, format_percent, math_reference_link  # noqa: E402
-from gaussmech_ui.page_kit import bounded_data_explainer, say, show_chart  # noqa: E402
+from gaussmech_ui.page_kit import bounded_data_explainer, round_up_note, say, show_chart  # noqa: E402
 from gaussmech_ui.params import EVERY_VARIANT_HELP  # noqa: E402
 
 ARGS = cached_setting.setting_arguments(setting)
@@ -364,6 +364,7 @@ with composition_tab:
                 "as δ/(2k) per release; naive uses σ_aGM(ε/k, δ/k)."
             )
 
+round_up_note(setting)
 bounded_data_explainer()
 
 with guarded("the attack-risk section"):

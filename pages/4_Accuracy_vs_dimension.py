@@ -21,7 +21,7 @@ from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import accuracy as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
 from gaussmech_ui.format import format_number, math_reference_link  # noqa: E402
-from gaussmech_ui.page_kit import bounded_data_explainer, linked_number_input, show_chart  # noqa: E402
+from gaussmech_ui.page_kit import bounded_data_explainer, linked_number_input, round_up_note, show_chart  # noqa: E402
 from gaussmech_ui.params import Parameter  # noqa: E402
 from gaussmech_ui.ranking import other_neighbour_model  # noqa: E402
 
@@ -534,6 +534,7 @@ with first_tab:
                 "bound is simulated (or, at large d, the Cornish–Fisher expansion) and marked approximate."
             )
 
+round_up_note(setting)
 bounded_data_explainer()
 
 render_page_tools(setting, "pages/4_Accuracy_vs_dimension.py")

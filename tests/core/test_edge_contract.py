@@ -94,6 +94,8 @@ NUMERIC_BASE = {
     "sensitivity_l1": 1.0,
     "sigma": 2.0,
     "sigma_squared": 4.0,
+    "sigma_low": 1.0,
+    "sigma_high": 2.0,
     "sigma_star": 2.0,
     "size": 4,
     "std": 1.0,
@@ -700,6 +702,8 @@ DOMAINS = {
     "width": (0.0, None, True, False, False),  # the width W = b - a of the data bounds, > 0
     "epsilon_zero": (0.0, None, False, False, False),  # ε₀ of a pure-DP mechanism, >= 0
     "sigma_squared": (0.0, 1e30, True, False, False),  # σ² of the exact discrete Gaussian sampler
+    "sigma_low": (0.0, None, True, False, False),  # the ends of an interval of σ, in either order
+    "sigma_high": (0.0, None, True, False, False),
     "total": (0.0, None, False, False, False),
     # attack_risk, audit, inverse and the bounded-data GG functions of generalized
     "advantage": (0.0, 1.0, True, True, False),

@@ -32,6 +32,9 @@ PROMISED = [
     "discrete_gaussian_pmf",
     "discrete_gaussian_variance",
     "discrete_gaussian_exact_sample",
+    # More noise is never less private (issue 20)
+    "discrete_gaussian_smallest_sigma",
+    "discrete_gaussian_delta_over",
     # Registry
     "MECHANISMS",
 ]
