@@ -59,6 +59,7 @@ __all__ = [
     "entry_problems",
     "slider_options",
     "pending_warnings",
+    "add_pending_warnings",
     "page_link_values",
     "link_problem",
     "note_page_links",
@@ -609,6 +610,12 @@ def entry_problems() -> dict[str, str]:
     problems = dict(state.get(_ENTRY_PROBLEMS, {}))
     state[_ENTRY_PROBLEMS] = {}
     return problems
+
+
+def add_pending_warnings(messages: list[str]) -> None:
+    """Warnings for the next run's sidebar to show at the top of the page (a settings file's bad values)."""
+    state = _state()
+    state[_PENDING_WARNINGS] = state.get(_PENDING_WARNINGS, []) + list(messages)
 
 
 def pending_warnings() -> list[str]:
