@@ -91,7 +91,9 @@ def _query(values: dict) -> dict[str, str]:
 def _render(page: str, query: dict[str, str]):
     from streamlit.testing.v1 import AppTest
 
-    at = AppTest.from_file(str(APP_ROOT / "app.py"), default_timeout=120)
+    at = AppTest.from_file(
+        str(APP_ROOT / "app.py"), default_timeout=300
+    )  # a hang guard under a loaded machine, not a timing
     for key, value in query.items():
         at.query_params[key] = value
     at.switch_page(page)
