@@ -62,6 +62,7 @@ def test_the_overview_answer_starts_on_a_laptops_first_screen_and_its_table_fits
 def test_a_focused_menu_link_does_not_look_like_the_current_page(page, app_url):
     page.goto(app_url)
     page.locator(IDLE).wait_for(state="attached")
+    expect(page.locator('[data-testid="stAlertContentInfo"]').first).to_contain_text("adds the least noise")
     links = page.locator('[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"]')
     current = page.locator('.st-key-menu_current [data-testid="stPageLink-NavLink"]')
     expect(current).to_contain_text("Overview")
