@@ -114,8 +114,8 @@ STEPS: tuple[TourStep, ...] = (
     TourStep(
         5,
         "What ε means as odds",
-        "ε bounds how much one release can move anyone's belief about Alice; here is what the best attacker "
-        "actually achieves against each mechanism at this setting.",
+        "(ε, δ) bounds how much a decision made from one release can move anyone's belief about Alice; here is "
+        "what the best attacker actually achieves against each mechanism at this setting.",
         "You were 10% sure Alice is in the data. After the release, can you be 50% sure?",
         {**_BASE, "dim": 10},
         "pages/3_Privacy_profiles.py",
