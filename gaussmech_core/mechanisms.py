@@ -29,6 +29,7 @@ from .registry_types import (
     HistogramCalibration,
     HistogramRelease,
     Mechanism,
+    NoiseLaw,
     Setting,
     Validity,
 )
@@ -238,8 +239,11 @@ def _gaussian_mechanism(
     featured: bool = False,
     notes: str = "",
     releases_histograms: bool = False,
+    calibration: str | None = None,
 ) -> Mechanism:
     """A mechanism that adds N(0, σ² I_d) noise, σ calibrated by ``sigma_function(ε, δ, Δ₂)``.
+
+    ``calibration``: the rule σ comes from when another entry can share it (:class:`NoiseLaw`); by default the id.
 
     ``releases_histograms``: offered in the denoising lab (σ at the neighbour model's Δ₂).
     """
@@ -275,6 +279,7 @@ def _gaussian_mechanism(
         is_default=is_default,
         featured=featured,
         notes=notes,
+        noise_law=lambda s: NoiseLaw("Gaussian", calibration or mechanism_id),
     )
 
 
@@ -323,6 +328,34 @@ def _laplace_validity(setting: Setting) -> Validity:
     return _ALWAYS
 
 
+# The calibrations two entries can share (NoiseLaw.calibration): the same rule on the same Δ.
+_EXACT_PROFILE = "the exact (ε, δ)-DP profile"
+_LIU_PDP = "Liu's (ε, δ)-probabilistic DP condition"
+
+
+def _pure_laplace(l1_sensitivity: float) -> str:
+    return f"pure ε-DP, b = Δ₁/ε with Δ₁ = {l1_sensitivity!r}"
+
+
+def _gg_law(scale_guarantee: str):
+    """GG(p)'s noise at a setting: Laplace noise at p = 1, Gaussian noise at p = 2 (docs/math.md sections 5.4, 5.5)."""
+
+    def law(setting: Setting) -> NoiseLaw:
+        if setting.order == 1.0:
+            name = "Laplace"
+            calibration = _pure_laplace(setting.sensitivity) if scale_guarantee == "probabilistic" else _EXACT_PROFILE
+        elif setting.order == 2.0:
+            name, calibration = "Gaussian", (_LIU_PDP if scale_guarantee == "probabilistic" else _EXACT_PROFILE)
+        else:
+            name, calibration = (
+                f"GG(p = {setting.order:g})",
+                (_LIU_PDP if scale_guarantee == "probabilistic" else _EXACT_PROFILE),
+            )
+        return NoiseLaw(name, calibration)
+
+    return law
+
+
 def _gg_mechanism(
     mechanism_id,
     name,
@@ -369,6 +402,7 @@ def _gg_mechanism(
         histogram=histogram,
         featured=featured,
         notes=notes,
+        noise_law=_gg_law(scale_guarantee),
     )
 
 
@@ -764,6 +798,7 @@ def _build_registry() -> dict[str, Mechanism]:
             is_default=True,
             featured=True,
             releases_histograms=True,
+            calibration=_EXACT_PROFILE,
         ),
         _gaussian_mechanism(
             "classical_gaussian",
@@ -793,6 +828,7 @@ def _build_registry() -> dict[str, Mechanism]:
             "probabilistic",
             gaussian.pdp_gaussian_sigma,
             _needs_positive_epsilon("Lemma 10"),
+            calibration=_LIU_PDP,
         ),
         _gaussian_mechanism(
             "gaussian_zcdp_bs",
@@ -852,6 +888,7 @@ def _build_registry() -> dict[str, Mechanism]:
             histogram=_LAPLACE_HISTOGRAM,
             featured=True,
             notes="Calibrated to the l1 sensitivity Δ₁ implied by the neighbour model.",
+            noise_law=lambda s: NoiseLaw("Laplace", _pure_laplace(s.l1_sensitivity)),
         ),
         _gg_mechanism(
             "generalized_gaussian",

@@ -37,6 +37,17 @@ SENSITIVITY_NORMS: dict[str, str] = {
     "integer_l2": "Δ₂ of an integer-valued query",
 }
 
+# The law of one noise coordinate, by family, in the words a reader knows (a NoiseLaw's ``law``).
+LAW_NAMES: dict[str, str] = {
+    "gaussian": "Gaussian",
+    "laplace": "Laplace",
+    "generalized_gaussian": "GG(p)",
+    "r1smg": "rank-1 singular Gaussian",
+    "truncated_generalized_gaussian": "truncated GG(p)",
+    "clamped_generalized_gaussian": "clamped GG(p)",
+    "discrete_gaussian": "discrete Gaussian",
+}
+
 GUARANTEE_LABELS: dict[str, str] = {
     "pure": "ε-DP (pure)",
     "approximate": "(ε, δ)-DP",
@@ -125,6 +136,21 @@ class Setting:
     def matrix_gamma(self) -> float:
         """γ ≥ sup ‖f(X)‖_F for MVG; Δ₂/2 unless set."""
         return self.mvg_gamma if self.mvg_gamma is not None else self.sensitivity / 2.0
+
+
+@dataclass(frozen=True)
+class NoiseLaw:
+    """The noise an entry draws at a setting: the law of a coordinate and the rule that sets its scale.
+
+    Two entries whose laws are equal draw the same noise at that setting, by the mathematics (GG with
+    p = 2 calibrated on its exact profile is the analytic Gaussian, Balle & Wang 2018, Theorem 8;
+    GG-pDP with p = 1 is the Laplace mechanism, Liu, Claim 4): a ranking ties them without comparing
+    numbers. Equal ``law`` with a different ``calibration`` is the same kind of noise at another
+    scale (GG with p = 1 on its (ε, δ) profile against the pure-ε Laplace mechanism).
+    """
+
+    law: str
+    calibration: str
 
 
 @dataclass(frozen=True)
@@ -287,6 +313,7 @@ class Mechanism:
     privacy_profile_over: Callable[[np.ndarray, float, float, Setting], np.ndarray] | None = None
     noise_validity: Callable[[Setting], Validity] | None = None
     smallest_private_scale: Callable[[Setting], Any] | None = None
+    noise_law: Callable[[Setting], NoiseLaw] | None = None
 
     def __post_init__(self):
         require_choice(self.family, "family", tuple(NOISE_FAMILIES))
@@ -299,6 +326,16 @@ class Mechanism:
         """Whether this noise's privacy profile holds at ``setting`` whatever its ε and δ
         (``noise_validity``, or ``validity`` where the entry has none)."""
         return (self.noise_validity or self.validity)(setting)
+
+    def law_at(self, setting: Setting) -> NoiseLaw:
+        """The noise this entry draws at ``setting`` (:class:`NoiseLaw`); by default its family's law and its own calibration."""
+        if self.noise_law is not None:
+            return self.noise_law(setting)
+        return NoiseLaw(LAW_NAMES[self.family], self.id)
+
+    def draws_same_noise(self, other: Mechanism, setting: Setting) -> bool:
+        """Whether this entry and ``other`` draw the same noise at ``setting`` (equal laws: a registry fact)."""
+        return self is other or self.law_at(setting) == other.law_at(setting)
 
     @property
     def guarantee_label(self) -> str:

@@ -20,10 +20,11 @@ from gaussmech_core.mechanisms import MECHANISMS
 from gaussmech_core.registry_types import Setting
 
 from .cached.cache import UPLOAD_HASH_FUNCS
+from .claims.attack import risk_caption
+from .claims.odds import odds_example, odds_sentence
 from .downloads import download_csv
 from .figures.attack_risk import attack_tpr_figure
 from .format import format_number, format_percent
-from .odds import odds_example, odds_sentence, posterior_bound
 
 __all__ = [
     "PRIOR_STOPS",
@@ -145,58 +146,21 @@ def display_table(frame: pd.DataFrame) -> pd.DataFrame:
     return shown
 
 
-def risk_caption(frame: pd.DataFrame, setting: Setting, prior: float) -> str:
-    """The plain-language sentence under the table, from the numbers (δ stated)."""
-    valid = frame[frame["valid"]]
-    if valid.empty:
-        return "No mechanism's guarantee holds at this setting, so there are no attack numbers to show."
-    promise = min(1.0, math.exp(min(setting.epsilon, 700.0)) * 0.01 + setting.delta)
-    worst = valid.loc[valid["tpr_1"].idxmax()]
-    best = valid.loc[valid["tpr_1"].idxmin()]
-    sentence = (
-        f"At ε = {format_number(setting.epsilon)} and δ = {format_number(setting.delta)}, an attacker allowed 1 false "
-        f"alarm in 100 catches Alice at most {format_percent(promise, 3)} of the time under the (ε, δ) promise. "
-        f"{best['mechanism']} holds it to {format_percent(best['tpr_1'], 3)}"
-    )
-    if worst["tpr_1"] > promise * (1 + 1e-9):
-        sentence += (
-            f"; {worst['mechanism']} lets it reach {format_percent(worst['tpr_1'], 3)}, above what its claimed "
-            "guarantee allows."
-        )
-    else:
-        sentence += f"; the weakest, {worst['mechanism']}, lets it reach {format_percent(worst['tpr_1'], 3)}."
-    sentence += (
-        f" An observer {format_percent(prior, 3)} sure beforehand ends at most "
-        f"{format_percent(float(valid['posterior_1'].max()), 3)} sure on a 1%-FPR decision "
-        f"(the odds bound alone allows {format_percent(posterior_bound(prior, setting.epsilon), 3)} plus δ)."
-    )
-    return sentence
-
-
 def render_attack_risk_section(
     setting: Setting,
     key_prefix: str,
     *,
     with_inverse: bool = True,
     heading: bool = True,
-    opt_in: bool = False,
     chart_first: bool = False,
 ) -> pd.DataFrame | None:
     """Draw the attack-risk section; returns its frame (``None`` if it was not drawn or could not be computed).
 
-    With ``opt_in``, a toggle (``<key_prefix>_show``, default off) asks first, so a page that has
-    its own first screen keeps it; the tour's odds step shows the section at once, with
-    ``chart_first`` (one idea, one chart: the table follows it).
+    The tour's odds step shows it with ``chart_first`` (one idea, one chart: the table follows it);
+    the Privacy profiles page gives it a tab of its own.
     """
     if heading:
         st.subheader("What an attacker can do")
-    if opt_in and not st.toggle(
-        "Show what the best membership attacker can do against every mechanism",
-        key=f"{key_prefix}_show",
-        help="Advantage, true-positive rate at 1% and 0.1% false-positive rate, and the largest posterior belief, "
-        "computed exactly from each mechanism's privacy profile.",
-    ):
-        return None
     st.markdown(odds_sentence(setting.epsilon, setting.delta))
     prior = st.select_slider(
         "The attacker's belief before the release that Alice is in the data (prior)",
@@ -219,7 +183,7 @@ def render_attack_risk_section(
     def table() -> None:
         with st.container(key=f"{key_prefix}_risk_table"):
             st.dataframe(display_table(frame), hide_index=True, key=f"{key_prefix}_risk_dataframe")
-        st.info(risk_caption(frame, setting, float(prior)), icon=":material/campaign:")
+        st.info(risk_caption(frame, setting, float(prior), MECHANISMS), icon=":material/campaign:")
 
     def chart() -> None:
         st.plotly_chart(

@@ -153,27 +153,86 @@ def figure_file_name(chart_slug: str, setting: Setting, extension: str) -> str:
     return f"gaussmech-{_slugify(chart_slug)}-{parameter_slug(setting)}.{extension}"
 
 
-def _legend_layout(figure: go.Figure) -> tuple[int, int]:
-    """(columns, rows) of the slide legend: 3 columns of short names, 2 of long ones, 0 rows without names."""
+def _legend_layout(figure: go.Figure, columns: int | None = None) -> tuple[int, int]:
+    """(columns, rows) of the slide legend: 3 columns of short names, 2 of long ones (or ``columns``), 0 rows without names."""
     names = [trace.name for trace in figure.data if trace.name and trace.showlegend is not False]
     if not names:
         return 1, 0
-    columns = 3 if max(len(name) for name in names) <= 38 else 2
+    if columns is None:
+        columns = 3 if max(len(name) for name in names) <= 38 else 2
     return columns, -(-len(names) // columns)
+
+
+def _group_title(trace) -> str:
+    title = getattr(trace, "legendgrouptitle", None)
+    return str(title.text) if title is not None and title.text else ""
+
+
+def _spacer(name: str, rank: int) -> dict:
+    """A legend entry that draws nothing: a group's title (bold) or an empty cell that ends a row."""
+    return dict(
+        type="scatter",
+        x=[None],
+        y=[None],
+        mode="markers",
+        marker=dict(color="rgba(0,0,0,0)", size=1, line=dict(width=0)),
+        name=name,
+        hoverinfo="skip",
+        showlegend=True,
+        legendrank=rank,
+    )
+
+
+def _keep_groups_as_rows(figure: go.Figure, columns: int) -> None:
+    """Legend groups in a static image: each group's title on a row of its own, its entries on the rows below.
+
+    Plotly stacks a horizontal legend's groups one entry per row, so the groups are dissolved and
+    rebuilt from entries that draw nothing: the title ("Gaussian calibrations", from the
+    registry-based :func:`gaussmech_ui.figures.common.legend_group`), then the group's curves in
+    their legend order, then empty cells to the end of the row. A figure without group titles is
+    left as it is.
+    """
+    entries = [trace for trace in figure.data if trace.name and trace.showlegend is not False]
+    if not any(_group_title(trace) for trace in entries):
+        return
+    entries.sort(key=lambda trace: trace.legendrank if trace.legendrank is not None else 1000)
+    groups: dict[str, list] = {}
+    titles: dict[str, str] = {}
+    for trace in entries:
+        group = str(trace.legendgroup or trace.name)
+        groups.setdefault(group, []).append(trace)
+        titles.setdefault(group, _group_title(trace))
+    rank = 0
+    spacers = []
+    for group, members in groups.items():
+        cells = [f"<b>{titles[group]}</b>"] + [" "] * (columns - 1) if titles[group] else []
+        for name in cells:
+            spacers.append(_spacer(name, rank))
+            rank += 1
+        for trace in members:
+            trace.legendrank = rank
+            rank += 1
+        for _ in range(-len(members) % columns):
+            spacers.append(_spacer(" ", rank))
+            rank += 1
+    figure.update_traces(legendgrouptitle_text=None)
+    figure.add_traces(spacers)
 
 
 def legend_below(figure: go.Figure, *, top: int, height: int, drop_hidden: bool = True, row_height: int = 28) -> None:
     """Lay ``figure`` out at ``height`` pixels with its legend below the plot in aligned columns (in place).
 
     Traces hidden in the legend (``visible="legendonly"``) are left out when ``drop_hidden``
-    (they are not drawn, so a static image should not list them); legend groups are dissolved
-    (grouped entries would stack one per row) and the legend's title is removed. The bottom
-    margin holds the x-axis title and every legend row, so nothing overlaps or is cut.
+    (they are not drawn, so a static image should not list them); legend groups keep their titles
+    as rows of their own (:func:`_keep_groups_as_rows`) and the legend's title is removed. The
+    bottom margin holds the x-axis title and every legend row, so nothing overlaps or is cut.
     """
     if drop_hidden:
         figure.data = [trace for trace in figure.data if trace.visible != "legendonly"]
+    columns, _ = _legend_layout(figure)
+    _keep_groups_as_rows(figure, columns)
     figure.update_traces(legendgroup=None)
-    columns, rows = _legend_layout(figure)
+    columns, rows = _legend_layout(figure, columns)
     named = sum(1 for trace in figure.data if trace.name and trace.showlegend is not False)
     if figure.layout.showlegend is False or (figure.layout.showlegend is None and named < 2):
         rows = 0  # a chart without a legend (one trace, or hidden on purpose) keeps none

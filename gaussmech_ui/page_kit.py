@@ -56,10 +56,17 @@ SEED_RANGE = (1, 1_000_000)
 # Printed, the page leaves out the sidebar, Streamlit's header and the page tools (container key
 # ``page_tools``, :mod:`gaussmech_ui.page_tools`), and keeps charts and tables whole. One style
 # element for both: every element is part of every rerun's cost.
+# The menu: a focused link gets an outline, not the current page's background (the current page is
+# the link in the container ``menu_current``, gaussmech_ui.sidebar._draw_menu).
 PAGE_STYLE = """
 <style>
 [data-testid="stMainBlockContainer"] { padding-top: 4rem !important; padding-bottom: 3rem !important; }
 [data-testid="stMainBlockContainer"] h1 { font-size: 2.1rem !important; padding: 0 0 0.35rem 0 !important; line-height: 1.2; }
+[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"]:focus { background-color: transparent; }
+[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"]:hover { background-color: rgba(151, 164, 190, 0.25); }
+[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"]:focus-visible { outline: 2px solid #0068c9; outline-offset: -2px; }
+[data-testid="stSidebar"] .st-key-menu_current [data-testid="stPageLink-NavLink"] { background-color: rgba(151, 164, 190, 0.15); }
+[data-testid="stSidebar"] .st-key-menu_current [data-testid="stPageLink-NavLink"] span { font-weight: 600; }
 @media (max-width: 640px) {
   [data-testid="stMainBlockContainer"] { padding-left: 0.75rem !important; padding-right: 0.75rem !important; }
   [data-testid="stMainBlockContainer"] h1 { font-size: 1.7rem !important; }

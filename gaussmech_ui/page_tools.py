@@ -26,7 +26,7 @@ import streamlit as st
 
 from gaussmech_core.registry_types import Setting
 
-from . import chart_log, menu, presenter, report, reproduce, share
+from . import chart_log, menu, params, presenter, report, reproduce, share
 from .chart_log import PageLog
 from .downloads import download_csv, download_file
 from .export import IMAGE_FORMATS, export_unavailable_reason, figure_file_name, figure_image
@@ -242,12 +242,24 @@ def _read_upload(key: str) -> None:
         st.session_state[_LOAD_MESSAGES] = [("error", f"Could not load {quote_untrusted(uploaded.name)}: {problem}.")]
         return
     st.session_state[_PENDING_LOAD] = loaded
-    st.session_state[_LOAD_MESSAGES] = [("warning", message) for message in loaded.warnings]
 
 
 def _apply_pending_load() -> None:
+    """Open the loaded file's page; its bad values are warned about at the top of that page, one message each.
+
+    The warnings go where a link's bad values go (the sidebar's pending warnings, shown above the
+    page), not into the settings tool, which the opened page does not show.
+    """
     loaded = st.session_state.pop(_PENDING_LOAD, None)
     if loaded is not None:
+        count = len(loaded.warnings)
+        summary = "Loaded the settings file" + (
+            f"; {count} value{'s' if count != 1 else ''} could not be used (see the warnings above the page)."
+            if count
+            else "."
+        )
+        params.add_pending_warnings(loaded.warnings)
+        st.toast(summary, icon=":material/warning:" if count else ":material/check:")
         st.switch_page(loaded.page_path, query_params=loaded.query)
 
 

@@ -59,6 +59,7 @@ __all__ = [
     "entry_problems",
     "slider_options",
     "pending_warnings",
+    "add_pending_warnings",
     "page_link_values",
     "link_problem",
     "note_page_links",
@@ -162,11 +163,13 @@ PARAMETERS: dict[str, Parameter] = {
             lower=1e-300,
             upper=1.0,
             upper_open=True,
-            stops=tuple(float(f"1e-{k}") for k in range(300, 0, -1)),
+            # The δ people use (1e-10 … 1e-3) spread over the slider, 1, 2, 5 per decade; the box takes the rest
+            # of (1e-300, 1), and a value from it or from a link joins the stops (slider_options).
+            stops=_decade_stops((1, 2, 5), -16, 0.5),
             help=(
                 "δ (delta) is the small probability with which the ε bound may fail, so choose it "
-                "well below 1/n for n people (for example 1e-5 to 1e-10). The slider moves by "
-                "decades; type any value below 1 in the box."
+                "well below 1/n for n people (for example 1e-5 to 1e-10). The slider covers 1e-16 to 0.5 "
+                "in steps of 1, 2, 5 per decade; type any value from 1e-300 to below 1 in the box."
             ),
         ),
         Parameter(
@@ -399,7 +402,7 @@ def nearest_stop(parameter: Parameter | str, value: float):
     Examples
     --------
     >>> nearest_stop("epsilon", 1.0), nearest_stop("epsilon", 0.37), nearest_stop("delta", 4e-7)
-    (1.0, 0.3, 1e-06)
+    (1.0, 0.3, 5e-07)
     """
     if isinstance(parameter, str):
         parameter = PARAMETERS[parameter]
@@ -609,6 +612,12 @@ def entry_problems() -> dict[str, str]:
     problems = dict(state.get(_ENTRY_PROBLEMS, {}))
     state[_ENTRY_PROBLEMS] = {}
     return problems
+
+
+def add_pending_warnings(messages: list[str]) -> None:
+    """Warnings for the next run's sidebar to show at the top of the page (a settings file's bad values)."""
+    state = _state()
+    state[_PENDING_WARNINGS] = state.get(_PENDING_WARNINGS, []) + list(messages)
 
 
 def pending_warnings() -> list[str]:

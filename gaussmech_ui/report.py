@@ -33,9 +33,9 @@ import plotly.io as pio
 from gaussmech_core.mechanisms import MECHANISMS, calibrate_all
 from gaussmech_core.registry_types import Setting
 
+from .claims.odds import odds_sentence
 from .export import legend_below, setting_line
 from .format import format_number
-from .odds import odds_sentence
 
 __all__ = ["VERSIONS", "ReportChart", "registry_warnings", "build_report", "report_file_name"]
 

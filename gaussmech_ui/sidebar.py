@@ -63,7 +63,7 @@ def render_sidebar() -> Setting:
     problems = params.entry_problems()
     with st.sidebar:
         st.markdown("### gaussmech")
-        _draw_menu(app_root)
+        _draw_menu(app_root, entry)
         st.divider()
         # The neighbour model first: which mechanism wins depends on it (issue 10), so it is never below the fold.
         choices = [name for name, parameter in PARAMETERS.items() if parameter.control == "choice"]
@@ -102,13 +102,23 @@ def finish_page() -> None:
         (slot if slot is not None else st).warning(message, icon=":material/warning:")
 
 
-def _draw_menu(app_root: Path) -> None:
+def _draw_menu(app_root: Path, current) -> None:
+    """The menu: one link per page; the current page's link sits in the container ``menu_current``.
+
+    Streamlit draws a focused link with the current page's background, so after a click or a Tab
+    the menu showed two "current" pages; :data:`gaussmech_ui.page_kit.PAGE_STYLE` styles focus as
+    an outline and the current page by this container, not by Streamlit's own class.
+    """
     entries = menu.available_entries(app_root)
     if len(entries) < 2:  # a one-page app has nowhere to go (and Streamlit registers no page to link)
         return
     link_query = params.to_query(params.current_values())
     for entry in entries:
-        st.page_link(entry.path, label=entry.label, icon=entry.icon, query_params=link_query)
+        if current is not None and entry.path == current.path:
+            with st.container(key="menu_current"):
+                st.page_link(entry.path, label=entry.label, icon=entry.icon, query_params=link_query)
+        else:
+            st.page_link(entry.path, label=entry.label, icon=entry.icon, query_params=link_query)
 
 
 def _log_slider_with_entry(parameter: Parameter) -> None:

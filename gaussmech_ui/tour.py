@@ -27,6 +27,8 @@ from gaussmech_core.registry_types import Setting
 from . import params
 from .attack_panel import render_attack_risk_section
 from .cached.cache import UPLOAD_HASH_FUNCS
+from .claims.ranking import neighbour_model_phrase, reader_name
+from .claims.trends import comparison, trend
 from .draw_history import DrawHistory, url_int
 from .figures import tour as figures
 from .format import format_number, format_percent
@@ -102,9 +104,9 @@ STEPS: tuple[TourStep, ...] = (
     ),
     TourStep(
         4,
-        "What dimension does to error, and why a flat curve is suspicious",
+        "What dimension does to error, and why a falling curve is suspicious",
         "Releasing d numbers at once, the error of the whole vector grows with d for every proven mechanism. "
-        "R1SMG claims to need far less; its true δ shows why: the claim does not hold.",
+        "R1SMG claims far less, an error that even falls as d grows; its true δ shows why: the claim does not hold.",
         "A paper says its noise barely grows with d. What would you check first?",
         {**_BASE, "dim": 50, "l1_model": "all_coordinates"},
         "pages/4_Accuracy_vs_dimension.py",
@@ -113,8 +115,8 @@ STEPS: tuple[TourStep, ...] = (
     TourStep(
         5,
         "What ε means as odds",
-        "ε bounds how much one release can move anyone's belief about Alice; here is what the best attacker "
-        "actually achieves against each mechanism at this setting.",
+        "(ε, δ) bounds how much a decision made from one release can move anyone's belief about Alice; here is "
+        "what the best attacker actually achieves against each mechanism at this setting.",
         "You were 10% sure Alice is in the data. After the release, can you be 50% sure?",
         {**_BASE, "dim": 10},
         "pages/3_Privacy_profiles.py",
@@ -315,8 +317,29 @@ def _step_four(setting: Setting) -> None:
         figures.dimension_figure(dims, curves, setting),
         "tour_dimension_chart",
         "Root-mean-square error of the whole vector against the dimension for three mechanisms.",
-        verdict + " Laplace here uses Δ₁ = √d·Δ (every coordinate may change).",
+        dimension_caption(dims, curves, setting) + " " + verdict,
     )
+
+
+def dimension_caption(dims: np.ndarray, curves: dict, setting: Setting) -> str:
+    """What the dimension chart draws, in words computed from its curves (``{name: (values, colour, dash)}``).
+
+    Each curve's ends (:func:`gaussmech_ui.claims.trends.trend`), where Laplace lies against the
+    default Gaussian (:func:`~gaussmech_ui.claims.trends.comparison`), and the Δ₁ that Laplace
+    follows under the sidebar's neighbour model, so "Next" with another model changes the words too.
+    """
+    default, laplace, claimed = (MECHANISMS[key] for key in (DEFAULT_MECHANISM_ID, "laplace", "r1smg"))
+    values = {name: curve[0] for name, curve in curves.items()}
+    gaussian = trend(f"{reader_name(default)}'s error", dims, values[default.name])
+    against = comparison("", f"{reader_name(default)}'s", dims, values[laplace.name], values[default.name]).strip()
+    lap = trend(
+        f"{reader_name(laplace)}'s, with {neighbour_model_phrase(setting.l1_model)},", dims, values[laplace.name]
+    )
+    fallen = trend(f"{claimed.short_name}'s (dashed; its guarantee is only claimed)", dims, values[claimed.name])
+    sentences = [f"On the chart, {gaussian}." if gaussian else ""]
+    sentences.append(f"{lap[0].upper()}{lap[1:]} and {against}." if lap and against else "")
+    sentences.append(f"{fallen}." if fallen else "")
+    return " ".join(sentence for sentence in sentences if sentence)
 
 
 def _step_five(setting: Setting) -> None:

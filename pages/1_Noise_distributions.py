@@ -18,6 +18,7 @@ setting = render_sidebar()
 
 from gaussmech_core.mechanisms import DEFAULT_MECHANISM_ID, MECHANISMS  # noqa: E402
 from gaussmech_ui.cached import distributions as cached  # noqa: E402
+from gaussmech_ui.claims.ranking import other_neighbour_model  # noqa: E402
 from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.draw_history import DrawHistory, coordinate_history, history_histogram  # noqa: E402
 from gaussmech_ui.figures import distributions as figures  # noqa: E402
@@ -25,7 +26,6 @@ from gaussmech_ui.figures.common import figure_frame  # noqa: E402
 from gaussmech_ui.format import format_number, format_percent, math_reference_link  # noqa: E402
 from gaussmech_ui.page_kit import bounded_data_explainer, chart, round_up_note, say, seed_controls, show_chart  # noqa: E402
 from gaussmech_ui.params import EVERY_VARIANT_HELP  # noqa: E402
-from gaussmech_ui.ranking import other_neighbour_model  # noqa: E402
 
 SAMPLE_SIZES = (100, 1_000, 10_000, 100_000, 1_000_000)
 VECTOR_POINTS = 600

@@ -19,13 +19,13 @@ setting = render_sidebar()
 from gaussmech_core.generalized import LEMMA11_DELTA_THRESHOLD, lemma11_variance_ratio  # noqa: E402
 from gaussmech_core.mechanisms import MECHANISMS  # noqa: E402
 from gaussmech_ui.cached import distributions as cached_setting, tails as cached  # noqa: E402
+from gaussmech_ui.claims.ranking import other_neighbour_model  # noqa: E402
 from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import tails as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
 from gaussmech_ui.format import format_number, format_percent, math_reference_link  # noqa: E402
 from gaussmech_ui.page_kit import bounded_data_explainer, round_up_note, say, show_chart  # noqa: E402
 from gaussmech_ui.params import EVERY_VARIANT_HELP  # noqa: E402
-from gaussmech_ui.ranking import other_neighbour_model  # noqa: E402
 
 ARGS = cached_setting.setting_arguments(setting)
 # The same setting under the other neighbour model, for captions that say what it would change.

@@ -36,14 +36,20 @@ st.markdown(
 
 TAB_LABELS = [
     "Privacy profiles",
+    "What an attacker can do",
     "Privacy loss",
     "Where the classical formula holds",
     "Hypothesis testing",
     "Composition",
 ]
-profile_tab, loss_tab, classical_tab, testing_tab, composition_tab = st.tabs(
+profile_tab, attack_tab, loss_tab, classical_tab, testing_tab, composition_tab = st.tabs(
     TAB_LABELS, key="profiles_view", bind="query-params"
 )
+
+with attack_tab:
+    if attack_tab.open:  # the best attacker's numbers, computed only when the tab is open (about 2 s of CPU)
+        with guarded("the attack-risk section"):
+            render_attack_risk_section(setting, "attack", heading=False)
 
 with profile_tab:
     if profile_tab.open:
@@ -366,9 +372,6 @@ with composition_tab:
 
 round_up_note(setting)
 bounded_data_explainer()
-
-with guarded("the attack-risk section"):
-    render_attack_risk_section(setting, "attack", opt_in=True)
 
 render_page_tools(setting, "pages/3_Privacy_profiles.py")
 finish_page()  # warns about this page's own link values that could not be used

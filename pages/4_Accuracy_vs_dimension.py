@@ -17,13 +17,13 @@ setting = render_sidebar()
 from gaussmech_core.mechanisms import MECHANISMS  # noqa: E402  (after the frame, so a broken core still shows the sidebar)
 from gaussmech_ui.cached import accuracy as cached  # noqa: E402
 from gaussmech_ui.cached.arguments import setting_arguments  # noqa: E402
+from gaussmech_ui.claims.ranking import other_neighbour_model  # noqa: E402
 from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import accuracy as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
 from gaussmech_ui.format import format_number, math_reference_link  # noqa: E402
 from gaussmech_ui.page_kit import bounded_data_explainer, linked_number_input, round_up_note, show_chart  # noqa: E402
 from gaussmech_ui.params import Parameter  # noqa: E402
-from gaussmech_ui.ranking import other_neighbour_model  # noqa: E402
 
 SEED_KEY = "accuracy_seed"
 # The target error of "Accuracy first", read by the shared entry parser (bad text keeps the last value, and says so).

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from gaussmech_core.registry_types import Setting
 
-from ..ranking import other_neighbour_model as _other_model
+from ..claims.ranking import other_neighbour_model as _other_model
 
 __all__ = ["setting_arguments", "make_setting", "arguments_read_by", "STAND_IN"]
 

@@ -320,7 +320,9 @@ def coordinate_bounds(
         )
         for key, scale in scales.items()
     ]
-    return pd.DataFrame(rows, columns=["id", "std", "bound", "method"]).set_index("id")
+    frame = pd.DataFrame(rows, columns=["id", "std", "bound", "method"]).set_index("id")
+    frame["low"] = frame["high"] = frame["bound"]
+    return frame
 
 
 @cache_data(max_entries=64, show_spinner=False)
@@ -340,8 +342,11 @@ def norm_bounds(
     """The error bound in l2 norm at confidence 1 − α of every shown valid mechanism, at dimension d.
 
     Index: mechanism id. Columns ``std`` (the root of E‖N‖₂²), ``bound`` (exact where the registry
-    has ``norm_tail``; else the empirical 1 − α quantile of :func:`monte_carlo_norms` when at least
-    10 draws lie beyond it; else NaN) and ``method`` (``"exact"``, ``"Monte Carlo"`` or ``""``).
+    has ``norm_tail``, and at d = 1, where ‖N‖₂ = |N₁| and the coordinate bound is exact; else the
+    empirical 1 − α quantile of :func:`monte_carlo_norms` when at least 10 draws lie beyond it;
+    else NaN), ``method`` (``"exact"``, ``"Monte Carlo"`` or ``""``), and ``low``/``high``: a 95%
+    confidence interval of the bound (:func:`quantile_interval` for Monte Carlo; the bound itself
+    when exact), so that a ranking never separates estimates whose intervals overlap.
     """
     setting = make_setting(epsilon, delta, sensitivity, order, dim, l1_model, data_lower, data_upper)
     table = calibration_table(
@@ -352,16 +357,51 @@ def norm_bounds(
     for key, scale in scales.items():
         mechanism = MECHANISMS[key]
         bound, method = math.nan, ""
+        low = high = math.nan
         if mechanism.norm_tail is not None:
             bound, method = _bound("norm", key, scale, setting, alpha), "exact"
+        elif dim == 1 and not mechanism.matrix_valued:  # ‖N‖₂ = |N₁|: the coordinate bound, exactly
+            bound, method = _bound("coordinate", key, scale, setting, alpha), "exact"
         else:
             values = monte_carlo_norms(
                 key, epsilon, delta, sensitivity, order, dim, l1_model, data_lower=data_lower, data_upper=data_upper
             )
             if values is not None and alpha * values.size >= 10:
                 bound, method = float(np.quantile(values, 1.0 - alpha, method="higher")), "Monte Carlo"
-        rows.append(dict(id=key, std=math.sqrt(float(table.loc[key, "expected_loss"])), bound=bound, method=method))
-    return pd.DataFrame(rows, columns=["id", "std", "bound", "method"]).set_index("id")
+                low, high = quantile_interval(values, 1.0 - alpha)
+        if method == "exact":
+            low = high = bound
+        rows.append(
+            dict(
+                id=key,
+                std=math.sqrt(float(table.loc[key, "expected_loss"])),
+                bound=bound,
+                method=method,
+                low=low,
+                high=high,
+            )
+        )
+    return pd.DataFrame(rows, columns=["id", "std", "bound", "method", "low", "high"]).set_index("id")
+
+
+def quantile_interval(sorted_values: np.ndarray, level: float, z: float = 1.96) -> tuple[float, float]:
+    """A distribution-free 95% confidence interval of the ``level`` quantile from sorted draws.
+
+    The number of draws below the quantile is Binomial(n, level); the order statistics at
+    n·level ∓ z·√(n·level·(1 − level)) bracket it (the normal approximation, fine for the ≥ 10
+    draws beyond it that :func:`norm_bounds` asks for).
+
+    Examples
+    --------
+    >>> low, high = quantile_interval(np.arange(1.0, 10_001.0), 0.95)
+    >>> low < 9500 < high
+    True
+    """
+    n = sorted_values.size
+    spread = z * math.sqrt(n * level * (1.0 - level))
+    lower = max(0, math.floor(n * level - spread) - 1)
+    upper = min(n - 1, math.ceil(n * level + spread))
+    return float(sorted_values[lower]), float(sorted_values[upper])
 
 
 def comparison_deltas(delta: float, base: tuple = LIU_DELTAS) -> tuple[float, ...]:

@@ -18,8 +18,16 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from ..claims.ranking import (
+    assumption_sentence,
+    bounded_note,
+    on_curve_note,
+    rank,
+    ranked,
+    under_other_model,
+    winner_phrase,
+)
 from ..format import format_number, format_percent, math_reference_link
-from ..ranking import assumption_sentence, bounded_note, on_curve_note, rank, ranked, winner_phrase
 from .built_once import built_once
 from .common import (
     CURRENT_COLOR,
@@ -309,13 +317,13 @@ def expected_loss_caption(
 
     The "smallest" is taken over mechanisms with a proven guarantee only: R1SMG is never named as
     the best, whatever its (claimed) number. Ties (a relative 1e-9) are named by the mechanism a
-    reader knows (:mod:`gaussmech_ui.ranking`); the caption states δ and the neighbour model and,
+    reader knows (:mod:`gaussmech_ui.claims.ranking`); the caption states δ and the neighbour model and,
     from ``alternative`` (the same rows under the other neighbour model), what that model changes.
     """
     valid = current[current["valid"] & current["mean"].notna()]
     proven = valid[np.array([ranked(mechanisms[m]) for m in valid["mechanism"]], dtype=bool)]
     parts = []
-    ranking = rank(dict(zip(proven["mechanism"], proven["mean"])), mechanisms)
+    ranking = rank(dict(zip(proven["mechanism"], proven["mean"])), mechanisms, setting, quantity="expected error")
     if ranking.best:
         best = ranking.values[ranking.best[0]]
         parts.append(
@@ -333,12 +341,17 @@ def expected_loss_caption(
         if alternative is not None:
             shown = alternative[alternative["valid"] & alternative["mean"].notna()]
             shown = shown[np.array([ranked(mechanisms[m]) for m in shown["mechanism"]], dtype=bool)]
-            other = rank(dict(zip(shown["mechanism"], shown["mean"])), mechanisms)
+            other = rank(
+                dict(zip(shown["mechanism"], shown["mean"])),
+                mechanisms,
+                under_other_model(setting),
+                quantity="expected error",
+            )
         parts.append(
             assumption_sentence(setting, ranking, other, mechanisms, quantity="error", verb="have the smallest error")
         )
     if setting.order == 2.0 and "generalized_gaussian" in set(valid["mechanism"]) and not ranking.best[1:]:
-        parts.append("GG with p = 2 is the Gaussian, so its curve lies on the analytic Gaussian's.")
+        parts.append("GG with p = 2 draws the same Gaussian noise, so its curve lies on the analytic Gaussian's.")
     r1smg = valid[valid["mechanism"] == "r1smg"]
     if len(r1smg):
         parts.append(
@@ -986,7 +999,7 @@ def accuracy_first_caption(
 ) -> str:
     """The answer in one sentence: the smallest ε among mechanisms with a proven guarantee.
 
-    Ties (a relative 1e-9) are named by the mechanism a reader knows (:mod:`gaussmech_ui.ranking`);
+    Ties (a relative 1e-9) are named by the mechanism a reader knows (:mod:`gaussmech_ui.claims.ranking`);
     the caption states δ and the neighbour model and, from ``alternative`` (the same table under
     the other neighbour model), what that model changes.
     """
@@ -999,10 +1012,14 @@ def accuracy_first_caption(
         }
 
     goal = f"{target_description(kind, scope, alpha, target)} at d = {setting.dim:,}"
-    ranking = rank(proven_epsilons(frame), mechanisms)
+    ranking = rank(proven_epsilons(frame), mechanisms, setting, quantity="ε")
     if not ranking.best:
         return f"No mechanism with a proven guarantee reaches {goal} for any ε in [1e-6, 1000]."
-    other = None if alternative is None else rank(proven_epsilons(alternative), mechanisms)
+    other = (
+        None
+        if alternative is None
+        else rank(proven_epsilons(alternative), mechanisms, under_other_model(setting), quantity="ε")
+    )
     return (
         f"For {goal}, the most private proven choice is {winner_phrase(ranking, mechanisms, setting)} at ε = "
         f"{format_number(ranking.values[ranking.best[0]])}; a smaller ε is more private and needs more noise. "

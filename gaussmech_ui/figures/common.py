@@ -497,12 +497,12 @@ def coinciding_curves(curves: Mapping[str, np.ndarray], mechanisms: Mapping, rel
 
     Two curves coincide when they are finite at the same points and equal there to a relative
     ``rel_tol``. Of two coinciding curves the one a reader knows stays visible (the registry's
-    default, then a featured one, then registry order), as in :func:`gaussmech_ui.ranking.rank`.
+    default, then a featured one, then registry order), as in :func:`gaussmech_ui.claims.ranking.familiar_order`.
     """
-    from ..ranking import rank
+    from ..claims.ranking import familiar_order
 
     keys = [key for key in curves if np.isfinite(np.asarray(curves[key], dtype=float)).any()]
-    order = [key for place in rank({key: 0.0 for key in keys}, mechanisms).places for key in place]
+    order = familiar_order(keys, mechanisms)
     result: dict[str, str] = {}
     for index, key in enumerate(order):
         if key in result:

@@ -38,6 +38,7 @@ import plotly.graph_objects as go
 from gaussmech_core.denoise import DENOISERS
 from gaussmech_core.histogram import METRICS, improvement_factor
 
+from ..claims.denoising import default_estimator_for, helping_step
 from ..format import format_number, format_percent, format_ratio
 from . import light
 from .common import FONT_SIZE, LINE_WIDTH, TEXT_COLOR, apply_layout, mark_current_x, update_layout_quickly
@@ -610,8 +611,11 @@ def release_caption(
         after += ": about the same as the raw release."
     else:
         after += (
-            f": the MSE is {format_ratio(1 / factor)} larger. This pipeline does not suit these data at this ε; "
-            "try another step, or a smaller ε."
+            f": the MSE is {format_ratio(1 / factor)} larger. This pipeline does not suit these data at this ε. "
+            + (
+                helping_step(steps, truth, bool(np.min(truth) >= 0), {k: d.name for k, d in DENOISERS.items()})
+                or "Try another step, or a smaller ε."
+            )
         )
     parts.append(after)
     return " ".join(parts)
@@ -913,8 +917,10 @@ def step_fits(denoiser, shape) -> bool:
 
 
 def default_estimator(data, available: Sequence[str]) -> str:
-    """The step-1 estimator a data set opens with: wavelets for a heat map, soft thresholding for a
-    histogram (sparse data, Balle & Wang appendix B), positive-part James–Stein for a mean.
+    """The step-1 estimator a data set opens with, from its shape
+    (:func:`gaussmech_ui.claims.denoising.default_estimator_for`): wavelets for a heat map, soft
+    thresholding for a sparse histogram (Balle & Wang appendix B), none for a dense one (the
+    projection of step 2 does the work), positive-part James–Stein for a mean.
 
     Examples
     --------
@@ -922,16 +928,7 @@ def default_estimator(data, available: Sequence[str]) -> str:
     >>> default_estimator(make_histogram_data([[1.0, 2.0], [3.0, 4.0]]), ESTIMATOR_STEPS)
     'wavelet_soft_threshold'
     """
-    if data.kind == "2d":
-        preferences = ("wavelet_soft_threshold", "soft_threshold")
-    elif data.nonnegative:
-        preferences = ("soft_threshold",)
-    else:
-        preferences = ("james_stein_plus", "empirical_bayes")
-    for step in preferences + ("none",):
-        if step in available:
-            return step
-    return available[0]
+    return default_estimator_for(data.kind, bool(data.nonnegative), np.asarray(data.counts), available)
 
 
 def sweep_pipelines(steps: Sequence[str], estimators: Sequence[str], compare_all: bool) -> tuple[tuple[str, ...], ...]:

@@ -14,8 +14,16 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from ..claims.ranking import (
+    assumption_sentence,
+    bounded_note,
+    rank,
+    ranked,
+    reader_name,
+    under_other_model,
+    winner_phrase,
+)
 from ..format import format_number, format_ratio
-from ..ranking import assumption_sentence, bounded_note, rank, ranked, reader_name, winner_phrase
 from . import light
 from .built_once import built_once
 from .common import (
@@ -157,13 +165,13 @@ def density_caption(
     """Which mechanism is narrowest and widest, in plain words, and which were left out and why.
 
     Ties (a relative 1e-9) share a place and are named by the mechanism a reader knows
-    (:mod:`gaussmech_ui.ranking`); with ``setting`` the sentence states δ and the neighbour model
+    (:mod:`gaussmech_ui.claims.ranking`); with ``setting`` the sentence states δ and the neighbour model
     and, from ``alternative`` (the stds under the other neighbour model), what that model changes.
     """
     finite = {key: value for key, value in stds.items() if value is not None and math.isfinite(value)}
     sentences = []
     proven = {key: value for key, value in finite.items() if ranked(mechanisms[key])}
-    ranking = rank(proven, mechanisms)
+    ranking = rank(proven, mechanisms, setting, quantity="noise std")
     if len(ranking.places) >= 2:
         narrow, wide = ranking.best[0], ranking.worst[0]
         sentences.append(
@@ -175,7 +183,12 @@ def density_caption(
             other = (
                 None
                 if alternative is None
-                else rank({key: value for key, value in alternative.items() if ranked(mechanisms[key])}, mechanisms)
+                else rank(
+                    {key: value for key, value in alternative.items() if ranked(mechanisms[key])},
+                    mechanisms,
+                    under_other_model(setting),
+                    quantity="noise std",
+                )
             )
             sentences.append(
                 assumption_sentence(

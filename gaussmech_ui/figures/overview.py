@@ -18,17 +18,18 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..format import cite_math, format_number, format_percent, format_ratio, math_reference_link, math_reference_name
-from ..ranking import (
-    are_tied,
+from ..claims.ranking import (
     assumption_sentence,
     bounded_note,
     on_curve_note,
     rank,
     ranked,
     reader_name,
+    same_noise,
+    under_other_model,
     winner_phrase,
 )
+from ..format import cite_math, format_number, format_percent, format_ratio, math_reference_link, math_reference_name
 from . import light
 from .common import (
     CURRENT_COLOR,
@@ -422,7 +423,7 @@ def overview_csv_frame(frame: pd.DataFrame, mechanisms: Mapping, setting) -> pd.
 
 def proven_values(frame: pd.DataFrame, mechanisms: Mapping, column: str = "expected_loss") -> dict[str, float]:
     """``column`` of the rows whose guarantee is proven and holds here, under the page's assumptions alone
-    (the rows a ranking may name: not bounded-data or integer-only entries, :func:`gaussmech_ui.ranking.ranked`)."""
+    (the rows a ranking may name: not bounded-data or integer-only entries, :func:`gaussmech_ui.claims.ranking.ranked`)."""
     keep = [
         mechanism_id
         for mechanism_id, row in _rows(frame)
@@ -476,9 +477,13 @@ def why_sentences(frame: pd.DataFrame, mechanisms: Mapping, setting) -> str:
                 f"which gives it {format_ratio(ratio)} {reference_name}'s error"
             )
         elif mechanism.family == mechanisms[reference_id].family:
-            if not are_tied(ratio, 1.0):
+            if not same_noise(mechanism, mechanisms[reference_id], setting):
                 (close if ratio <= 10 else far).append((mechanism, ratio))
-        elif ratio < 1 and not are_tied(ratio, 1.0) and mechanism.guarantee == "approximate":
+        elif (
+            ratio < 1
+            and not same_noise(mechanism, mechanisms[reference_id], setting)
+            and mechanism.guarantee == "approximate"
+        ):
             others.append(
                 f"{mechanism.short_name} with p = {format_number(setting.order)} has {format_ratio(ratio)} "
                 f"{reference_name}'s error"
@@ -501,7 +506,7 @@ def overview_caption(frame: pd.DataFrame, mechanisms: Mapping, setting, alternat
 
     e.g. "At ε = 1 and δ = 1e-5, the analytic Gaussian needs σ = 3.73, 23% less than the
     classical formula's 4.84." followed by the ranking of proven mechanisms by E‖noise‖₂² (ties to
-    a relative 1e-9, :mod:`gaussmech_ui.ranking`), the reason (:func:`why_sentences`), and what the
+    a relative 1e-9, :mod:`gaussmech_ui.claims.ranking`), the reason (:func:`why_sentences`), and what the
     ranking assumes. ``alternative`` is the same table under the other neighbour model.
     """
     where = f"At ε = {format_number(setting.epsilon)} and δ = {format_number(setting.delta)}"
@@ -522,7 +527,7 @@ def overview_caption(frame: pd.DataFrame, mechanisms: Mapping, setting, alternat
         else:
             sentence += "."
         sentences.append(sentence)
-    ranking = rank(proven_values(frame, mechanisms), mechanisms)
+    ranking = rank(proven_values(frame, mechanisms), mechanisms, setting, quantity="E‖noise‖₂²")
     if ranking.best:
         best = ranking.values[ranking.best[0]]
         sentences.append(
@@ -534,7 +539,16 @@ def overview_caption(frame: pd.DataFrame, mechanisms: Mapping, setting, alternat
             sentences.append(left_out)
         answer = " ".join(sentences)
         why = why_sentences(frame, mechanisms, setting)
-        other = None if alternative is None else rank(proven_values(alternative, mechanisms), mechanisms)
+        other = (
+            None
+            if alternative is None
+            else rank(
+                proven_values(alternative, mechanisms),
+                mechanisms,
+                under_other_model(setting),
+                quantity="E‖noise‖₂²",
+            )
+        )
         assumes = assumption_sentence(setting, ranking, other, mechanisms, quantity="error", verb="add the least noise")
         # Three short paragraphs (answer, reason, assumption) read better than one block on a projector.
         return "\n\n".join(part for part in (answer, why, assumes) if part)

@@ -14,8 +14,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from ..claims.ranking import on_curve_note, place_phrase, rank, reader_name
 from ..format import format_number, format_percent, format_ratio
-from ..ranking import on_curve_note, place_phrase, rank, reader_name
 from . import light
 from .built_once import built_once
 from .common import (
@@ -164,9 +164,11 @@ def profile_caption(comparison: pd.DataFrame, mechanisms: Mapping, setting, clai
     if len(comparison):
 
         def listing(column: str) -> str:
-            # Largest δ first; equal values (a relative 1e-9) share one entry, named by the mechanism a reader knows.
+            # Largest δ first; entries that draw the same noise (or equal values) share one entry, named by the
+            # mechanism a reader knows; a claimed guarantee is listed after, unranked.
             values = comparison[column].to_dict()
-            ranking = rank(values, mechanisms, smaller_is_better=False)
+            proven = {key: value for key, value in values.items() if mechanisms[key].guarantee != "claimed"}
+            ranking = rank(proven, mechanisms, setting, smaller_is_better=False, quantity="δ")
             parts = [
                 f"{format_number(values[place[0]])} for {place_phrase(place, mechanisms, setting, values)}"
                 for place in ranking.places

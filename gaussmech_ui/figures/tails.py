@@ -13,8 +13,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..format import format_number, format_percent, format_ratio
-from ..ranking import (
+from ..claims.ranking import (
     assumes_bounds,
     assumption_sentence,
     bounded_note,
@@ -22,8 +21,10 @@ from ..ranking import (
     ranked,
     reader_name,
     share_exact_values,
+    under_other_model,
     winner_phrase,
 )
+from ..format import format_number, format_percent, format_ratio
 from . import light
 from .built_once import built_once
 from .common import (
@@ -163,26 +164,30 @@ def tail_caption(
 ) -> str:
     """The error bounds in one sentence: each coordinate (or the vector) is within t with probability 1 − α.
 
-    The smallest and largest proven bounds are ranked with ties (:mod:`gaussmech_ui.ranking`); with
+    The smallest and largest proven bounds are ranked with ties (:mod:`gaussmech_ui.claims.ranking`); with
     ``setting`` the caption states δ and the neighbour model and, from ``alternative`` (the bounds
     under the other neighbour model), what that model changes. ``frames`` (the bound tables here and
     under the other model, with ``std`` and ``method``) let a Monte Carlo bound of a noise that is
     the same as an exactly bounded one (GG with p = 2) rank with the exact value.
     """
+    intervals: dict = {}
+    other_intervals: dict = {}
     if frames is not None:
         bounds = _shared_bounds(bounds, frames[0], mechanisms, setting)
+        intervals = _intervals(frames[0], bounds)
         if alternative is not None and frames[1] is not None:
             alternative = _shared_bounds(alternative, frames[1], mechanisms, setting)
+            other_intervals = _intervals(frames[1], alternative)
     finite = {key: value for key, value in bounds.items() if value is not None and math.isfinite(value)}
     if not finite:
         return ""
     what = "the whole noise vector has l2 length" if vector else "each noise coordinate is"
-    # Bounded-data mechanisms are listed after the others (they assume more; see gaussmech_ui.ranking).
+    # Bounded-data mechanisms are listed after the others (they assume more; see gaussmech_ui.claims.ranking).
     in_order = sorted(finite.items(), key=lambda kv: (assumes_bounds(mechanisms[kv[0]]), kv[1]))
     parts = [f"{trace_name(mechanisms[key])} {format_number(value)}" for key, value in in_order]
     proven = {key: value for key, value in finite.items() if ranked(mechanisms[key])}
     text = f"With probability {format_percent(1 - alpha, 6)}, {what} at most: " + "; ".join(parts) + "."
-    ranking = rank(proven, mechanisms)
+    ranking = rank(proven, mechanisms, setting, quantity="error bound", intervals=intervals)
     if len(ranking.places) >= 2:
         best, worst = ranking.best[0], ranking.worst[0]
         text += (
@@ -196,6 +201,9 @@ def tail_caption(
                 else rank(
                     {key: value for key, value in alternative.items() if key in bounds and ranked(mechanisms[key])},
                     mechanisms,
+                    under_other_model(setting),
+                    quantity="error bound",
+                    intervals=other_intervals,
                 )
             )
             text += " " + assumption_sentence(
@@ -207,7 +215,18 @@ def tail_caption(
 
 def _shared_bounds(bounds: Mapping[str, float], frame: pd.DataFrame, mechanisms: Mapping, setting) -> dict:
     exact = {key: method != "Monte Carlo" for key, method in frame["method"].items()}
-    return share_exact_values(bounds, frame["std"].to_dict(), exact, mechanisms, setting)
+    return share_exact_values(bounds, exact, mechanisms, setting)
+
+
+def _intervals(frame: pd.DataFrame, bounds: Mapping[str, float]) -> dict:
+    """The 95% intervals of the Monte Carlo bounds still estimated (one that took an exact value has none)."""
+    if "low" not in frame.columns:
+        return {}
+    return {
+        key: (float(row["low"]), float(row["high"]))
+        for key, row in frame.iterrows()
+        if row["method"] == "Monte Carlo" and bounds.get(key) == row["bound"] and math.isfinite(row["low"])
+    }
 
 
 def error_bound_table(

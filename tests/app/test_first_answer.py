@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 from tests.app.page_helpers import APP_ROOT
 
 GG_WINS_BY_ROUNDING = "Generalized Gaussian GG(p) adds the least"
-TIE = "the analytic Gaussian (GG with p = 2 is the same noise)"
+TIE = "the analytic Gaussian (GG draws the same Gaussian noise)"
 
 
 def _overview(**query) -> AppTest:
@@ -35,7 +35,7 @@ def test_overview_never_crowns_a_mechanism_that_assumes_more():
     """Bounded-data (truncated/BIT GG) and integer-only (discrete Gaussian) noise assume more than the
     sidebar's query: the Overview's winner is among the rest, and the caption says what it left out."""
     from gaussmech_core.mechanisms import MECHANISMS
-    from gaussmech_ui.ranking import BOUNDED_LEFT_OUT, INTEGER_LEFT_OUT, reader_name
+    from gaussmech_ui.claims.ranking import BOUNDED_LEFT_OUT, INTEGER_LEFT_OUT, reader_name
 
     caption = _overview().info[0].value
     assert "Of the mechanisms with a proven guarantee, the Laplace mechanism adds the least noise at d = 10" in caption

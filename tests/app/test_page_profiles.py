@@ -15,7 +15,14 @@ from gaussmech_ui.params import widget_key
 from tests.app.page_helpers import open_page, trace_named
 
 PAGE = "pages/3_Privacy_profiles.py"
-TABS = ["Privacy profiles", "Privacy loss", "Where the classical formula holds", "Hypothesis testing", "Composition"]
+TABS = [
+    "Privacy profiles",
+    "What an attacker can do",
+    "Privacy loss",
+    "Where the classical formula holds",
+    "Hypothesis testing",
+    "Composition",
+]
 SIGMA = 3.730631634816  # analytic Gaussian at (1, 1e-5), Δ = 1 (docs/math.md section 2.5)
 
 

@@ -143,6 +143,17 @@ def test_settings_file_download_and_load_switch_to_its_page_and_values():
     assert at.title[0].value != "How much noise does each mechanism need?", "switched to the file's page"
 
 
+def test_a_settings_file_with_bad_values_says_so_for_each_on_the_page_it_opens():
+    at = _tool(open_page("app.py"), "Settings file")
+    data = share.settings_bytes("pages/2_Tail_probabilities.py", {"epsilon": "abc", "delta": "2", "dim": "5"})
+    at.file_uploader(key=_uploader_key(at)).set_value(("bad-values.json", data, "application/json")).run()
+    assert not at.exception, at.exception
+    warnings = [w.value for w in at.warning]
+    assert any("`epsilon=abc`, but that is not a number. Using ε = 1 instead." in w for w in warnings), warnings
+    assert any("`delta=2`, but that is outside the allowed range" in w for w in warnings), warnings
+    assert at.session_state["dim"] == 5 and at.session_state["epsilon"] == 1.0
+
+
 def test_a_bad_settings_file_is_refused_with_the_reason():
     at = _tool(open_page("app.py"), "Settings file")
     at.file_uploader(key=_uploader_key(at)).set_value(("bad.json", b'{"format": "x"}', "application/json")).run()
@@ -249,11 +260,10 @@ def test_a_bad_draw_count_in_the_link_is_a_warning_not_a_traceback():
     assert any("tour_draws=lots" in w.value for w in at.warning)
 
 
-def test_the_attack_section_on_privacy_profiles_is_opt_in_and_has_the_inverse():
-    at = open_page("pages/3_Privacy_profiles.py")
-    assert not [d for d in at.dataframe if "TPR at 1% FPR" in d.value.columns]
-    at.toggle(key="attack_show").set_value(True).run()
-    assert not at.exception and not at.error
+def test_the_attack_numbers_on_privacy_profiles_have_their_own_tab_and_the_inverse():
+    assert not [d for d in open_page("pages/3_Privacy_profiles.py").dataframe if "TPR at 1% FPR" in d.value.columns]
+    at = open_page("pages/3_Privacy_profiles.py", profiles_view="What an attacker can do")
+    assert "What an attacker can do" in [tab.label for tab in at.tabs][:2]  # second tab, not behind a toggle
     table = _frame_with(at, "TPR at 1% FPR")
     assert table.loc["Laplace", "TPR at 1% FPR"] == "2.72%"  # e^ε × 1%: pure ε-DP is tight
     limits = _frame_with(at, "Scale needed")

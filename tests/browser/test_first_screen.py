@@ -42,3 +42,34 @@ def test_typing_abc_into_exact_d_keeps_d_and_says_so_beside_the_box(page, app_ur
     # The message sits right under the box it is about.
     box_bottom = box.bounding_box()["y"] + box.bounding_box()["height"]
     assert 0 <= message.bounding_box()["y"] - box_bottom < 120
+
+
+def test_the_overview_answer_starts_on_a_laptops_first_screen_and_its_table_fits(page, app_url):
+    """Issue 21, item 10: at 1400×1000 the answer starts above the fold and no table column is cut at the right."""
+    page.goto(app_url)
+    page.locator(IDLE).wait_for(state="attached")
+    answer = page.locator('[data-testid="stAlertContentInfo"]').first
+    expect(answer).to_contain_text("adds the least noise")
+    assert answer.bounding_box()["y"] < 1000 - 60, "at least the answer's first line is on the first screen"
+    table = page.locator('.st-key-overview_table:not([data-stale="true"]) [data-testid="stDataFrame"]')
+    expect(table).to_be_visible()
+    widths = table.evaluate(
+        "t => { const s = t.querySelector('.dvn-scroller'); return [s.scrollWidth, s.clientWidth]; }"
+    )
+    assert widths[0] <= widths[1], ("every shown column fits: no sideways scroll", widths)
+
+
+def test_a_focused_menu_link_does_not_look_like_the_current_page(page, app_url):
+    page.goto(app_url)
+    page.locator(IDLE).wait_for(state="attached")
+    expect(page.locator('[data-testid="stAlertContentInfo"]').first).to_contain_text("adds the least noise")
+    links = page.locator('[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"]')
+    current = page.locator('.st-key-menu_current [data-testid="stPageLink-NavLink"]')
+    expect(current).to_contain_text("Overview")
+    other = links.filter(has_text="Noise distributions")
+    other.focus()
+
+    def background(locator):
+        return locator.evaluate("a => getComputedStyle(a).backgroundColor")
+
+    assert background(other) != background(current), "focus is an outline, not the current page's background"

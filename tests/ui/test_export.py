@@ -53,6 +53,45 @@ def test_slide_figure_keeps_the_original_and_puts_legend_and_setting_inside():
     assert slide.layout.margin.b >= 100 + 28 * 1
 
 
+def _legend_rows(slide: go.Figure, columns: int) -> list[list[str]]:
+    entries = sorted(
+        (trace for trace in slide.data if trace.name and trace.showlegend is not False),
+        key=lambda trace: trace.legendrank if trace.legendrank is not None else 1000,
+    )
+    names = [trace.name.strip() for trace in entries]
+    return [names[start : start + columns] for start in range(0, len(names), columns)]
+
+
+def test_a_slide_keeps_the_registry_legend_groups_each_title_on_its_own_row():
+    """Issue 21, item 9: "Other families" and "Claimed only, not proven" survive the export, in their places."""
+    from gaussmech_core.mechanisms import MECHANISMS
+    from gaussmech_ui.figures.common import LEGEND_GROUPS, legend_group
+
+    figure = go.Figure()
+    for rank, key in enumerate(("analytic_gaussian", "classical_gaussian", "laplace", "truncated_gg", "r1smg")):
+        group = legend_group(MECHANISMS[key])
+        figure.add_scatter(
+            x=[1, 2],
+            y=[rank, rank],
+            name=MECHANISMS[key].name,
+            legendgroup=group,
+            legendgrouptitle_text=LEGEND_GROUPS[group],
+            legendrank=rank,
+        )
+    slide = export.slide_figure(figure, SETTING)
+    columns = 2  # a name longer than 38 characters: two columns
+    rows = [[name for name in row if name] for row in _legend_rows(slide, columns)]
+    assert rows == [
+        ["<b>Gaussian calibrations</b>"],
+        ["Analytic Gaussian", "Classical Gaussian"],
+        ["<b>Other families</b>"],
+        ["Laplace", "Truncated GG(p), bounded data"],
+        ["<b>Claimed only, not proven</b>"],
+        ["Rank-1 singular multivariate Gaussian (claimed)"],
+    ]
+    assert all(trace.legendgroup is None and not trace.legendgrouptitle.text for trace in slide.data)
+
+
 def test_unavailable_export_says_why(monkeypatch):
     monkeypatch.setenv("BROWSER_PATH", "/nonexistent/chromium")
     reason = export.export_unavailable_reason()

@@ -362,12 +362,13 @@ def test_step_fits_and_default_estimator_follow_the_data():
     from gaussmech_core.denoise import DENOISERS
 
     grid = make_histogram_data(np.ones((4, 4)))
-    vector = make_histogram_data(np.ones(2))
+    vector = make_histogram_data(np.array([0.0, 5.0]))  # half the bins empty: sparse, soft thresholding suits it
     mean = make_histogram_data(np.array([1.0, -1.0, 0.5]), nonnegative=False)
     fitting = [step for step in figures.ESTIMATOR_STEPS if figures.step_fits(DENOISERS[step], vector.counts.shape)]
     assert "james_stein" not in fitting and "wavelet_soft_threshold" not in fitting
     assert figures.default_estimator(grid, figures.ESTIMATOR_STEPS) == "wavelet_soft_threshold"
     assert figures.default_estimator(vector, fitting) == "soft_threshold"
+    assert figures.default_estimator(make_histogram_data(np.ones(2)), fitting) == "none"  # dense: step 2 does the work
     assert figures.default_estimator(mean, figures.ESTIMATOR_STEPS) == "james_stein_plus"
     assert figures.default_estimator(mean, ("none", "empirical_bayes")) == "empirical_bayes"
 

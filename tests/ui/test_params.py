@@ -19,6 +19,7 @@ from gaussmech_ui.params import (
     parse_query,
     parse_value,
     quote_untrusted,
+    slider_options,
     to_query,
 )
 
@@ -154,16 +155,21 @@ def test_stops_are_log_scaled_sorted_and_span_the_range(name):
     parameter = PARAMETERS[name]
     stops = parameter.stops
     assert list(stops) == sorted(stops) and len(set(stops)) == len(stops)
-    assert stops[0] == parameter.lower
+    assert stops[0] == parameter.lower or name == "delta"  # δ's slider spans the usual range, its box the rest
     assert stops[-1] == parameter.upper or (parameter.upper_open and stops[-1] < parameter.upper)
     steps = [math.log10(b / a) for a, b in zip(stops, stops[1:])]
     assert max(steps) <= 1.0 + 1e-12, "at most a decade between stops"
     assert DEFAULTS[name] in stops
 
 
-def test_delta_slider_moves_by_decades_down_to_1e_300():
+def test_delta_slider_spreads_the_deltas_people_use():
+    """Issue 21: 1e-10 … 1e-3 take 7 of the slider's 16 decades (not its last 6 px); the box reaches 1e-300."""
     stops = PARAMETERS["delta"].stops
-    assert stops[0] == 1e-300 and stops[-1] == 0.1 and len(stops) == 300
+    assert stops[0] == 1e-16 and stops[-1] == 0.5
+    usual = [stop for stop in stops if 1e-10 <= stop <= 1e-3]
+    assert len(usual) / len(stops) > 0.4
+    assert PARAMETERS["delta"].lower == 1e-300  # the box and links still take any δ in [1e-300, 1)
+    assert 1e-100 in slider_options("delta", 1e-100)
 
 
 @settings(max_examples=200, deadline=None)

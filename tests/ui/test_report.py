@@ -52,7 +52,8 @@ def test_brief_has_one_chart_full_has_all_with_math_and_sources():
     assert "The page&#x27;s summary." in full and "The page&#x27;s summary." not in brief
     for html in (brief, full):
         assert "ε = 1, δ = 1e-5, Δ₂ = 1, d = 10" in html
-        assert "except with probability δ = 1e-5" in html
+        assert "P[S | Alice in] ≤ e^ε·P[S | Alice out] + δ" in html and "δ = 1e-5" in html
+        assert "except with probability" not in html  # the (ε, δ)-DP promise, not the probabilistic-DP reading
         assert "First &lt;caption&gt;" in html  # captions are escaped
         assert "@media print" in html and "break-inside: avoid" in html
         assert "2026-12-01 12:00 UTC" in html

@@ -1,14 +1,17 @@
-"""Rankings of mechanisms in words: ties by a relative tolerance, the name a reader knows, the assumptions.
+"""Rankings of mechanisms in words: ties from the noise law, the name a reader knows, the assumptions.
 
 Every caption that says which mechanism "adds the least noise" or "is the most private" goes
 through here (DESIGN.md section 3, "Sentences from numbers are claims"):
 
-* :func:`rank` groups values equal to a relative :data:`TIE_TOLERANCE` (1e-9) into one place,
-  so a floating-point difference (GG with p = 2 against the Gaussian: 1.7e-12) never picks a
-  winner. Inside a tie the mechanism a reader knows is named first, from registry facts
-  (``is_default``, then ``featured``, then registry order), never from its id.
-* :func:`winner_phrase` names the first place: "the analytic Gaussian (GG(p) with p = 2 is the
-  same noise)".
+* :func:`rank` makes a :class:`Ranking` claim. Two entries share a place when the registry says
+  they draw the same noise at the setting (:meth:`gaussmech_core.registry_types.Mechanism.law_at`:
+  GG with p = 2 is the analytic Gaussian), when their values are exactly equal (two δ that are
+  both 0), or when both are Monte Carlo estimates whose confidence intervals overlap (never
+  ranked). No tolerance on floats decides a tie. Inside a place the mechanism a reader knows is
+  named first, from registry facts (``is_default``, then ``featured``, then registry order).
+* :func:`winner_phrase` names the first place: "the analytic Gaussian (GG(p) draws the same
+  Gaussian noise)"; an entry with the same law at another calibration is named beside it ("GG(p)
+  at p = 1 is Laplace noise calibrated to (ε, δ), 0.002% less than the Laplace mechanism").
 * :func:`assumption_sentence` says what the ranking assumes (δ and the neighbour model) and what
   the other neighbour model would change, computed from the values under that model.
 
@@ -25,17 +28,17 @@ Pure functions: numbers and the registry in, text out; no ``st.*`` call.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
-from .format import format_number, format_ratio
+from ..format import format_number, format_percent, format_ratio
+from .base import Claim, record
 
 __all__ = [
-    "TIE_TOLERANCE",
     "NEIGHBOUR_MODELS",
     "Ranking",
     "rank",
-    "are_tied",
+    "familiar_order",
     "same_noise",
     "share_exact_values",
     "reader_name",
@@ -43,6 +46,7 @@ __all__ = [
     "place_phrase",
     "on_curve_note",
     "other_neighbour_model",
+    "under_other_model",
     "neighbour_model_phrase",
     "assumption_sentence",
     "assumes_bounds",
@@ -53,28 +57,11 @@ __all__ = [
     "bounded_note",
 ]
 
-TIE_TOLERANCE = 1e-9
-
 # The two ways the l1 sensitivity of Laplace follows from Δ; the sidebar offers these, with these words.
 NEIGHBOUR_MODELS = {
     "one_coordinate": ("one coordinate changes", "Δ₁ = Δ"),
     "all_coordinates": ("every coordinate may change", "Δ₁ = √d·Δ"),
 }
-
-# Families whose noise is the Gaussian when the generalized-Gaussian order p is 2.
-_GG_FAMILY = "generalized_gaussian"
-_GAUSSIAN_FAMILY = "gaussian"
-
-
-def are_tied(a: float, b: float, rel_tol: float = TIE_TOLERANCE) -> bool:
-    """Whether two values are the same to a relative ``rel_tol`` (a tie in a ranking).
-
-    Examples
-    --------
-    >>> are_tied(30.0, 30.0 * (1 + 1.7e-12)), are_tied(30.0, 30.01)
-    (True, False)
-    """
-    return math.isclose(float(a), float(b), rel_tol=rel_tol, abs_tol=0.0)
 
 
 def _familiarity(mechanisms: Mapping, mechanism_id: str) -> tuple:
@@ -84,12 +71,61 @@ def _familiarity(mechanisms: Mapping, mechanism_id: str) -> tuple:
     return (not bool(getattr(mechanism, "is_default", False)), not bool(getattr(mechanism, "featured", True)), order)
 
 
-@dataclass(frozen=True)
-class Ranking:
-    """Mechanism ids in places, best first; each place is a tuple of tied ids, the best-known first."""
+def familiar_order(keys: Iterable[str], mechanisms: Mapping) -> list[str]:
+    """``keys`` in the order a reader knows them (default, featured, registry order); not a claim."""
+    return sorted(keys, key=lambda key: _familiarity(mechanisms, key))
 
+
+def same_noise(first, second, setting) -> bool:
+    """Whether the registry says ``first`` and ``second`` draw the same noise at ``setting`` (its NoiseLaw fact).
+
+    An object without the fact (a test's stand-in) draws the same noise only as itself.
+    """
+    if first is second:
+        return True
+    law = getattr(first, "law_at", None)
+    other_law = getattr(second, "law_at", None)
+    if setting is None or law is None or other_law is None:
+        return False
+    return law(setting) == other_law(setting)
+
+
+def _overlap(first: tuple[float, float] | None, second: tuple[float, float] | None) -> bool:
+    return first is not None and second is not None and first[0] <= second[1] and second[0] <= first[1]
+
+
+def _sharing(first: str, second: str, values, mechanisms, setting, intervals) -> str:
+    """Why two ranked entries share a place ("" when they do not): the same noise, equal values, overlapping estimates."""
+    if same_noise(mechanisms[first], mechanisms[second], setting):
+        return "same noise"
+    if values[first] == values[second]:
+        return "equal"
+    if _overlap(intervals.get(first), intervals.get(second)):
+        return "estimates overlap"
+    return ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Ranking(Claim):
+    """Mechanism ids in places, best first; each place is a tuple of tied ids, the best-known first.
+
+    The rule (:meth:`violations`): each place is strictly better than the next on its values; the
+    members of a place draw the same noise (registry), have exactly equal values, or are Monte
+    Carlo estimates whose ``intervals`` overlap; no two places hold estimates whose intervals
+    overlap; no "claimed" guarantee is ranked.
+    """
+
+    text: str = ""
     places: tuple[tuple[str, ...], ...]
     values: Mapping[str, float]
+    setting: object = None
+    mechanisms: Mapping = field(default_factory=dict, repr=False, compare=False)
+    smaller_is_better: bool = True
+    quantity: str = "value"
+    intervals: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+
+    kind = "ranking"
+    rule = "places in order of their values; ties only from the noise law, equal values or overlapping estimates"
 
     @property
     def best(self) -> tuple[str, ...]:
@@ -106,27 +142,54 @@ class Ranking:
                 return index
         return None
 
+    def violations(self) -> list[str]:
+        problems = []
+        sign = 1.0 if self.smaller_is_better else -1.0
+        for key in (key for place in self.places for key in place):
+            if getattr(self.mechanisms.get(key), "guarantee", "") == "claimed":
+                problems.append(f"{key} is ranked, but its guarantee is only claimed")
+        for place in self.places:
+            for other in place[1:]:
+                if not _sharing(place[0], other, self.values, self.mechanisms, self.setting, self.intervals):
+                    problems.append(
+                        f"{place[0]} ({self.values[place[0]]!r}) and {other} ({self.values[other]!r}) share a place "
+                        "without drawing the same noise, being equal, or being overlapping estimates"
+                    )
+        for better, worse in zip(self.places, self.places[1:]):
+            if not all(sign * self.values[a] < sign * self.values[b] for a in better[:1] for b in worse):
+                problems.append(f"place {better} is not better than {worse} on {self.quantity}")
+            for a in better:
+                for b in worse:
+                    if _overlap(self.intervals.get(a), self.intervals.get(b)):
+                        problems.append(f"{a} and {b} are ranked, but their Monte Carlo intervals overlap")
+        return problems
+
 
 def rank(
     values: Mapping[str, float],
     mechanisms: Mapping,
+    setting=None,
     *,
     smaller_is_better: bool = True,
-    rel_tol: float = TIE_TOLERANCE,
+    quantity: str = "value",
+    intervals: Mapping[str, tuple[float, float]] | None = None,
 ) -> Ranking:
-    """Rank mechanisms by a value; values equal to a relative ``rel_tol`` share a place.
+    """Rank mechanisms by a value and record the :class:`Ranking` claim.
 
-    Values that are ``None``, NaN or infinite are left out (no number, no place). A place
-    collects every value within ``rel_tol`` of its first (best) value, so a chain of near-equal
-    values cannot stretch a tie beyond the tolerance.
+    Values that are ``None``, NaN or infinite are left out (no number, no place). An entry joins a
+    place when it draws the same noise as a member at ``setting`` (the registry's NoiseLaw), has
+    exactly the value of the place's last member, or (with ``intervals``: Monte Carlo confidence
+    intervals by id) has an interval that overlaps a member's.
 
     Examples
     --------
-    >>> from types import SimpleNamespace as M
-    >>> registry = {"gg": M(is_default=False, featured=True), "agm": M(is_default=True, featured=True)}
-    >>> rank({"gg": 10.0, "agm": 10.0 * (1 + 1e-12)}, registry).places
-    (('agm', 'gg'),)
+    >>> from gaussmech_core.mechanisms import MECHANISMS
+    >>> from gaussmech_core.registry_types import Setting
+    >>> at_p_2 = Setting(epsilon=1.0, delta=1e-5, order=2.0)
+    >>> rank({"generalized_gaussian": 10.0, "analytic_gaussian": 10.0 * (1 + 1e-12)}, MECHANISMS, at_p_2).places
+    (('analytic_gaussian', 'generalized_gaussian'),)
     """
+    intervals = dict(intervals or {})
     finite = {
         key: float(value)
         for key, value in values.items()
@@ -135,13 +198,30 @@ def rank(
     ordered = sorted(finite, key=lambda key: finite[key], reverse=not smaller_is_better)
     places: list[list[str]] = []
     for key in ordered:
-        if places and are_tied(finite[places[-1][0]], finite[key], rel_tol):
-            places[-1].append(key)
-        else:
+        home = next(
+            (place for place in places if any(same_noise(mechanisms[m], mechanisms[key], setting) for m in place)),
+            None,
+        )
+        if (
+            home is None
+            and places
+            and any(_sharing(member, key, finite, mechanisms, setting, intervals) for member in places[-1])
+        ):
+            home = places[-1]
+        if home is None:
             places.append([key])
-    return Ranking(
-        places=tuple(tuple(sorted(place, key=lambda key: _familiarity(mechanisms, key))) for place in places),
-        values=finite,
+        else:
+            home.append(key)
+    return record(
+        Ranking(
+            places=tuple(tuple(familiar_order(place, mechanisms)) for place in places),
+            values=finite,
+            setting=setting,
+            mechanisms=mechanisms,
+            smaller_is_better=smaller_is_better,
+            quantity=quantity,
+            intervals=intervals,
+        )
     )
 
 
@@ -159,7 +239,7 @@ def reader_name(mechanism) -> str:
     'the Gaussian via zCDP (Bun–Steinke)'
     """
     if getattr(mechanism, "guarantee", "") == "claimed":  # one name everywhere: "R1SMG, claimed (Ji & Li 2024)"
-        from .figures.common import trace_name
+        from ..figures.common import trace_name
 
         return trace_name(mechanism)
     name = str(mechanism.name)
@@ -189,71 +269,87 @@ def on_curve_note(mechanism) -> str:
     return f" (on {name}'s curve)"
 
 
-def same_noise(representative, other, setting) -> bool:
-    """Whether two mechanisms' noise is the same kind of distribution: GG at p = 2 is the Gaussian.
-
-    With equal standard deviations such mechanisms add the same noise, so any statistic of it
-    (a tail bound, a quantile) is the same too.
-    """
-    order = getattr(setting, "order", None)
-    families = {getattr(representative, "family", ""), getattr(other, "family", "")}
-    return order == 2.0 and families == {_GG_FAMILY, _GAUSSIAN_FAMILY}
+def _law_name(mechanism, setting) -> str:
+    law = getattr(mechanism, "law_at", None)
+    return "" if law is None or setting is None else law(setting).law
 
 
 def _tie_note(place: tuple[str, ...], mechanisms: Mapping, setting, values: Mapping[str, float] | None = None) -> str:
-    """ "(GG(p) with p = 2 is the same noise)" or "(tied with …)" for the other members of a place.
+    """ "(GG(p) draws the same Gaussian noise)", " and MVG" (exactly equal values) or "(… estimates overlap)".
 
     Members whose value is exactly the first one's (two δ that are both 0) are named with "and":
-    "the Laplace mechanism and MVG", not "tied … equal to 9 significant digits" before a 0.
+    "the Laplace mechanism and MVG".
     """
     if len(place) < 2:
         return ""
     representative = mechanisms[place[0]]
-    same, tied = [], []
+    same, exact, overlapping = [], [], []
     for key in place[1:]:
         other = mechanisms[key]
-        (same if same_noise(representative, other, setting) else tied).append(other)
-    exact = []
-    if values is not None:
-        exact = [
-            mechanisms[key] for key in place[1:] if mechanisms[key] in tied and values.get(key) == values[place[0]]
-        ]
-        tied = [m for m in tied if m not in exact]
+        if same_noise(representative, other, setting):
+            same.append(other)
+        elif values is None or values.get(key) == values.get(place[0]):
+            exact.append(other)
+        else:
+            overlapping.append(other)
     lead = "".join(f" and {getattr(m, 'short_name', m.name)}" for m in exact)
     notes = []
     if same:
         names = " and ".join(f"{getattr(m, 'short_name', m.name)}" for m in same)
-        notes.append(f"{names} with p = 2 {'is' if len(same) == 1 else 'are'} the same noise")
-    if tied:
-        names = ", ".join(getattr(m, "short_name", m.name) for m in tied)
-        notes.append(f"tied with {names}, equal to 9 significant digits")
+        law = _law_name(representative, setting)
+        notes.append(f"{names} {'draws' if len(same) == 1 else 'draw'} the same {law} noise".replace("  ", " "))
+    if overlapping:
+        names = ", ".join(getattr(m, "short_name", m.name) for m in overlapping)
+        notes.append(f"not ranked against {names}: Monte Carlo estimates whose 95% intervals overlap")
     return lead + (" (" + "; ".join(notes) + ")" if notes else "")
+
+
+def _same_law_note(ranking: Ranking, mechanisms: Mapping, setting) -> str:
+    """The first place against a later entry of another family with the same law (another calibration), in words.
+
+    e.g. "; GG(p) at p = 1 is Laplace noise calibrated to (ε, δ), 0.00283% less than the Laplace
+    mechanism's value": both may show as 20, and the reader learns why one is ranked first.
+    """
+    if not ranking.best or setting is None:
+        return ""
+    first = ranking.best[0]
+    law = _law_name(mechanisms[first], setting)
+    for place in ranking.places[1:]:
+        for key in place:
+            # Another family drawing the same law (GG(p) at p = 1 against the Laplace mechanism): the two
+            # can look equal, and the reader should learn why one comes first.
+            other_family = getattr(mechanisms[key], "family", "") not in {
+                getattr(mechanisms[member], "family", "") for member in ranking.best
+            }
+            if law and other_family and _law_name(mechanisms[key], setting) == law:
+                here, there = ranking.values[first], ranking.values[key]
+                change = abs(here - there) / abs(there) if there else math.inf
+                word = "less" if here < there else "more"
+                return (
+                    f"; {getattr(mechanisms[first], 'short_name', first)} is {law} noise here, at another "
+                    f"calibration than {reader_name(mechanisms[key])}: {format_percent(change, 3)} {word}"
+                )
+    return ""
 
 
 def share_exact_values(
     values: Mapping[str, float],
-    stds: Mapping[str, float],
     exact: Mapping[str, bool],
     mechanisms: Mapping,
     setting,
 ) -> dict[str, float]:
-    """``values`` where an estimate (Monte Carlo) of a noise that is the same as one with an exact value takes that value.
+    """``values`` where an estimate (Monte Carlo) of an entry that draws the same noise as one with an exact value takes that value.
 
-    GG with p = 2 is the Gaussian: when their standard deviations tie, the Gaussian's exact tail
-    bound is also GG's, and a Monte Carlo estimate 1 % off must not rank them.
+    The registry says when two entries draw the same noise (GG with p = 2 is the analytic Gaussian):
+    the Gaussian's exact tail bound is then also GG's, and a Monte Carlo estimate 1 % off must not
+    rank them.
     """
     shared = dict(values)
-    for key, value in values.items():
-        if exact.get(key, True) or key not in stds:
+    for key in values:
+        if exact.get(key, True):
             continue
         for other, other_value in values.items():
-            if (
-                other != key
-                and exact.get(other, True)
-                and other in stds
-                and are_tied(stds[key], stds[other])
-                and same_noise(mechanisms[other], mechanisms[key], setting)
-            ):
+            if other != key and exact.get(other, True) and same_noise(mechanisms[other], mechanisms[key], setting):
                 shared[key] = other_value
                 break
     return shared
@@ -270,15 +366,35 @@ def place_phrase(
 
 
 def winner_phrase(ranking: Ranking, mechanisms: Mapping, setting) -> str:
-    """The first place in words: "the analytic Gaussian (GG with p = 2 is the same noise)"; "" if none."""
+    """The first place in words: "the analytic Gaussian (GG(p) draws the same Gaussian noise)"; "" if none.
+
+    When a later entry draws the same law at another calibration (GG(p) at p = 1 against the Laplace
+    mechanism), the phrase says so and by how much.
+    """
     if not ranking.best:
         return ""
-    return place_phrase(ranking.best, mechanisms, setting)
+    lead = reader_name(mechanisms[ranking.best[0]])
+    tie = _tie_note(ranking.best, mechanisms, setting, ranking.values)
+    note = _same_law_note(ranking, mechanisms, setting)
+    if not note:
+        return lead + tie
+    if tie.endswith(")"):  # one parenthesis: "(GG draws the same …; GG is Laplace noise here, …)"
+        return lead + tie[:-1] + note + ")"
+    return lead + tie + " (" + note[2:] + ")"
 
 
 def other_neighbour_model(l1_model: str) -> str:
     """The neighbour model that is not ``l1_model``."""
     return "all_coordinates" if l1_model == "one_coordinate" else "one_coordinate"
+
+
+def under_other_model(setting):
+    """``setting`` under the other neighbour model (what an alternative ranking's values are computed at); as is without one."""
+    import dataclasses
+
+    if setting is None or not dataclasses.is_dataclass(setting) or not hasattr(setting, "l1_model"):
+        return setting
+    return dataclasses.replace(setting, l1_model=other_neighbour_model(setting.l1_model))
 
 
 def neighbour_model_phrase(l1_model: str) -> str:
@@ -297,7 +413,7 @@ def _changes(
         here_ok = here is not None and math.isfinite(float(here))
         there_ok = there is not None and math.isfinite(float(there))
         name = reader_name(mechanisms[key])
-        if here_ok and there_ok and not are_tied(here, there):
+        if here_ok and there_ok and format_ratio(float(there) / float(here)) != "1×":
             changes.append(f"{name}'s {quantity} would be {format_ratio(float(there) / float(here))} its value here")
         elif here_ok and not there_ok:
             changes.append(f"{name} would not be valid")

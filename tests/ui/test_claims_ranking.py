@@ -1,17 +1,19 @@
-"""The tie-aware ranking behind every caption that names a winner (gaussmech_ui.ranking)."""
+"""The tie-aware ranking behind every caption that names a winner (gaussmech_ui.claims.ranking).
+
+Ties come from the registry's NoiseLaw fact (two entries draw the same noise), exactly equal values,
+or Monte Carlo estimates whose intervals overlap; never from a tolerance on floats.
+"""
 
 from __future__ import annotations
 
 import doctest
 from types import SimpleNamespace
 
-import gaussmech_ui.ranking as ranking_module
+import gaussmech_ui.claims.ranking as ranking_module
 from gaussmech_core.mechanisms import MECHANISMS
 from gaussmech_core.registry_types import Setting
-from gaussmech_ui import ranking
-from gaussmech_ui.figures import distributions, tails
-from gaussmech_ui.ranking import (
-    TIE_TOLERANCE,
+from gaussmech_ui.claims import ranking, recording
+from gaussmech_ui.claims.ranking import (
     assumption_sentence,
     on_curve_note,
     place_phrase,
@@ -19,11 +21,12 @@ from gaussmech_ui.ranking import (
     reader_name,
     winner_phrase,
 )
+from gaussmech_ui.figures import distributions, tails
 
 
 def _mechanism(name, family, *, is_default=False, featured=True, short_name=None):
     return SimpleNamespace(
-        name=name, family=family, is_default=is_default, featured=featured, short_name=short_name or name
+        name=name, family=family, is_default=is_default, featured=featured, short_name=short_name or name, guarantee=""
     )
 
 
@@ -34,6 +37,7 @@ REGISTRY = {
     "lap": _mechanism("Laplace", "laplace"),
 }
 SETTING = Setting(epsilon=1.0, delta=1e-5, dim=10)
+AT_P = {p: Setting(epsilon=1.0, delta=1e-5, dim=10, order=p) for p in (1.0, 1.5, 2.0, 4.0)}
 
 
 def test_doctests_pass():
@@ -41,22 +45,31 @@ def test_doctests_pass():
     assert result.attempted > 0 and result.failed == 0
 
 
-def test_values_equal_to_a_relative_1e9_share_a_place_and_the_default_is_named():
+def test_entries_that_draw_the_same_noise_share_a_place_and_the_default_is_named():
     value = 139.17
-    ranked = rank({"gg": value * (1 - 1.7e-12), "zz_gauss": value, "lap": 200.0}, REGISTRY)
-    assert ranked.places == (("zz_gauss", "gg"), ("lap",))
-    assert winner_phrase(ranked, REGISTRY, SETTING) == "the analytic Gaussian (GG with p = 2 is the same noise)"
+    ranked = rank(
+        {"generalized_gaussian": value * (1 - 1.7e-12), "analytic_gaussian": value, "laplace": 200.0},
+        MECHANISMS,
+        AT_P[2.0],
+    )
+    assert ranked.places == (("analytic_gaussian", "generalized_gaussian"), ("laplace",))
+    assert winner_phrase(ranked, MECHANISMS, AT_P[2.0]) == "the analytic Gaussian (GG draws the same Gaussian noise)"
+    assert ranked.violations() == []
 
 
-def test_a_difference_just_above_the_tolerance_is_not_a_tie():
-    ranked = rank({"gg": 1.0, "zz_gauss": 1.0 + 3 * TIE_TOLERANCE}, REGISTRY)
-    assert ranked.places == (("gg",), ("zz_gauss",))
+def test_near_equal_values_of_different_noise_are_not_a_tie():
+    """No tolerance: 1e-12 apart and not the same noise law is two places (the exact order)."""
+    ranked = rank({"generalized_gaussian": 1.0, "analytic_gaussian": 1.0 + 1e-12}, MECHANISMS, AT_P[1.5])
+    assert ranked.places == (("generalized_gaussian",), ("analytic_gaussian",))
 
 
-def test_a_chain_of_near_equal_values_cannot_stretch_a_tie():
-    step = 0.6 * TIE_TOLERANCE
-    ranked = rank({"gg": 1.0, "zz_gauss": 1.0 + step, "lap": 1.0 + 2 * step}, REGISTRY)
-    assert ranked.places == (("zz_gauss", "gg"), ("lap",))
+def test_gg_at_p_1_is_named_as_laplace_noise_at_another_calibration():
+    values = {"generalized_gaussian": 19.99943, "laplace": 20.0, "analytic_gaussian": 139.0}
+    ranked = rank(values, MECHANISMS, AT_P[1.0])
+    phrase = winner_phrase(ranked, MECHANISMS, AT_P[1.0])
+    assert ranked.best == ("generalized_gaussian",)
+    assert "GG is Laplace noise here, at another calibration than the Laplace mechanism" in phrase
+    assert "0.00285% less" in phrase
 
 
 def test_larger_is_better_and_missing_values_are_not_ranked():
@@ -64,19 +77,38 @@ def test_larger_is_better_and_missing_values_are_not_ranked():
     assert ranked.places == (("lap",), ("gg",)) and ranked.place_of("zz_gauss") is None
 
 
-def test_a_tie_that_is_not_the_same_noise_says_so():
-    ranked = rank({"lap": 3.0, "zz_gauss": 3.0}, REGISTRY)
-    assert (
-        winner_phrase(ranked, REGISTRY, SETTING)
-        == "the analytic Gaussian (tied with Laplace, equal to 9 significant digits)"
-    )
-
-
-def test_members_of_a_place_with_exactly_the_same_value_are_joined_by_and():
+def test_exactly_equal_values_share_a_place_joined_by_and():
     ranked = rank({"lap": 0.0, "zz_gauss": 0.0}, REGISTRY)
     assert place_phrase(ranked.best, REGISTRY, SETTING, ranked.values) == "the analytic Gaussian and Laplace"
     close = rank({"lap": 3.0, "zz_gauss": 3.0 * (1 + 1e-12)}, REGISTRY)
-    assert place_phrase(close.best, REGISTRY, SETTING, close.values).endswith("equal to 9 significant digits)")
+    assert close.places == (("lap",), ("zz_gauss",))
+
+
+def test_monte_carlo_estimates_whose_intervals_overlap_are_not_ranked():
+    values = {"lap": 2.97, "gg": 3.03, "zz_gauss": 9.0}
+    intervals = {"lap": (2.90, 3.05), "gg": (2.95, 3.10), "zz_gauss": (8.9, 9.1)}
+    ranked = rank(values, REGISTRY, intervals=intervals)
+    assert ranked.places == (("gg", "lap"), ("zz_gauss",))
+    assert "Monte Carlo estimates whose 95% intervals overlap" in winner_phrase(ranked, REGISTRY, SETTING)
+    assert ranked.violations() == []
+
+
+def test_the_rule_finds_a_ranking_that_separates_overlapping_estimates():
+    bad = ranking.Ranking(
+        places=(("lap",), ("gg",)),
+        values={"lap": 2.97, "gg": 3.03},
+        intervals={"lap": (2.90, 3.05), "gg": (2.95, 3.10)},
+        mechanisms=REGISTRY,
+    )
+    assert any("intervals overlap" in problem for problem in bad.violations())
+    claimed = ranking.Ranking(places=(("r1smg",),), values={"r1smg": 1.0}, mechanisms=MECHANISMS)
+    assert any("only claimed" in problem for problem in claimed.violations())
+
+
+def test_a_ranking_is_recorded_as_a_claim():
+    with recording() as claims:
+        rank({"lap": 1.0, "gg": 2.0}, REGISTRY)
+    assert [claim.kind for claim in claims] == ["ranking"]
 
 
 def test_a_curve_under_another_is_named_by_the_first_part_of_its_name():
