@@ -79,8 +79,10 @@ def render_page_tools(setting: Setting, page_path: str) -> None:
     context = reproduce.recall(page_path)  # every run, so no page's context outlives its run
     _apply_pending_load()
     if presenter.is_presenting():
-        presenter.render_presenter(charts, setting)
+        if not log.deck_drawn:  # the Class tour draws its own deck
+            presenter.render_presenter(log, setting)
         return
+    presenter.release_keys()
     with st.container(key="page_tools"):
         st.divider()
         st.subheader("Share, export, reproduce")
