@@ -151,6 +151,16 @@ def test_the_report_opens_offline_and_shows_its_charts(browser, page, app_url, t
         expect(report.locator(".warnings")).to_contain_text("true δ = 0.181")  # R1SMG's, once
         report.emulate_media(media="print")
         expect(report.locator("table").first).to_be_visible()
+        text = report.locator("body").inner_text()
+        for raw in ("](", "\\frac", "\\sigma", "$", "docs/math.md", ".py"):
+            assert raw not in text, (version, raw)  # no raw Markdown, LaTeX source or file path
+        if version == "brief":
+            expect(report.locator("p.answer")).to_contain_text("The answer.")
+            assert text.index("The answer.") < text.index("How much noise each mechanism needs")
+            for paper in ("A4", "Letter"):  # Chromium's own PDF, as the browser's Print would make it
+                pdf = report.pdf(format=paper, print_background=True)
+                pages = pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages")
+                assert pages == 1, (paper, pages)
         report.close()
     assert all(url.startswith("file:") for url in requests), requests
     offline.close()
