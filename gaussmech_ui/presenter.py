@@ -89,6 +89,8 @@ _STYLE = """
 _ANSWER_CHARACTERS = 230
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z“(])")
 _KEYS_INSTALLED = "_presenter_keys_installed"
+_PENDING_VIEW = "_presenter_pending_view"  # sidebar.PENDING_VIEW_KEY
+_SKIPS = "_presenter_skips"  # (direction, views skipped in a row) while passing views without charts
 
 
 def is_presenting() -> bool:
@@ -273,6 +275,30 @@ def _go(step: int, count: int, views: PageViews | None) -> None:
     view = (_view_index(views) + (1 if step > 0 else -1)) % len(views.labels)
     st.session_state[views.key] = views.labels[view]
     st.query_params[SLIDE_KEY] = "1" if step > 0 else "last"
+    st.session_state[_SKIPS] = (step, st.session_state.get(_SKIPS, (step, 0))[1] + 1)
+
+
+def _skip_empty_view(views: PageViews | None) -> bool:
+    """A view without charts (a table to fill in) is no slide: the deck moves on in the direction it
+    was going, as if Next (or Previous) were pressed again; at most once around the views.
+
+    The tabs are drawn by now, so the next view is opened by the next run (:func:`open_pending_view`).
+    """
+    step, skips = st.session_state.get(_SKIPS, (1, 0))
+    if views is None or len(views.labels) < 2 or skips >= len(views.labels):
+        return False
+    view = (_view_index(views) + (1 if step > 0 else -1)) % len(views.labels)
+    st.session_state[_PENDING_VIEW] = (views.key, views.labels[view])
+    st.query_params[SLIDE_KEY] = "1" if step > 0 else "last"
+    st.session_state[_SKIPS] = (step, skips + 1)
+    return True
+
+
+def open_pending_view() -> None:
+    """Open the view :func:`_skip_empty_view` chose (the sidebar calls this before a page draws its tabs)."""
+    pending = st.session_state.pop(_PENDING_VIEW, None)
+    if pending is not None:
+        st.session_state[pending[0]] = pending[1]
 
 
 def render_presenter(log: PageLog, setting: Setting) -> None:
@@ -280,6 +306,9 @@ def render_presenter(log: PageLog, setting: Setting) -> None:
     views = log.views
     view = _view_index(views)
     charts = _view_charts(list(log.charts), views, view)
+    if not charts and _skip_empty_view(views):
+        st.rerun()
+    st.session_state.pop(_SKIPS, None)
     with slide_frame(setting):
         if not charts:
             st.info("This view has no charts to present. Leave presenter mode to see the page.")

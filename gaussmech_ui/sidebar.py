@@ -24,6 +24,8 @@ from gaussmech_core.registry_types import Setting
 from . import menu, params
 from .format import format_exact, format_number
 from .page_kit import page_style
+
+PENDING_VIEW_KEY = "_presenter_pending_view"  # presenter._PENDING_VIEW (the sidebar does not import presenter)
 from .params import PARAMETERS, Parameter, exact_key, widget_key
 
 __all__ = ["render_sidebar", "finish_page", "entry_box", "guarded"]
@@ -58,6 +60,10 @@ def render_sidebar() -> Setting:
         layout="wide",
     )
     page_style()
+    if PENDING_VIEW_KEY in st.session_state:  # presenter mode passing a view without charts
+        from .presenter import open_pending_view
+
+        open_pending_view()
     params.init_state()
     params.sync_from_url()
     problems = params.entry_problems()

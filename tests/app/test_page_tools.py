@@ -307,3 +307,19 @@ def test_the_attack_section_on_privacy_profiles_is_opt_in_and_has_the_inverse():
     at.select_slider(key="attack_prior").set_value(0.1).run()
     after = _frame_with(at, "TPR at 1% FPR").loc["Laplace", "Posterior at 1% FPR"]
     assert before == "73.1%" and after == "23.2%"
+
+
+def test_presenter_mode_walks_every_view_and_passes_a_view_without_charts():
+    at = open_page("pages/4_Accuracy_vs_dimension.py", present="1")
+    seen = []
+    for _ in range(12):
+        position = next(m.value for m in at.markdown if "Chart" in m.value and " of " in m.value)
+        seen.append(position)
+        at.button(key="presenter_next").click().run()
+        assert not at.exception
+    views = [position.split(" (")[0] for position in seen]
+    assert {"Mean error", "Spread of the error", "R1SMG audit"} <= set(views)
+    assert "Accuracy first" not in views  # a table to fill in is no slide: the deck passes it
+    assert seen[: seen.index(seen[0], 1)] == seen[: len(set(seen))]  # and comes back to the first slide
+    at.button(key="presenter_previous").click().run()
+    assert not at.exception
