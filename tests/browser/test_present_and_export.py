@@ -41,8 +41,9 @@ def test_presenter_mode_fits_one_chart_on_a_projector(browser, app_url, artifact
     box = chart.bounding_box()
     assert box["y"] >= 0 and box["y"] + box["height"] <= 720, box
     assert box["width"] >= 1100, box
-    caption = view.locator(".presenter-caption").bounding_box()
-    assert caption["y"] + caption["height"] <= box["y"] + 1, "the caption is above the chart"
+    caption = view.locator(".st-key-presenter_text").bounding_box()
+    assert caption["y"] + caption["height"] <= box["y"] + 1, "the answer is above the chart"
+    expect(view.locator(".st-key-presenter_text")).not_to_contain_text("Hover")  # no usage instructions
     next_button = view.get_by_role("button", name="Next")
     assert next_button.bounding_box()["y"] + next_button.bounding_box()["height"] <= 720
     page.screenshot(path=str(artifacts / "presenter-1280x720.png"))
