@@ -24,9 +24,9 @@ from gaussmech_core.registry_types import Setting
 from . import menu, params
 from .format import format_exact, format_number
 from .page_kit import page_style
+from .params import PARAMETERS, Parameter, exact_key, widget_key
 
 PENDING_VIEW_KEY = "_presenter_pending_view"  # presenter._PENDING_VIEW (the sidebar does not import presenter)
-from .params import PARAMETERS, Parameter, exact_key, widget_key
 
 __all__ = ["render_sidebar", "finish_page", "entry_box", "guarded"]
 
