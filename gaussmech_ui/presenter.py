@@ -145,10 +145,16 @@ def slide_figure(figure: go.Figure, height: int) -> go.Figure:
     as a second line right under it, and the legend at the right in one column, so the plot keeps the
     slide's height.
 
-    Traces hidden in the legend are left out (a slide shows what is drawn).
+    Traces hidden in the legend are left out (a slide shows what is drawn). On a phone the slide is the
+    phone's layout of the chart (legend below, one entry a row: :func:`gaussmech_ui.page_kit.fit_to_screen`).
     """
+    from .page_kit import fit_to_screen, on_phone
+
     figure = go.Figure(copy.deepcopy(figure.to_dict()))
     figure.data = [trace for trace in figure.data if trace.visible != "legendonly"]
+    if on_phone():
+        figure.update_layout(height=height)
+        return fit_to_screen(figure, phone=True)
     layout = figure.layout
     size = (layout.font.size or 14) + _FONT_BOOST
     title_size = (layout.title.font.size or 17) + _TITLE_BOOST
