@@ -6,7 +6,8 @@
 
 Each creates the virtual environment ``.venv`` when it is missing and installs the locked
 requirements (every package pinned, with its hashes) into it (again only when a lock file
-changed); extra arguments go to ``streamlit run`` or ``pytest``, e.g. ``python3 dev.py test tests/ui -x``.
+changed), and gaussmech_core itself in development mode (``pip install --no-deps -e .``); extra
+arguments go to ``streamlit run`` or ``pytest``, e.g. ``python3 dev.py test tests/ui -x``.
 Only the standard library is used here, because nothing else exists before the first run.
 """
 
@@ -64,7 +65,22 @@ def ensure_environment(command: str) -> Path:
             check=True,
         )
         stamp.write_text(wanted + "\n")
+    install_package(python)
     return python
+
+
+def install_package(python: Path) -> None:
+    """Install gaussmech_core into ``.venv`` in development mode (once), so a downloaded
+    "Reproduce in Python" script runs with ``.venv``'s Python from any folder."""
+    stamp = VENV / ".installed-editable"
+    if stamp.exists() and stamp.read_text().strip() == str(ROOT):
+        return
+    print(f"Installing gaussmech_core into {VENV} in development mode ...", flush=True)
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "--disable-pip-version-check", "--no-deps", "-e", str(ROOT)],
+        check=True,
+    )
+    stamp.write_text(str(ROOT) + "\n")
 
 
 def main(argv: list[str]) -> int:

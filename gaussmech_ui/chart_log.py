@@ -8,10 +8,15 @@ them as the page draws them: :func:`install` wraps Streamlit's ``plotly_chart``,
 the original and note what was drawn in the main area (not the sidebar) in a per-run log.
 
 * A chart is recorded with its figure, key and ``alt`` text.
-* The first ``st.caption`` after a chart (before the next chart) is its caption; the first CSV
+* The first ``st.info`` or ``st.warning`` after a chart (before the next chart) is its answer: the
+  plain-language reading written for it (a slide's text). The first ``st.caption`` after a chart
+  is its caption; the first CSV
   download after it names its data file, whose stem (``gaussmech-noise-vs-epsilon``) names the
   chart in exported file names.
 * ``st.info``, ``st.warning``, ``st.error`` and ``st.latex`` texts are kept in order, for the report.
+* The page's views: the first ``st.tabs`` with a key whose open tab is kept in state (bound to the
+  URL, or rerunning on a change), with its labels and the number of charts drawn before it, so
+  presenter mode can walk every chart of every view.
 
 The wrappers change nothing on the page: they return what Streamlit returns, and a failure to
 record is logged and ignored. The log lives in the session's state and is replaced when a new
@@ -26,11 +31,11 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["RecordedChart", "PageLog", "install", "current_log", "RECORDED_METHODS"]
+__all__ = ["RecordedChart", "PageViews", "PageLog", "install", "current_log", "RECORDED_METHODS"]
 
 _LOG = logging.getLogger(__name__)
 _STATE_KEY = "_gaussmech_chart_log"
-RECORDED_METHODS = ("plotly_chart", "caption", "info", "warning", "error", "download_button", "latex")
+RECORDED_METHODS = ("plotly_chart", "caption", "info", "warning", "error", "download_button", "latex", "tabs")
 
 
 @dataclass
@@ -41,6 +46,7 @@ class RecordedChart:
     key: str | None = None
     alt: str = ""
     caption: str = ""
+    answer: str = ""
     data_file: str | None = None
 
     @property
@@ -64,6 +70,15 @@ class RecordedChart:
             return ""
 
 
+@dataclass(frozen=True)
+class PageViews:
+    """A page's views: the tabs' widget key, their labels, and how many charts came before them."""
+
+    key: str
+    labels: tuple[str, ...]
+    charts_before: int
+
+
 @dataclass
 class PageLog:
     """Everything one script run has drawn so far, in order."""
@@ -71,12 +86,26 @@ class PageLog:
     marker: Any = None
     charts: list[RecordedChart] = field(default_factory=list)
     messages: list[tuple[str, str]] = field(default_factory=list)
+    views: PageViews | None = None
+    deck_drawn: bool = False
     _caption_open: bool = False
+    _answer_open: bool = False
     _data_open: bool = False
 
     def add_chart(self, chart: RecordedChart) -> None:
         self.charts.append(chart)
-        self._caption_open = self._data_open = True
+        self._caption_open = self._answer_open = self._data_open = True
+
+    def add_message(self, kind: str, text: str) -> None:
+        self.messages.append((kind, text))
+        if kind in ("info", "warning") and self.charts and self._answer_open and text:
+            self.charts[-1].answer = text
+            self._answer_open = False
+
+    def add_views(self, key: str | None, labels, stateful: bool) -> None:
+        """Note the page's first stateful tabs (the views presenter mode walks through)."""
+        if self.views is None and key is not None and stateful:
+            self.views = PageViews(str(key), tuple(str(label) for label in labels), len(self.charts))
 
     def add_caption(self, text: str) -> None:
         if self.charts and self._caption_open:
@@ -90,7 +119,7 @@ class PageLog:
 
     def close(self) -> None:
         """Attach nothing more to the charts so far (the page tools draw captions of their own)."""
-        self._caption_open = self._data_open = False
+        self._caption_open = self._answer_open = self._data_open = False
 
     def warnings(self) -> list[str]:
         """The texts of every warning and error shown, in order, without repeats."""
@@ -156,8 +185,12 @@ def _record(method: str, delta_generator, args, kwargs) -> None:
         log.add_caption(_text(args, kwargs))
     elif method == "download_button":
         log.add_download(kwargs.get("file_name") if "file_name" in kwargs else (args[2] if len(args) > 2 else None))
+    elif method == "tabs":
+        labels = args[0] if args else kwargs.get("tabs", ())
+        stateful = kwargs.get("bind") is not None or kwargs.get("on_change", "ignore") != "ignore"
+        log.add_views(kwargs.get("key"), labels, stateful)
     else:
-        log.messages.append((method, _text(args, kwargs)))
+        log.add_message(method, _text(args, kwargs))
 
 
 def _wrapped(method: str, original):

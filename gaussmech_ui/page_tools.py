@@ -79,8 +79,10 @@ def render_page_tools(setting: Setting, page_path: str) -> None:
     context = reproduce.recall(page_path)  # every run, so no page's context outlives its run
     _apply_pending_load()
     if presenter.is_presenting():
-        presenter.render_presenter(charts, setting)
+        if not log.deck_drawn:  # the Class tour draws its own deck
+            presenter.render_presenter(log, setting)
         return
+    presenter.release_keys()
     with st.container(key="page_tools"):
         st.divider()
         st.subheader("Share, export, reproduce")
@@ -183,7 +185,7 @@ def _render_reports(page_path: str, setting: Setting, log: PageLog, charts, quer
     content = report.ReportContent(
         page_label=_page_label(page_path),
         setting=setting,
-        charts=[report.ReportChart(chart.figure, chart.title, chart.caption) for chart in charts],
+        charts=[report.ReportChart(chart.figure, chart.title, chart.caption, chart.answer) for chart in charts],
         page_warnings=log.warnings(),
         page_notes=log.notes(),
         latex=log.latex(),
@@ -265,19 +267,21 @@ def _apply_pending_load() -> None:
 
 def _render_python(page_path: str, setting: Setting, context: dict | None) -> None:
     prior = st.session_state.get(ATTACK_PRIOR_KEY, 0.5)
+    file_name = f"gaussmech-{_page_slug(page_path)}.py"
     code = reproduce.snippet(
         page_path,
         setting,
         prior=float(prior) if isinstance(prior, (int, float)) else 0.5,
         values=current_query(),
         context=context,
+        file_name=file_name,
     )
     st.markdown("A short script that computes this page's key numbers with `gaussmech_core` at this setting:")
     st.code(code, language="python")
     download_file(
         "Download the script",
         data=code.encode("utf-8"),
-        file_name=f"gaussmech-{_page_slug(page_path)}.py",
+        file_name=file_name,
         mime="text/x-python",
         key="page_tools_python_download",
         on_click="ignore",

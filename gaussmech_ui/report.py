@@ -40,6 +40,9 @@ from .format import format_number
 __all__ = ["VERSIONS", "ReportChart", "registry_warnings", "build_report", "report_file_name"]
 
 VERSIONS = {"brief": "Brief (one page)", "full": "Full report with the math"}
+# A4's text is 190 mm wide between 10 mm margins (Letter's 196 mm): 680 CSS pixels fit both.
+BRIEF_CHART_WIDTH = 680
+BRIEF_CHART_HEIGHT = 260
 
 # The formulas gaussmech computes, as readable text (no MathJax offline); docs/math.md has the derivations.
 CORE_FORMULAS = (
@@ -65,6 +68,7 @@ class ReportChart:
     figure: go.Figure
     title: str = ""
     caption: str = ""
+    answer: str = ""
 
 
 @dataclass(frozen=True)
@@ -104,6 +108,8 @@ def registry_warnings(setting: Setting) -> list[str]:
 
 
 def _calibration_table(setting: Setting, featured_only: bool) -> str:
+    """The calibration table; the brief (``featured_only``) says "not valid here" where the full report gives the reason
+    (the brief's warnings give it once)."""
     rows = []
     analytic = None
     calibrations = calibrate_all(setting, featured_only=featured_only)
@@ -113,7 +119,8 @@ def _calibration_table(setting: Setting, featured_only: bool) -> str:
     for calibration in calibrations:
         mechanism = calibration.mechanism
         if calibration.scale is None:
-            cells = ["–", "–", "–", html.escape(calibration.validity.reason)]
+            reason = "not valid here (see the warnings)" if featured_only else calibration.validity.reason
+            cells = ["–", "–", "–", html.escape(reason)]
         else:
             ratio = "–" if not analytic else format_number(calibration.expected_loss / analytic) + "×"
             note = ""
@@ -142,24 +149,67 @@ def _calibration_table(setting: Setting, featured_only: bool) -> str:
 
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
 _CODE = re.compile(r"`([^`]+)`")
+_LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
+_INLINE_MATH = re.compile(r"(?<!\\)\$([^$]+)\$")
+# The repository's math reference is named, not given as a path (a report is read away from the code).
+_MATH_REFERENCE_PATH = re.compile(r"docs/math\.md")
+MATH_REFERENCE_NAME = "gaussmech's math reference"
+
+
+def _math(source: str, display: str = "inline") -> str:
+    """LaTeX typeset offline as MathML (Chromium, Firefox and Safari draw it without any script)."""
+    from latex2mathml.converter import convert
+
+    try:
+        return convert(source, display=display)
+    except Exception:  # a formula the converter cannot read is shown as code, never lost
+        return f"<code>{html.escape(source)}</code>"
+
+
+def _link(match: re.Match) -> str:
+    text, target = match.group(1), html.unescape(match.group(2))
+    if target.startswith(("http://", "https://")):
+        return f"<a href='{html.escape(target)}'>{text}</a>"
+    return text  # a link relative to the app is dead in a downloaded file: its words stay
 
 
 def _inline(text: str) -> str:
-    """A page's message (Streamlit Markdown) as safe HTML: escaped, with **bold** and `code` kept."""
-    escaped = html.escape(text)
-    return _CODE.sub(r"<code>\1</code>", _BOLD.sub(r"<strong>\1</strong>", escaped))
+    """A page's message (Streamlit Markdown) as safe HTML: escaped, with **bold**, `code`, links
+    (absolute ones kept, relative ones as their words) and $math$ (as MathML); no file paths."""
+    pieces = []
+    for index, piece in enumerate(_INLINE_MATH.split(text)):
+        if index % 2:
+            pieces.append(_math(piece))
+            continue
+        escaped = html.escape(piece, quote=False)
+        escaped = _CODE.sub(r"<code>\1</code>", _BOLD.sub(r"<strong>\1</strong>", escaped))
+        pieces.append(_MATH_REFERENCE_PATH.sub(MATH_REFERENCE_NAME, _LINK.sub(_link, escaped)))
+    return "".join(pieces)
+
+
+def answer_paragraph(content: "ReportContent") -> str:
+    """The report's opening: the plain-language answer the page wrote for its first chart (its first
+    paragraph), else that chart's caption; empty when the page drew no chart."""
+    for chart in content.charts[:1]:
+        return (chart.answer or chart.caption).strip().split("\n")[0]
+    return ""
 
 
 def _chart_html(chart: ReportChart, index: int, *, compact: bool) -> str:
     figure = go.Figure(chart.figure)
-    figure.update_layout(width=None, autosize=True)
+    # The brief's chart is as wide as a printed A4 or Letter page's text (so nothing is cut at the
+    # right) and short enough for one page; the full report's charts follow the window.
+    figure.update_layout(width=BRIEF_CHART_WIDTH if compact else None, autosize=not compact)
     # The legend below the plot in columns, as on a slide; the brief leaves hidden traces out and is shorter.
     legend_below(
         figure,
         top=figure.layout.margin.t or 80,
-        height=440 if compact else (figure.layout.height or 540),
+        height=BRIEF_CHART_HEIGHT if compact else (figure.layout.height or 540),
         drop_hidden=compact,
+        row_height=22 if compact else 28,
     )
+    if compact:
+        figure.update_layout(font=dict(size=11), title_font=dict(size=14), legend_font=dict(size=10))
     body = pio.to_html(
         figure,
         include_plotlyjs=False,
@@ -167,7 +217,8 @@ def _chart_html(chart: ReportChart, index: int, *, compact: bool) -> str:
         div_id=f"chart-{index}",
         config={"displaylogo": False, "responsive": True},
     )
-    caption = f"<figcaption>{_inline(chart.caption)}</figcaption>" if chart.caption else ""
+    # The brief opens with the chart's answer, so it leaves the caption (how to read the live chart) out.
+    caption = f"<figcaption>{_inline(chart.caption)}</figcaption>" if chart.caption and not compact else ""
     return f"<figure class='chart'>{body}{caption}</figure>"
 
 
@@ -187,12 +238,21 @@ thead th { background: #eef1f5; } td.scale { white-space: nowrap; } tr.invalid t
 figure.chart { margin: 12px 0 20px; } figcaption { font-size: 0.92rem; color: #333; margin-top: 4px; }
 code, pre { font-family: "Source Code Pro", Menlo, Consolas, monospace; font-size: 0.85rem; }
 pre { white-space: pre-wrap; background: #f7f7f7; padding: 6px 8px; }
-@page { size: auto; margin: 14mm; }
+@page { size: auto; margin: 10mm; }
+.answer { font-size: 1.1rem; }
 @media print {
-  body { max-width: none; padding: 0; font-size: 11pt; }
+  body { max-width: none; padding: 0; font-size: 10pt; line-height: 1.3; }
+  h1 { font-size: 15pt; } h2 { font-size: 11.5pt; margin: 10px 0 4px; }
+  .answer { font-size: 10pt; }
+  figure.chart { margin: 6px 0; }
   .no-print { display: none !important; }
   .table-wrap { overflow: visible; }
-  table { font-size: 9pt; page-break-inside: auto; }
+  table { font-size: 8pt; page-break-inside: auto; margin: 4px 0; }
+  th, td { padding: 1px 4px; }
+  .warnings { padding: 4px 8px 4px 24px; margin: 4px 0; font-size: 9pt; }
+  .setting { font-size: 10.5pt; padding: 4px 8px; margin: 4px 0; }
+  .meta { font-size: 8pt; }
+  p { margin: 4px 0; }
   tr, figure.chart, .warnings, .setting { break-inside: avoid; page-break-inside: avoid; }
   thead { display: table-header-group; }
   h2, h3 { break-after: avoid; }
@@ -226,8 +286,11 @@ def build_report(content: ReportContent, version: str = "brief", *, now: _dateti
         f"<p class='meta'>{'Full report' if full else 'Brief'} · made {stamp}"
         + (f" · <a href='{html.escape(content.link)}'>open this view</a>" if content.link else "")
         + "</p>",
-        f"<p>{html.escape(odds_sentence(setting.epsilon, setting.delta))}</p>",
     ]
+    answer = answer_paragraph(content)
+    if answer:
+        parts.append(f"<p class='answer'><strong>The answer.</strong> {_inline(answer)}</p>")
+    parts.append(f"<p>{html.escape(odds_sentence(setting.epsilon, setting.delta))}</p>")
     if warnings:
         parts.append("<h2>Warnings at this setting</h2><ul class='warnings'>")
         parts += [f"<li>{_inline(message)}</li>" for message in warnings]
@@ -246,10 +309,10 @@ def build_report(content: ReportContent, version: str = "brief", *, now: _dateti
             parts.append(f"<dt><strong>{html.escape(name)}</strong></dt><dd><code>{html.escape(formula)}</code></dd>")
         parts.append("</dl>")
         if content.latex:
-            parts.append("<h3>The page's formulas (LaTeX)</h3>")
-            parts += [f"<pre>{html.escape(source)}</pre>" for source in dict.fromkeys(content.latex)]
+            parts.append("<h3>The page's formulas</h3>")
+            parts += [f"<div class='formula'>{_math(source, 'block')}</div>" for source in dict.fromkeys(content.latex)]
         parts.append("<h2>Sources</h2><ul>")
-        parts += [f"<li>{html.escape(m.name)}: {html.escape(m.source)}</li>" for m in MECHANISMS.values()]
+        parts += [f"<li>{html.escape(m.name)}: {_inline(m.source)}</li>" for m in MECHANISMS.values()]
         parts.append(
             "<li>Attack risk: Dong, Roth &amp; Su 2022 (f-DP); Kairouz, Oh &amp; Viswanath 2015; Kulynych et al. 2024 "
             "(riskcal). Odds framing: Nanayakkara et al., USENIX Security 2023.</li></ul>"

@@ -10,8 +10,11 @@ Which numbers, by page (:data:`PAGE_NUMBERS`):
 
 * every page: each mechanism's calibrated scale, noise std per coordinate and E‖noise‖₂² (the
   Overview's table), or the reason its guarantee does not hold;
+* every page: whether a claimed guarantee holds (R1SMG's claim FAILS where its true δ exceeds δ);
 * Privacy profiles and the Class tour: also each mechanism's true δ at the setting's ε and what
   the best membership attacker can do (advantage, TPR at 1 % and 0.1 % FPR, posterior belief);
+  Privacy profiles also the hypothesis-testing view's numbers (σ, μ = Δ/σ, the attacker's power
+  at the view's α for the analytic Gaussian and for any (ε, δ)-DP mechanism);
 * Noise distributions: the standard deviation of the page's seeded draws ("Draw samples": the
   mechanism, the number of draws n and the seed from the link) against the exact one;
 * Tail probabilities: each mechanism's per-coordinate error bound at confidence 1 − α (α from the link);
@@ -52,19 +55,27 @@ COUNTS_FILE = "gaussmech-denoising-counts.csv"
 _CONTEXT_KEY = "_reproduce_context"
 
 _HEADER = """# gaussmech: {label} at {line}
-# Needs only gaussmech_core (numpy + scipy): run it from a checkout of gaussmech, or after `pip install .`
+#
+# How to run it, from whatever folder you saved it in: in a checkout of gaussmech, `python3 dev.py run`
+# (or `python3 dev.py test`) creates the environment .venv with gaussmech_core installed in it; then
+#     <the checkout>/.venv/bin/python {file_name}
+# (on Windows <the checkout>\\.venv\\Scripts\\python.exe {file_name}). It needs only gaussmech_core
+# (numpy + scipy): in any Python 3.11+ environment, `pip install <the checkout>` works too.
 from gaussmech_core.mechanisms import Setting, calibrate_all
 
 setting = {setting}
 """
 
 _CALIBRATION = """
-print("mechanism | scale | std per coordinate | E|noise|^2")
+print("mechanism | scale | std per coordinate | E|noise|^2 | claim")
 for c in calibrate_all(setting):
     if c.scale is None:
         print(f"{c.mechanism.name} | not valid here: {c.validity.reason}")
-    else:
-        print(f"{c.mechanism.name} | {c.scale:.6g} | {c.coordinate_std:.6g} | {c.expected_loss:.6g}")
+        continue
+    claim = "holds"
+    if c.true_delta is not None and not c.claim_holds:  # a claimed guarantee, checked against its true delta
+        claim = f"FAILS: true delta = {c.true_delta:.6g} > delta = {setting.delta:.6g}"
+    print(f"{c.mechanism.name} | {c.scale:.6g} | {c.coordinate_std:.6g} | {c.expected_loss:.6g} | {claim}")
 """
 
 _RISK = """
@@ -80,6 +91,20 @@ for r in attack_risk_all(setting, false_positive_rates=(0.01, 0.001), prior=prio
     true_delta = float(r.mechanism.privacy_profile(np.array([setting.epsilon]), r.scale, setting)[0])
     tpr_1, tpr_01 = r.true_positive_rates
     print(f"{{r.mechanism.name}} | {{true_delta:.6g}} | {{r.advantage:.6g}} | {{tpr_1:.6g}} | {{tpr_01:.6g}} | {{r.posteriors[0]:.6g}}")
+"""
+
+_TRADEOFF = """
+from gaussmech_core import audit, gaussian
+from gaussmech_core.mechanisms import DEFAULT_MECHANISM_ID, evaluate
+
+alpha = {testing_alpha}  # the hypothesis-testing view's false-accusation rate (type I error)
+sigma = evaluate(DEFAULT_MECHANISM_ID, setting).scale
+mu = gaussian.gdp_mu(sigma, setting.sensitivity)
+print("metric | value")
+print(f"analytic Gaussian sigma | {{sigma:.6g}}")
+print(f"mu = sensitivity / sigma | {{mu:.6g}}")
+print(f"attacker's power at alpha, analytic Gaussian | {{1 - gaussian.gaussian_tradeoff(alpha, mu):.6g}}")
+print(f"attacker's power at alpha, any (epsilon, delta)-DP mechanism | {{audit.max_test_power(alpha, setting.epsilon, setting.delta):.6g}}")
 """
 
 _SAMPLES = """
@@ -156,7 +181,7 @@ PAGE_NUMBERS = {
     "pages/0_Class_tour.py": ("the Class tour", (_CALIBRATION, _RISK)),
     "pages/1_Noise_distributions.py": ("Noise distributions", (_CALIBRATION, _SAMPLES)),
     "pages/2_Tail_probabilities.py": ("Tail probabilities", (_CALIBRATION, _TAIL_BOUNDS)),
-    "pages/3_Privacy_profiles.py": ("Privacy profiles", (_CALIBRATION, _RISK)),
+    "pages/3_Privacy_profiles.py": ("Privacy profiles", (_CALIBRATION, _RISK, _TRADEOFF)),
     "pages/4_Accuracy_vs_dimension.py": ("Accuracy vs dimension", (_CALIBRATION, _PAPER_CONSTANTS)),
     "pages/5_Denoising_lab.py": ("the Denoising lab", (_CALIBRATION, _DENOISING)),
 }
@@ -185,6 +210,7 @@ def setting_expression(setting: Setting) -> str:
 # A page's own values in the URL, with the page's defaults and their allowed ranges.
 _PAGE_VALUES = {
     "alpha": ("tails_alpha", 0.05, 1e-12, 0.5),
+    "testing_alpha": ("profiles_alpha", 0.05, 0.0, 1.0),
     "size": ("distributions_draws", 10_000, 1, 1_000_000),
     "seed": ("distributions_seed", 1, 1, 1_000_000),
     "rows": ("accuracy_mvg_rows", 1, 1, 10**6),
@@ -306,6 +332,7 @@ def snippet(
     prior: float = 0.5,
     values: Mapping[str, str] | None = None,
     context: Mapping | None = None,
+    file_name: str = "this_script.py",
 ) -> str:
     """The runnable script of a page (a menu path such as ``"app.py"``) at ``setting``.
 
@@ -320,7 +347,9 @@ def snippet(
 
     values = values or {}
     label, parts = PAGE_NUMBERS.get(page_path, ("this page", (_CALIBRATION,)))
-    header = _HEADER.format(label=label, line=setting_line(setting), setting=setting_expression(setting))
+    header = _HEADER.format(
+        label=label, line=setting_line(setting), setting=setting_expression(setting), file_name=file_name
+    )
     mechanism = values.get("distributions_sample_mechanism", DEFAULT_MECHANISM_ID)
     from .figures.common import trace_name
 
@@ -329,6 +358,7 @@ def snippet(
     fields = dict(
         prior=format_exact(prior),
         alpha=format_exact(_page_value("alpha", values)),
+        testing_alpha=format_exact(_page_value("testing_alpha", values)),
         mechanism=by_label.get(mechanism, DEFAULT_MECHANISM_ID),
         size=_page_value("size", values),
         seed=_page_value("seed", values),

@@ -26,6 +26,8 @@ from .format import format_exact, format_number
 from .page_kit import page_style
 from .params import PARAMETERS, Parameter, exact_key, widget_key
 
+PENDING_VIEW_KEY = "_presenter_pending_view"  # presenter._PENDING_VIEW (the sidebar does not import presenter)
+
 __all__ = ["render_sidebar", "finish_page", "entry_box", "guarded"]
 
 _LINK_SLOT = "_gaussmech_link_slot"
@@ -58,6 +60,10 @@ def render_sidebar() -> Setting:
         layout="wide",
     )
     page_style()
+    if PENDING_VIEW_KEY in st.session_state:  # presenter mode passing a view without charts
+        from .presenter import open_pending_view
+
+        open_pending_view()
     params.init_state()
     params.sync_from_url()
     problems = params.entry_problems()

@@ -24,13 +24,15 @@ from gaussmech_core.gaussian import analytic_gaussian_sigma
 from gaussmech_core.mechanisms import DEFAULT_MECHANISM_ID, MECHANISMS, evaluate
 from gaussmech_core.registry_types import Setting
 
-from . import params
-from .attack_panel import render_attack_risk_section
+from . import chart_log, params, presenter
+from .attack_panel import attack_risk_frame, render_attack_risk_section, setting_arguments
 from .cached.cache import UPLOAD_HASH_FUNCS
+from .claims.attack import risk_caption
 from .claims.ranking import neighbour_model_phrase, reader_name
 from .claims.trends import comparison, trend
 from .draw_history import DrawHistory, url_int
 from .figures import tour as figures
+from .figures.attack_risk import attack_tpr_figure
 from .format import format_number, format_percent
 from .page_kit import show_chart
 
@@ -45,6 +47,7 @@ __all__ = [
     "apply_values",
     "draw_history",
     "render_step",
+    "render_slide",
     "TRUE_COUNT",
     "MAX_DRAWS",
 ]
@@ -196,7 +199,25 @@ def draw_history(seed: int, count: int, sigma: float) -> np.ndarray:
 HISTORY = DrawHistory(seed_key=SEED_KEY, draws_key=DRAWS_KEY, button_prefix="tour", max_draws=MAX_DRAWS)
 
 
+# On a slide: a line of the chart's caption (0.95rem) and the characters it holds; the question's box
+# beyond its text (padding, border) and the gaps around caption and question.
+_SLIDE_CAPTION_LINE = (23, 150)
+_SLIDE_QUESTION_FRAME = 16 + 16
+
+
+def _slide_chart_height(step: TourStep, caption: str) -> int:
+    """The height of a step's chart on its slide (so the slide and its controls fit :data:`presenter.SLIDE_HEIGHT`)."""
+    caption_lines = -(-len(caption) // _SLIDE_CAPTION_LINE[1])
+    return presenter.chart_height_for(
+        f"{step.number}. {step.title}. {step.idea}\n{step.question}",
+        other_pixels=caption_lines * _SLIDE_CAPTION_LINE[0] + _SLIDE_QUESTION_FRAME,
+    )
+
+
 def _show(figure, key: str, alt: str, caption: str) -> None:
+    if presenter.is_presenting():
+        number = int(st.session_state.get(STEP_KEY, 1))
+        figure = presenter.slide_figure(figure, _slide_chart_height(STEPS[number - 1], caption))
     show_chart(figure, key, alt=alt)
     st.caption(caption)
 
@@ -215,7 +236,8 @@ def _step_one(setting: Setting) -> None:
         f"δ = {format_number(setting.delta)}, Δ = {format_number(setting.sensitivity)}; "
         f"{format_percent(inside, 3)} of these draws are within 2σ of the truth (95.4% in the long run).",
     )
-    HISTORY.buttons()
+    if not presenter.is_presenting():  # a slide has its "Draw again" in the controls row
+        HISTORY.buttons()
 
 
 def _step_two(setting: Setting) -> None:
@@ -343,7 +365,18 @@ def dimension_caption(dims: np.ndarray, curves: dict, setting: Setting) -> str:
 
 
 def _step_five(setting: Setting) -> None:
-    render_attack_risk_section(setting, "attack", with_inverse=False, heading=False, chart_first=True)
+    if not presenter.is_presenting():
+        render_attack_risk_section(setting, "attack", with_inverse=False, heading=False, chart_first=True)
+        return
+    # One chart per slide: the attacker's bars and their reading at an even prior, without the table.
+    prior = 0.5
+    frame = attack_risk_frame(**setting_arguments(setting), prior=prior)
+    _show(
+        attack_tpr_figure(frame, setting),
+        "attack_risk_chart",
+        "Bars of the best attacker's true-positive rate at a 1% false-positive rate, one per mechanism.",
+        risk_caption(frame, setting, prior),
+    )
 
 
 @st.cache_data(hash_funcs=UPLOAD_HASH_FUNCS, max_entries=32)
@@ -399,6 +432,40 @@ def render_step(step: TourStep, setting: Setting) -> None:
             label=f"Open {step.page_label} at this setting",
             icon=":material/open_in_new:",
             query_params=params.to_query(params.current_values()),
+        )
+
+
+def _draw_again() -> None:
+    st.button(
+        "Draw again",
+        key="tour_draw_again",
+        on_click=HISTORY.add,
+        args=(1,),
+        icon=":material/casino:",
+        use_container_width=True,
+        help="One more draw; the earlier ones stay in the history.",
+    )
+
+
+def render_slide(step: TourStep, setting: Setting) -> None:
+    """Draw one step as a presenter slide: its idea, its live chart, its question; Draw again where it draws."""
+    log = chart_log.current_log()
+    if log is not None:
+        log.deck_drawn = True  # the page tools draw no second deck
+    with presenter.slide_frame(setting):
+        with st.container(key="presenter_text"):
+            st.markdown(f"**{step.number}. {step.title}.** {step.idea}")
+        with st.container(key=f"tour_step_{step.number}"):
+            _DRAW[step.number](setting)
+        with st.container(border=True, key="tour_question"):
+            st.markdown(f"**Ask the room:** {step.question}")
+        presenter.deck_controls(
+            f"Step {step.number} of {len(STEPS)}",
+            on_previous=lambda: move_step(-1),
+            on_next=lambda: move_step(1),
+            first=step.number == 1,
+            last=step.number == len(STEPS),
+            extra=_draw_again if step.number == 1 else None,
         )
 
 

@@ -12,7 +12,7 @@ from gaussmech_ui.sidebar import finish_page, guarded, render_sidebar
 
 setting = render_sidebar()
 
-from gaussmech_ui import tour  # noqa: E402
+from gaussmech_ui import presenter, tour  # noqa: E402
 
 tour.compact_layout()
 st.title("Class tour")
@@ -50,10 +50,14 @@ following.button(
 tour.step_to_url()
 step = tour.STEPS[int(number) - 1]
 with guarded(f"step {step.number} of the tour"):
-    tour.render_step(step, setting)
+    if presenter.is_presenting():  # the tour is the deck: one step per slide
+        tour.render_slide(step, setting)
+    else:
+        tour.render_step(step, setting)
 
-with st.expander("The plan of the class", icon=":material/school:"):
-    st.dataframe(tour.step_frame(), hide_index=True, key="tour_plan")
+if not presenter.is_presenting():
+    with st.expander("The plan of the class", icon=":material/school:"):
+        st.dataframe(tour.step_frame(), hide_index=True, key="tour_plan")
 
 render_page_tools(setting, "pages/0_Class_tour.py")
 

@@ -567,8 +567,10 @@ def tradeoff_figure(
         x_title="α: type I error (accuses when the person is absent)",
         y_title="β: type II error (misses the person)",
     )
-    figure.update_xaxes(range=[0, 1])
-    figure.update_yaxes(range=[0, 1], scaleanchor="x", scaleratio=1)
+    # Square and [0, 1] on both axes at any width (a slide, the PNG export): the plot shrinks to a square
+    # ("domain") rather than stretching α beyond the probabilities ("range", Plotly's default).
+    figure.update_xaxes(range=[0, 1], constrain="domain")
+    figure.update_yaxes(range=[0, 1], scaleanchor="x", scaleratio=1, constrain="domain")
     update_layout_quickly(figure, height=620)
     return light.finished(figure)
 

@@ -58,7 +58,7 @@ def test_the_overview_table_shows_what_its_snippet_prints(query):
     setting = _setting(at)
     _tool(at, "Python")
     code = at.code[0].value
-    assert code.strip() == snippet("app.py", setting).strip()
+    assert code.strip() == snippet("app.py", setting, file_name="gaussmech-overview.py").strip()
     (calibration,) = _run_snippet(code)
     table = at.dataframe[0].value.set_index("Mechanism")
     from gaussmech_ui.figures.common import trace_name
@@ -68,10 +68,51 @@ def test_the_overview_table_shows_what_its_snippet_prints(query):
         if cells[0].startswith("not valid"):
             assert row["Scale"] in ("—", "–", "")
             continue
-        scale, std, loss = (float(c) for c in cells)
+        scale, std, loss = (float(c) for c in cells[:3])
+        # A claimed guarantee the page marks as failing ("✗ no: true δ = …") fails in the script too.
+        assert cells[3].startswith("FAILS") == str(row["Holds here?"]).startswith("✗"), (name, cells, row)
         assert row["Scale"] == f"{BY_NAME[name].scale_symbol} = {format_number(scale)}"
         assert row["Noise std per coordinate"] == format_number(std)
         assert row[f"E‖noise‖₂² at d = {setting.dim}"] == format_number(loss)
+
+
+def test_the_downloaded_script_runs_from_another_folder_and_prints_the_pages_numbers(tmp_path):
+    """The script as downloaded, saved in an empty folder and run there with a Python that has
+    gaussmech_core installed (dev.py installs it into .venv in development mode; here PYTHONPATH
+    stands in for that install, so the shared environment is left alone)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    at = open_page("app.py", epsilon="2")
+    _tool(at, "Python")
+    code = at.code[0].value
+    assert "/.venv/bin/python gaussmech-overview.py" in code  # the header says exactly how to run it
+    script = tmp_path / "gaussmech-overview.py"
+    script.write_text(code, encoding="utf-8")
+    root = Path(__file__).resolve().parents[2]
+    environment = {**os.environ, "PYTHONPATH": str(root)}
+    result = subprocess.run(
+        [sys.executable, script.name], cwd=tmp_path, env=environment, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    (calibration,) = parse_output(result.stdout)
+    answer = next(m.value for m in at.info if "the analytic Gaussian needs σ" in m.value)
+    assert f"σ = {format_number(float(calibration['Analytic Gaussian'][0]))}" in answer  # σ = 1.99 on the page
+    assert calibration["Rank-1 singular multivariate Gaussian (claimed)"][3].startswith("FAILS: true delta = 0.181")
+
+
+def test_the_privacy_profiles_script_has_the_hypothesis_testing_numbers():
+    at = open_page("pages/3_Privacy_profiles.py", profiles_view="Hypothesis testing", profiles_alpha="0.1")
+    _tool(at, "Python")
+    blocks = _run_snippet(at.code[0].value)
+    numbers = {name: cells[0] for name, cells in blocks[-1].items()}
+    reading = next(m.value for m in at.info if m.value.startswith("An attacker who wrongly accuses"))
+    gaussian_power = float(numbers["attacker's power at alpha, analytic Gaussian"])
+    region_power = float(numbers["attacker's power at alpha, any (epsilon, delta)-DP mechanism"])
+    assert f"at most {format_percent(gaussian_power)} of the time" in reading, (reading, gaussian_power)
+    assert f"at most {format_percent(region_power)} of the time under any mechanism" in reading, (reading, region_power)
 
 
 @pytest.mark.parametrize("query", [{}, {"epsilon": "0.5", "delta": "1e-6", "dim": "5"}])
@@ -276,3 +317,19 @@ def test_the_attack_numbers_on_privacy_profiles_have_their_own_tab_and_the_inver
     at.select_slider(key="attack_prior").set_value(0.1).run()
     after = _frame_with(at, "TPR at 1% FPR").loc["Laplace", "Posterior at 1% FPR"]
     assert before == "73.1%" and after == "23.2%"
+
+
+def test_presenter_mode_walks_every_view_and_passes_a_view_without_charts():
+    at = open_page("pages/4_Accuracy_vs_dimension.py", present="1")
+    seen = []
+    for _ in range(12):
+        position = next(m.value for m in at.markdown if "Chart" in m.value and " of " in m.value)
+        seen.append(position)
+        at.button(key="presenter_next").click().run()
+        assert not at.exception
+    views = [position.split(" (")[0] for position in seen]
+    assert {"Mean error", "Spread of the error", "R1SMG audit"} <= set(views)
+    assert "Accuracy first" not in views  # a table to fill in is no slide: the deck passes it
+    assert seen[: seen.index(seen[0], 1)] == seen[: len(set(seen))]  # and comes back to the first slide
+    at.button(key="presenter_previous").click().run()
+    assert not at.exception

@@ -41,8 +41,9 @@ def test_presenter_mode_fits_one_chart_on_a_projector(browser, app_url, artifact
     box = chart.bounding_box()
     assert box["y"] >= 0 and box["y"] + box["height"] <= 720, box
     assert box["width"] >= 1100, box
-    caption = view.locator(".presenter-caption").bounding_box()
-    assert caption["y"] + caption["height"] <= box["y"] + 1, "the caption is above the chart"
+    caption = view.locator(".st-key-presenter_text").bounding_box()
+    assert caption["y"] + caption["height"] <= box["y"] + 1, "the answer is above the chart"
+    expect(view.locator(".st-key-presenter_text")).not_to_contain_text("Hover")  # no usage instructions
     next_button = view.get_by_role("button", name="Next")
     assert next_button.bounding_box()["y"] + next_button.bounding_box()["height"] <= 720
     page.screenshot(path=str(artifacts / "presenter-1280x720.png"))
@@ -151,6 +152,102 @@ def test_the_report_opens_offline_and_shows_its_charts(browser, page, app_url, t
         expect(report.locator(".warnings")).to_contain_text("true δ = 0.181")  # R1SMG's, once
         report.emulate_media(media="print")
         expect(report.locator("table").first).to_be_visible()
+        text = report.locator("body").inner_text()
+        for raw in ("](", "\\frac", "\\sigma", "$", "docs/math.md", ".py"):
+            assert raw not in text, (version, raw)  # no raw Markdown, LaTeX source or file path
+        if version == "brief":
+            expect(report.locator("p.answer")).to_contain_text("The answer.")
+            assert text.index("The answer.") < text.index("How much noise each mechanism needs")
+            for paper in ("A4", "Letter"):  # Chromium's own PDF, as the browser's Print would make it
+                pdf = report.pdf(format=paper, print_background=True)
+                pages = pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages")
+                assert pages == 1, (paper, pages)
         report.close()
     assert all(url.startswith("file:") for url in requests), requests
     offline.close()
+
+
+def _keys_ready(page) -> None:
+    """Wait until the clicker's keys are attached (the shortcuts component's script has run)."""
+    page.wait_for_function("() => window.__streamlitShortcutsInitialized === true")
+
+
+def test_a_clicker_walks_the_tour_in_presenter_mode_and_a_link_lands_on_the_same_step(browser, app_url):
+    context = browser.new_context(viewport={"width": 1280, "height": 620})
+    page = context.new_page()
+    page.goto(f"{app_url}/Class_tour?present=1")
+    _wait_idle(page)
+    _keys_ready(page)
+    view = page.locator(".st-key-presenter_view")
+    expect(view.get_by_text("Step 1 of 6")).to_be_visible()
+    expect(view.locator(".st-key-tour_question")).to_contain_text("Ask the room")
+    expect(view.get_by_role("button", name="Draw again")).to_be_visible()
+    for number in range(2, 7):  # PageDown through every step
+        page.keyboard.press("PageDown")
+        _wait_idle(page)
+        expect(view.get_by_text(f"Step {number} of 6")).to_be_visible()
+        assert f"tour_step={number}" in page.url
+        chart = view.locator(f'.st-key-tour_step_{number} [data-testid="stPlotlyChart"]')
+        expect(chart).to_be_visible()
+        box = chart.bounding_box()
+        assert box["height"] >= 310, (number, box)
+        controls = view.get_by_role("button", name="Next").bounding_box()
+        assert controls["y"] + controls["height"] <= 620, (number, controls)
+        expect(view.locator(".st-key-tour_question")).to_be_visible()
+    page.keyboard.press("PageDown")  # the last step stays
+    _wait_idle(page)
+    expect(view.get_by_text("Step 6 of 6")).to_be_visible()
+    for number in range(5, 0, -1):  # and PageUp back to the start
+        page.keyboard.press("PageUp")
+        _wait_idle(page)
+        expect(view.get_by_text(f"Step {number} of 6")).to_be_visible()
+    for key, number in (("ArrowRight", 2), ("n", 3), (" ", 4), ("ArrowLeft", 3), ("p", 2)):
+        page.keyboard.press(key)
+        _wait_idle(page)
+        expect(view.get_by_text(f"Step {number} of 6")).to_be_visible()
+    teacher_link = page.url
+    student = browser.new_context(viewport={"width": 1280, "height": 720})
+    other = student.new_page()
+    other.goto(teacher_link)
+    _wait_idle(other)
+    expect(other.locator(".st-key-presenter_view").get_by_text("Step 2 of 6")).to_be_visible()
+    expect(other.locator('.st-key-tour_step_2 [data-testid="stPlotlyChart"]')).to_be_visible()
+    _no_exception(other)
+    student.close()
+    view.get_by_role("button", name="Leave presenter mode").click()
+    _wait_idle(page)
+    page.keyboard.press("n")  # the keys belong to the page again
+    _wait_idle(page)
+    assert "present=1" not in page.url
+    _no_exception(page)
+    context.close()
+
+
+def test_a_tabbed_page_presents_every_view_in_order(browser, app_url):
+    context = browser.new_context(viewport={"width": 1280, "height": 620})
+    page = context.new_page()
+    page.goto(f"{app_url}/Tail_probabilities?present=1")
+    _wait_idle(page)
+    _keys_ready(page)
+    view = page.locator(".st-key-presenter_view")
+    expect(view.get_by_text("Per coordinate (1 of 5) · Chart 1 of 1")).to_be_visible()
+    seen = []
+    for _ in range(4):
+        page.keyboard.press("PageDown")
+        _wait_idle(page)
+        text = view.locator('[data-testid="stHorizontalBlock"]').last.inner_text()
+        seen.append(text.split(" (")[0].strip().splitlines()[-1])
+        chart = view.locator('[data-testid="stPlotlyChart"]')
+        expect(chart).to_be_visible()
+        assert chart.bounding_box()["height"] >= 310
+    assert seen == [
+        "Whole vector",
+        "Laplace vs Gaussian: tails",
+        "Laplace vs Gaussian: privacy cost",
+        "Laplace vs Gaussian: variance",
+    ], seen
+    page.keyboard.press("PageUp")
+    _wait_idle(page)
+    expect(view.get_by_text("Laplace vs Gaussian: privacy cost (4 of 5)", exact=False)).to_be_visible()
+    _no_exception(page)
+    context.close()

@@ -200,6 +200,8 @@ def test_tradeoff_figure_and_plain_reading():
     assert figure.data[1].name == "analytic Gaussian: G_μ, μ = Δ/σ = 0.268"
     assert list(figure.data[3].y) == [0.916, 0.86]
     assert tuple(figure.layout.xaxis.range) == (0, 1) and tuple(figure.layout.yaxis.range) == (0, 1)
+    # On a wide, short slide or image the square plot shrinks; α stays a probability (not −1.9 to 2.9).
+    assert figure.layout.xaxis.constrain == "domain" and figure.layout.yaxis.constrain == "domain"
     text = tradeoff_caption(0.05, 0.084, 0.136)
     assert text.startswith("An attacker who wrongly accuses 5% of the time catches the target at most 8.4% of the time")
     assert "at most 14% of the time under any mechanism" in text

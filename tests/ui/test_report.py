@@ -47,9 +47,11 @@ def test_brief_has_one_chart_full_has_all_with_math_and_sources():
     brief = report.build_report(_content(), "brief", now=NOW)
     full = report.build_report(_content(), "full", now=NOW)
     assert brief.count("<figure class='chart'>") == 1 and full.count("<figure class='chart'>") == 2
-    assert "Formulas" not in brief and "Formulas" in full and r"\frac{\Delta}{\varepsilon}" in full
+    assert "Formulas" not in brief and "Formulas" in full
+    # The page's LaTeX is typeset offline as MathML, never shown as source.
+    assert r"\frac" not in full and "<mfrac>" in full and 'display="block"' in full
     assert "Balle &amp; Wang 2018, Theorem 8" in full
-    assert "The page&#x27;s summary." in full and "The page&#x27;s summary." not in brief
+    assert "The page's summary." in full and "The page's summary." not in brief
     for html in (brief, full):
         assert "ε = 1, δ = 1e-5, Δ₂ = 1, d = 10" in html
         assert "P[S | Alice in] ≤ e^ε·P[S | Alice out] + δ" in html and "δ = 1e-5" in html
@@ -57,6 +59,29 @@ def test_brief_has_one_chart_full_has_all_with_math_and_sources():
         assert "First &lt;caption&gt;" in html  # captions are escaped
         assert "@media print" in html and "break-inside: avoid" in html
         assert "2026-12-01 12:00 UTC" in html
+
+
+def test_the_brief_opens_with_the_answer_and_no_markdown_link_or_path_survives():
+    chart = report.ReportChart(
+        go.Figure(go.Scatter(x=[1, 2], y=[1, 2])),
+        "Chart",
+        "Hover for exact values.",
+        "The analytic Gaussian wins.\nWhy: …",
+    )
+    note = (
+        "See [docs/math.md section 2.3](docs/math.md#23) and [the paper](https://arxiv.org/abs/1805.06530); $\\sigma$."
+    )
+    html = report.build_report(_content(charts=[chart], page_notes=[note], page_warnings=[note]), "brief", now=NOW)
+    body = html.split("<body>", 1)[1]
+    assert re.search(r"<p class='answer'><strong>The answer.</strong> The analytic Gaussian wins.</p>", body)
+    assert body.index("The answer.") < body.index("Whatever an observer believed")
+    assert "Hover for exact values" not in body  # the brief leaves the usage caption out
+    full = report.build_report(_content(charts=[chart], page_notes=[note]), "full", now=NOW).split("<body>", 1)[1]
+    for text in (body, full):
+        assert "](" not in text and "docs/math.md" not in text and "$" not in text
+        assert "gaussmech's math reference section 2.3" in text  # a relative link keeps its words
+        assert "<a href='https://arxiv.org/abs/1805.06530'>the paper</a>" in text
+        assert "<mi>σ</mi>" in text or "<mi>&#x003C3;</mi>" in text
 
 
 def test_every_warning_is_in_the_report():

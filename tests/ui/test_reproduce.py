@@ -65,9 +65,16 @@ def test_every_snippet_prints_the_core_numbers(page, setting):
         if calibration.scale is None:
             assert cells[0].startswith("not valid here")
             continue
-        values = [float(cell) for cell in cells]
+        values = [float(cell) for cell in cells[:3]]
         expected = [calibration.scale, calibration.coordinate_std, calibration.expected_loss]
         assert values == pytest.approx(expected, rel=1e-5)
+        fails = calibration.true_delta is not None and not calibration.claim_holds
+        if fails:  # a claimed guarantee whose true delta exceeds delta is marked, with that true delta
+            assert cells[3].startswith("FAILS: true delta = ") and float(cells[3].split()[4]) == pytest.approx(
+                calibration.true_delta, rel=1e-5
+            ), (name, cells[3])
+        else:
+            assert cells[3] == "holds", (name, cells[3])
     if "attack_risk_all" in code:
         risks = {r.mechanism.name: r for r in attack_risk_all(setting, prior=0.2)}
         for name, cells in blocks[1].items():
@@ -113,7 +120,7 @@ def test_a_snippet_runs_as_a_script_in_a_fresh_interpreter(tmp_path):
     assert not any(
         math.isnan(float(c))
         for line in result.stdout.splitlines()[1:]
-        for c in line.split(" | ")[1:]
+        for c in line.split(" | ")[1:4]
         if not c.startswith("not valid")
     )
 
