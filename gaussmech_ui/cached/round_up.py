@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 
-import streamlit as st
-
 from gaussmech_core.mechanisms import MECHANISMS
 from gaussmech_core.registry_types import Setting
+
+from .cache import cache_data
 
 __all__ = ["smallest_private_scales"]
 
@@ -18,7 +18,7 @@ def smallest_private_scales(setting: Setting) -> list[tuple[str, str, float, flo
     return _smallest_private_scales(dataclasses.astuple(setting))
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cache_data(max_entries=64, show_spinner=False)
 def _smallest_private_scales(values: tuple) -> list[tuple[str, str, float, float]]:
     setting = Setting(*values)
     rows = []
