@@ -74,7 +74,7 @@ def test_the_brief_opens_with_the_answer_and_no_markdown_link_or_path_survives()
     html = report.build_report(_content(charts=[chart], page_notes=[note], page_warnings=[note]), "brief", now=NOW)
     body = html.split("<body>", 1)[1]
     assert re.search(r"<p class='answer'><strong>The answer.</strong> The analytic Gaussian wins.</p>", body)
-    assert body.index("The answer.") < body.index("Whatever an observer believed")
+    assert body.index("The answer.") < body.index("DP promises that on any yes/no decision")
     assert "Hover for exact values" not in body  # the brief leaves the usage caption out
     full = report.build_report(_content(charts=[chart], page_notes=[note]), "full", now=NOW).split("<body>", 1)[1]
     for text in (body, full):
