@@ -121,6 +121,9 @@ def _posterior_sentence(rows: pd.DataFrame, proven: Mapping[str, float], setting
         return ""
     top = max(posteriors.values())
     quoted = rank(posteriors, mechanisms, setting, smaller_is_better=False, quantity="posterior").best
+    # Entries tied in one place draw the same noise (a registry fact): one risk, computed twice and
+    # apart in the last bits, so each is given the larger of them (the safe side).
+    posteriors.update(dict.fromkeys(quoted, max(posteriors[key] for key in quoted)))
     allowed = posterior_bound(prior, setting.epsilon, setting.delta, FALSE_POSITIVE_RATE)
     text = (
         f"An observer {format_percent(prior, 3)} sure beforehand ends at most {format_percent(top, 3)} sure on a "
