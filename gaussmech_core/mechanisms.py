@@ -697,21 +697,34 @@ def _discrete_noise_validity(setting: Setting) -> Validity:
     return _ALWAYS
 
 
-def _discrete_histogram_calibration(epsilon, delta, model, order) -> HistogramCalibration:
-    """Exact σ for integer counts: one bin changes (add/remove) or one record moves between two (replace)."""
+def _discrete_histogram_relation(model) -> tuple[int, str]:
+    """(Δ, relation) of a histogram query for the discrete Gaussian: one bin changes by a whole Δ
+    (add/remove) or one record of weight Δ moves between two bins (replace)."""
     c = model.coordinate_sensitivity
     if c != math.floor(c) or model.changed_coordinates > 2:
         raise ValueError(
             "the discrete Gaussian needs integer counts that change by whole numbers in one or two bins; "
             f"this query changes {model.changed_coordinates} coordinates by {c:g}"
         )
-    relation = "add_remove" if model.changed_coordinates == 1 else "replace"
+    return int(c), "add_remove" if model.changed_coordinates == 1 else "replace"
+
+
+def _discrete_histogram_calibration(epsilon, delta, model, order) -> HistogramCalibration:
+    """Exact σ for integer counts: one bin changes (add/remove) or one record moves between two (replace)."""
+    sensitivity, relation = _discrete_histogram_relation(model)
     sigma = np.asarray(
-        discrete_gaussian.discrete_gaussian_sigma(epsilon, delta, int(c), neighbours=relation), dtype=float
+        discrete_gaussian.discrete_gaussian_sigma(epsilon, delta, sensitivity, neighbours=relation), dtype=float
     )
     std = np.sqrt(np.asarray(discrete_gaussian.discrete_gaussian_variance(sigma), dtype=float))
     note = "exact (CKS Theorem 7)" if relation == "add_remove" else "exact: one record moves between two bins"
     return HistogramCalibration(sigma, std, model.l2_sensitivity, "Δ₂", 2.0, note)
+
+
+def _discrete_histogram_smallest_sigma(epsilon, delta, model, order):
+    """The smallest private σ and the safe σ of the histogram release, for the same relation as
+    :func:`_discrete_histogram_calibration` (docs/math.md section 9.7)."""
+    sensitivity, relation = _discrete_histogram_relation(model)
+    return discrete_gaussian.discrete_gaussian_smallest_sigma(epsilon, delta, sensitivity, neighbours=relation)
 
 
 def _discrete_gaussian_mechanism() -> Mechanism:
@@ -779,6 +792,7 @@ def _discrete_gaussian_mechanism() -> Mechanism:
                 discrete_gaussian.discrete_gaussian_sample(rng, shape, sigma), dtype=float
             ),
             scale_family=False,
+            smallest_private_scale=_discrete_histogram_smallest_sigma,
         ),
         featured=True,
         notes="Integer noise for integer queries (counts): σ is exact, its variance slightly below σ².",

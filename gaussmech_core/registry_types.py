@@ -192,11 +192,16 @@ class HistogramRelease:
     * ``scale_family``: True when the noise at scale s is s times the noise at scale 1, so a sweep
       may draw unit noise once and rescale it to every ε (common random numbers); False (e.g.
       integer noise) draws afresh at each ε.
+    * ``smallest_private_scale(epsilon, delta, model, order)`` (optional): as the entry's
+      ``smallest_private_scale``, for the neighbour relation of ``model`` that ``calibrate``
+      uses (scalar ε): ``smallest_sigma``, ``safe_sigma`` (the scale ``calibrate`` returns) and
+      ``not_private``; ``None`` for a noise whose δ falls as the scale grows.
     """
 
     calibrate: Callable
     sample: Callable[[np.random.Generator, tuple, float, float], np.ndarray]
     scale_family: bool = True
+    smallest_private_scale: Callable | None = None
 
 
 @dataclass(frozen=True)

@@ -12,12 +12,14 @@ import math
 
 import streamlit as st
 
+from gaussmech_core.histogram import NeighbourModel
+from gaussmech_core.mechanisms import MECHANISMS
 from gaussmech_core.registry_types import Setting
 
-from .cached.round_up import smallest_private_scales
+from .cached.round_up import release_smallest_private_scale, smallest_private_scales
 from .format import format_number
 
-__all__ = ["round_up_sentence", "round_up_note"]
+__all__ = ["round_up_sentence", "round_up_note", "release_round_up_sentence"]
 
 
 def _rounded_up(value: float, digits: int) -> float:
@@ -59,3 +61,15 @@ def round_up_note(setting: Setting) -> None:
         sentence = round_up_sentence(name, symbol, smallest, safe)
         if sentence:
             st.caption(sentence)
+
+
+def release_round_up_sentence(
+    mechanism: str, epsilon: float, delta: float, model: NeighbourModel, order: float
+) -> str | None:
+    """The sentence for one histogram release (the denoising lab), whose scale is calibrated for
+    the neighbour relation of ``model``: from the entry's ``histogram.smallest_private_scale``."""
+    answer = release_smallest_private_scale(mechanism, epsilon, delta, model, order)
+    if answer is None:
+        return None
+    entry = MECHANISMS[mechanism]
+    return round_up_sentence(entry.name, entry.scale_symbol, *answer)

@@ -37,6 +37,7 @@ from gaussmech_ui.examples import EXAMPLES  # noqa: E402
 from gaussmech_ui.figures import denoising as figures, history as error_history  # noqa: E402
 from gaussmech_ui.format import escape_markdown, format_number, math_reference_link  # noqa: E402
 from gaussmech_ui.page_kit import linked_number_input, show_chart  # noqa: E402
+from gaussmech_ui.round_up import release_round_up_sentence  # noqa: E402
 
 # Page settings worth sharing are bound to the URL (Streamlit's bind="query-params", keyed by the
 # widget key) and kept across page switches.
@@ -446,6 +447,11 @@ if data is not None:
             calibration = release.calibration
             mechanism_name = figures.mechanism_label(entry, setting.order if entry.uses_order else None)
             st.markdown(figures.calibration_sentence(calibration, mechanism_name, entry.scale_symbol))
+            # Where a larger scale could be less private (the discrete Gaussian's sawtooth), say so,
+            # for the relation this release was calibrated for.
+            round_up = release_round_up_sentence(mechanism, setting.epsilon, setting.delta, model, setting.order)
+            if round_up:
+                st.caption(round_up)
             if entry.uses_order and calibration.sensitivity_symbol == "Δ":  # composed over the changed coordinates
                 st.info(
                     f"Calibration of the GG noise: {calibration.note}. No exact calibration is known for several "

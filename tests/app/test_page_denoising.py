@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import codecs
+import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from gaussmech_core.discrete_gaussian import discrete_gaussian_smallest_sigma
 from gaussmech_ui.examples import carshare_heatmap, sparse_dirichlet_histogram
+from gaussmech_ui.format import format_number
 from gaussmech_ui.params import exact_key, widget_key
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -151,6 +154,46 @@ def test_replace_one_record_doubles_the_l1_sensitivity(lab):
     line = _noise_line(at)
     assert "b = 2" in line and "Δ₁ = 2" in line and "δ is not used" in line
     assert "as heuristics" in _all_text(at), "the Gaussian risk theorems do not cover Laplace noise"
+
+
+def _round_up_sentences(at) -> list[str]:
+    return [text for text in _texts(at, "caption") if "but some larger σ do not" in text]
+
+
+def _discrete_release(at, relation: str) -> AppTest:
+    at.selectbox(key="denoising_mechanism").set_value("discrete_gaussian").run()
+    at.radio(key="denoising_relation").set_value(relation).run()
+    assert not at.exception and not at.error
+    return at
+
+
+@pytest.mark.parametrize(
+    "epsilon, delta, relation", [("5", "0.01", "add_remove"), ("8", "0.1", "replace"), ("15", "0.00001", "replace")]
+)
+def test_the_discrete_gaussian_says_where_a_larger_sigma_is_not_private(epsilon, delta, relation):
+    """Where the smallest private σ is not safe to round up, the release uses σ₀ of its own relation and
+    says so in one sentence whose numbers are the core's."""
+    at = _discrete_release(_open(epsilon=epsilon, delta=delta), relation)
+    (sentence,) = _round_up_sentences(at)
+    answer = discrete_gaussian_smallest_sigma(float(epsilon), float(delta), 1, relation)
+    smallest, below, safe = (float(x) for x in re.findall(r"\d+\.\d+", sentence))
+    assert sentence.startswith("Discrete Gaussian: the smallest σ that meets (ε, δ) is about")
+    assert smallest == pytest.approx(answer.smallest_sigma, rel=1e-3) and below == safe
+    assert answer.safe_sigma <= safe <= answer.safe_sigma * (1 + 1e-3) and smallest < safe
+    assert f"σ = {format_number(answer.safe_sigma)}," in _noise_line(at), "the σ released with is σ₀"
+
+
+@pytest.mark.parametrize(
+    "epsilon, delta, relation", [(None, None, "add_remove"), (None, None, "replace"), ("5", "0.01", "replace")]
+)
+def test_no_such_sentence_where_the_smallest_private_sigma_is_safe(epsilon, delta, relation):
+    """The default setting says nothing; nor does replace at (5, 0.01), where add/remove would."""
+    query = {} if epsilon is None else dict(epsilon=epsilon, delta=delta)
+    at = _discrete_release(_open(**query), relation)
+    model_sigma = discrete_gaussian_smallest_sigma(at.session_state["epsilon"], at.session_state["delta"], 1, relation)
+    assert model_sigma.smallest_sigma == model_sigma.safe_sigma
+    assert not _round_up_sentences(at)
+    assert f"σ = {format_number(model_sigma.safe_sigma)}," in _noise_line(at)
 
 
 def test_the_generalized_gaussian_says_how_it_is_calibrated_for_two_changed_bins(lab):
