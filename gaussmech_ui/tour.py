@@ -408,14 +408,15 @@ _DRAW = {1: _step_one, 2: _step_two, 3: _step_three, 4: _step_four, 5: _step_fiv
 
 
 def render_step(step: TourStep, setting: Setting) -> None:
-    """Draw one step: idea, the live chart with its caption, the question, the value button and the link."""
+    """Draw one step: idea, the question for the room, the live chart with its caption, the value button and the link."""
     st.markdown(f"### {step.number}. {step.title}")
     with st.container(key="tour_idea"):
         st.markdown(step.idea)
-    with st.container(key=f"tour_step_{step.number}"):
-        _DRAW[step.number](setting)
+    # The question sits above the chart, so it is on a 1280×620 projector's first screen at every step.
     with st.container(border=True, key="tour_question"):
         st.markdown(f"**Ask the room:** {step.question}")
+    with st.container(key=f"tour_step_{step.number}"):
+        _DRAW[step.number](setting)
     left, right = st.columns(2)
     left.button(
         "Set this step's values",

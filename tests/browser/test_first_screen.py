@@ -73,3 +73,22 @@ def test_a_focused_menu_link_does_not_look_like_the_current_page(page, app_url):
         return locator.evaluate("a => getComputedStyle(a).backgroundColor")
 
     assert background(other) != background(current), "focus is an outline, not the current page's background"
+
+
+def test_the_tours_question_is_on_a_1280_by_620_projectors_first_screen_at_every_step(browser, app_url):
+    """Issue 22, item 8: a 1280×720 projector less the browser's bars shows the question for the room."""
+    from gaussmech_ui.tour import STEPS
+
+    context = browser.new_context(viewport={"width": 1280, "height": 620})
+    context.set_default_timeout(90_000)
+    page = context.new_page()
+    try:
+        for step in STEPS:
+            page.goto(f"{app_url}/Class_tour?tour_step={step.number}")
+            page.locator(IDLE).wait_for(state="attached")
+            question = page.locator(".st-key-tour_question")
+            expect(question).to_contain_text(step.question)
+            box = question.bounding_box()
+            assert box["y"] + box["height"] <= 620, (step.number, box)
+    finally:
+        context.close()
