@@ -230,3 +230,39 @@ def test_epsilon_one_hundredth_finishes():
     c = dpsgd.dpsgd_sigma(0.01, 1e-5, 0.1, 100)
     assert math.isfinite(c.sigma) and c.epsilon_high <= 0.01
     assert not math.isnan(c.epsilon_low) and c.epsilon_low >= 0.0
+
+
+# --- δ = 1e-20: the calibration once galloped to σ ~ 1e10-1e13 ----------------------------------------
+# (the cuts' mass moved to +∞ and the FFT allowance exceeded δ, so the PLD bound was infinite at every
+# reasonable σ and the search climbed to where the window has a few points). RDP σ from
+# dpsgd_rdp_sigma, which matches dp_accounting's RdpAccountant (0.47629 and 1.18550 at the first and
+# third inputs; at the fourth dp_accounting warns of negative Rényi divergences and returns 0.2535,
+# below the CLT value; at the second its orders cannot reach ε = 0.01 and it gives 7e5).
+
+
+@pytest.mark.parametrize(
+    "epsilon, q, steps",
+    [(10.0, 1e-5, 10_000), (10.0, 1e-3, 1_000_000), (100.0, 1e-5, 1_000_000)],
+)
+def test_tiny_delta_sigma_is_at_most_rdp_and_near_it(epsilon, q, steps):
+    delta = 1e-20
+    c = dpsgd.dpsgd_sigma(epsilon, delta, q, steps, coarsen=3)
+    rdp_sigma = dpsgd.dpsgd_rdp_sigma(epsilon, delta, q, steps)
+    assert c.sigma <= rdp_sigma
+    assert c.sigma >= 0.9 * rdp_sigma  # RDP is a few % above the tight σ, never 10 %
+    assert c.sigma >= dpsgd.dpsgd_clt_sigma(epsilon, delta, q, steps) * 0.99
+    # certified: RDP's ε (an independent upper bound) or the bracket's upper end meets the target
+    assert c.epsilon_high <= epsilon
+    assert min(dpsgd.dpsgd_rdp_epsilon(c.sigma, q, steps, delta), c.epsilon_high) <= epsilon
+
+
+def test_tiny_delta_one_step_is_near_the_amplified_gaussian():
+    """One step at q = 1e-3: the Gaussian at ε' = log(1 + (e^ε − 1)/q), δ' = δ/q is (ε, δ)-DP after
+    sampling (amplification by subsampling), so its σ is an upper bound on the tight σ."""
+    epsilon, delta, q = 0.01, 1e-20, 1e-3
+    c = dpsgd.dpsgd_sigma(epsilon, delta, q, 1, coarsen=3)
+    amplified = analytic_gaussian_sigma(math.log1p(math.expm1(epsilon) / q), delta / q)
+    assert 0.99 * amplified <= c.sigma <= 1.001 * amplified  # 3.4291 against 3.4286
+    assert c.epsilon_low <= c.epsilon_high <= epsilon
+    bracket = dpsgd.dpsgd_epsilon(c.sigma, q, 1, delta)
+    assert bracket.high <= epsilon * (1 + 1e-9)
