@@ -621,8 +621,7 @@ class _Accountant:
         delta_hint: float | None = None,
     ) -> None:
         self.sigma, self.q, self.steps = sigma, q, steps
-        # the cuts may hold at most a small share of the δ asked for (docs/math.md section 13.3)
-        self.trim_mass = _TRIM_MASS if delta_hint is None else min(_TRIM_MASS, _TRIM_SHARE * delta_hint)
+        self.delta_hint = delta_hint
         self.epsilon_hint = epsilon_hint
         self.progress = progress
         self.coarsen = coarsen
@@ -644,19 +643,24 @@ class _Accountant:
             else:
                 mass, outside = _optimistic(direction, h, self.sigma, self.q)
             try:
-                composed = _compose(
-                    _Pmf(direction.first, mass, outside, 0.0, 0.0),
-                    self.steps,
-                    upper,
-                    self.progress,
-                    self.trim_mass,
-                )
+                step = _Pmf(direction.first, mass, outside, 0.0, 0.0)
+                composed = _compose(step, self.steps, upper, self.progress)
+                if upper and self._cuts_exceed_delta(composed):
+                    # the mass cut to +∞ alone exceeds δ while the round-off does not: cut less
+                    # (a share of δ), at the cost of wider windows (docs/math.md section 13.3)
+                    trim_mass = _TRIM_SHARE * float(self.delta_hint or 0.0)
+                    composed = _compose(step, self.steps, upper, self.progress, trim_mass)
             except MemoryError:
                 self.coarsen += 1
                 self.curves.clear()
                 continue
             self.curves[key] = _Curve.of(composed, h, upper)
         return self.curves[key]
+
+    def _cuts_exceed_delta(self, composed: _Pmf) -> bool:
+        if self.delta_hint is None or _TRIM_SHARE * self.delta_hint >= _TRIM_MASS:
+            return False
+        return composed.infinite >= 0.5 * self.delta_hint and composed.absolute < 0.5 * self.delta_hint
 
     def epsilon_high(self, delta: float) -> float:
         return max(self.curve("remove", True).epsilon(delta), self.curve("add", True).epsilon(delta))
