@@ -70,8 +70,11 @@ _MAX_WINDOW = 1 << 21
 # Standard-normal quantile beyond which the per-step distributions are cut (tail mass < 1e-40,
 # moved to the safe side).
 _TAIL_Z = 13.5
-# Mass cut from each end of a composed distribution per convolution (moved to the safe side).
+# Mass cut from each end of a composed distribution per convolution (moved to the safe side), at
+# most; for a target δ it is also at most δ · _TRIM_SHARE (else the mass moved to +∞ alone would
+# exceed δ and the upper bound would be infinite).
 _TRIM_MASS = 1e-12
+_TRIM_SHARE = 1e-4
 # Convolutions with len(a)·len(b) up to this are done directly (relative error), beyond by FFT.
 _DIRECT_WORK = 1e6
 # Beyond the point where the P-mass left in one step is below this, bins are rounded down.
@@ -87,8 +90,12 @@ _BALANCE_MARGIN = 1e-12
 # ‖e‖₁ for a probability vector b).
 _FFT_CONSTANT = 4.0
 _UNIT_ROUNDOFF = 2.0**-53
+# The grid step is at most ε/_EPSILON_RESOLUTION (ε rounded down to a power of 2), coarsened or not.
+_EPSILON_RESOLUTION = 32.0
 # Relative step of the calibration's last, safe-side search.
 _SIGMA_TOLERANCE = 1e-5
+# Without an RDP σ, the calibration searches up to this multiple of the CLT σ.
+_SIGMA_CEILING = 2.0**20
 
 
 # --- validation ------------------------------------------------------------------------------
@@ -400,6 +407,7 @@ class _Pmf:
     absolute: float
     steps: int = 1  # how many steps this distribution composes
     total_steps: int = 1  # of the whole composition: sets how much each cut may hold
+    trim_mass: float = _TRIM_MASS  # what the cuts may hold per level of the repeated squaring
 
 
 def _trim(pmf: _Pmf, upper: bool) -> _Pmf:
@@ -411,7 +419,7 @@ def _trim(pmf: _Pmf, upper: bool) -> _Pmf:
     Lower bound: the bottom end is dropped to −∞, the top end rounded down to the last kept point.
     """
     mass = pmf.mass
-    allowed = _TRIM_MASS * pmf.steps / pmf.total_steps
+    allowed = pmf.trim_mass * pmf.steps / pmf.total_steps
     left = np.cumsum(mass)
     start = int(np.searchsorted(left, allowed, side="right"))
     right = np.cumsum(mass[::-1])
@@ -429,7 +437,9 @@ def _trim(pmf: _Pmf, upper: bool) -> _Pmf:
     else:
         kept[-1] += high_mass
         infinite += low_mass
-    return _Pmf(pmf.first + start, kept, infinite, pmf.relative, pmf.absolute, pmf.steps, pmf.total_steps)
+    return _Pmf(
+        pmf.first + start, kept, infinite, pmf.relative, pmf.absolute, pmf.steps, pmf.total_steps, pmf.trim_mass
+    )
 
 
 def _gamma(terms: int) -> float:
@@ -463,14 +473,18 @@ def _convolve(a: _Pmf, b: _Pmf, upper: bool) -> _Pmf:
             * math.sqrt(float(np.sum(np.square(a.mass))) * float(np.sum(np.square(b.mass))))
         )
     infinite = 1.0 - (1.0 - a.infinite) * (1.0 - b.infinite)  # +∞ (or −∞) absorbs
-    composed = _Pmf(a.first + b.first, mass, infinite, relative, absolute, a.steps + b.steps, a.total_steps)
+    composed = _Pmf(
+        a.first + b.first, mass, infinite, relative, absolute, a.steps + b.steps, a.total_steps, a.trim_mass
+    )
     return _trim(composed, upper)
 
 
-def _compose(step: _Pmf, steps: int, upper: bool, progress: Progress | None = None) -> _Pmf:
+def _compose(
+    step: _Pmf, steps: int, upper: bool, progress: Progress | None = None, trim_mass: float = _TRIM_MASS
+) -> _Pmf:
     """The T-fold composition by repeated squaring (docs/math.md section 13.3)."""
     result: _Pmf | None = None
-    power = _trim(_Pmf(step.first, step.mass, step.infinite, step.relative, step.absolute, 1, steps), upper)
+    power = _trim(_Pmf(step.first, step.mass, step.infinite, step.relative, step.absolute, 1, steps, trim_mass), upper)
     bits = bin(steps)[2:][::-1]
     for position, bit in enumerate(bits):
         if bit == "1":
@@ -579,6 +593,10 @@ def _grid_step(steps: int, sigma: float, q: float, coarsen: int, epsilon_hint: f
     bucket = 2.0 ** math.floor(math.log2(min(max(epsilon_hint, 0.5), 8.0)))
     h = math.sqrt(0.0005 * bucket / steps)
     h = min(h, 0.02)
+    # a pessimistic grid rounds each step's loss up by up to h: below ε ≈ 0.5 the step must also
+    # be small against ε itself (ε = 0.01 at T = 1 on a grid of 0.02 could never be met)
+    resolution = 2.0 ** math.floor(math.log2(min(max(epsilon_hint, 1e-6), 8.0))) / _EPSILON_RESOLUTION
+    h = min(h, resolution / 2.0**coarsen)
     # the per-step loss range (σ small: (1 + 2 z σ)/(2σ²)) must fit the window
     span = (1.0 + 2 * _TAIL_Z * sigma) / (2 * sigma * sigma) + abs(math.log(q)) + 1.0
     h = max(h, span / (_MAX_WINDOW / 4))
@@ -600,8 +618,10 @@ class _Accountant:
         epsilon_hint: float,
         progress: Progress | None = None,
         coarsen: int = 0,
+        delta_hint: float | None = None,
     ) -> None:
         self.sigma, self.q, self.steps = sigma, q, steps
+        self.delta_hint = delta_hint
         self.epsilon_hint = epsilon_hint
         self.progress = progress
         self.coarsen = coarsen
@@ -623,13 +643,24 @@ class _Accountant:
             else:
                 mass, outside = _optimistic(direction, h, self.sigma, self.q)
             try:
-                composed = _compose(_Pmf(direction.first, mass, outside, 0.0, 0.0), self.steps, upper, self.progress)
+                step = _Pmf(direction.first, mass, outside, 0.0, 0.0)
+                composed = _compose(step, self.steps, upper, self.progress)
+                if upper and self._cuts_exceed_delta(composed):
+                    # the mass cut to +∞ alone exceeds δ while the round-off does not: cut less
+                    # (a share of δ), at the cost of wider windows (docs/math.md section 13.3)
+                    trim_mass = _TRIM_SHARE * float(self.delta_hint or 0.0)
+                    composed = _compose(step, self.steps, upper, self.progress, trim_mass)
             except MemoryError:
                 self.coarsen += 1
                 self.curves.clear()
                 continue
             self.curves[key] = _Curve.of(composed, h, upper)
         return self.curves[key]
+
+    def _cuts_exceed_delta(self, composed: _Pmf) -> bool:
+        if self.delta_hint is None or _TRIM_SHARE * self.delta_hint >= _TRIM_MASS:
+            return False
+        return composed.infinite >= 0.5 * self.delta_hint and composed.absolute < 0.5 * self.delta_hint
 
     def epsilon_high(self, delta: float) -> float:
         return max(self.curve("remove", True).epsilon(delta), self.curve("add", True).epsilon(delta))
@@ -734,7 +765,7 @@ def dpsgd_epsilon(
     rdp = dpsgd_rdp_epsilon(sigma, q, steps, delta)
     # the CLT value is (nearly always) below ε: a grid at least as fine as a calibration's for ε
     hint = min(rdp, dpsgd_clt_epsilon(sigma, q, steps, delta))
-    low, high = _Accountant(sigma, q, steps, hint, progress).epsilon_bracket(delta)
+    low, high = _Accountant(sigma, q, steps, hint, progress, delta_hint=delta).epsilon_bracket(delta)
     method = "PLD"
     if rdp < high:
         high, method = rdp, "PLD + RDP"
@@ -994,7 +1025,7 @@ def _calibrate(
             calls[0] += 1
             if progress is not None:
                 progress(min(0.9, calls[0] / 10))
-            accountants[s] = _Accountant(s, q, steps, epsilon, coarsen=coarsen)
+            accountants[s] = _Accountant(s, q, steps, epsilon, coarsen=coarsen, delta_hint=delta)
         return accountants[s]
 
     def remove_gap(x: float) -> float:
@@ -1025,9 +1056,24 @@ def _calibrate(
         x0, f0 = x1, f1
         x1, f1 = x2, remove_gap(x2)
     if not abs(f1) < 1e-4:
-        # the secant did not settle (ε jumps or is flat in σ): bracket and bisect instead
-        low, high = _bracket_up(lambda s: remove_gap(math.log(s)) <= 0, math.exp(x1))
-        x1 = math.log(_bisect_log(lambda s: remove_gap(math.log(s)) <= 0, low, high, 1e-6))
+        # The secant did not settle (ε jumps, or is flat in σ, or infinite where the PLD's
+        # allowances exceed δ): bracket and bisect, never above a σ already certified. Without that
+        # ceiling the search galloped to σ ~ 1e10-1e13, where the window shrinks to a few points
+        # and the allowances vanish (the bug of δ = 1e-20).
+        def pld_meets(s: float) -> bool:
+            return remove_gap(math.log(s)) <= 0
+
+        ceiling = rdp_sigma if math.isfinite(rdp_sigma) else clt_sigma * _SIGMA_CEILING
+        if pld_meets(ceiling):
+            low, high = _bracket_up(pld_meets, min(math.exp(x1), ceiling))
+            x1 = math.log(_bisect_log(pld_meets, low, min(high, ceiling), 1e-6))
+        elif math.isfinite(rdp_sigma):
+            x1 = math.log(rdp_sigma)  # the PLD cannot certify δ below the RDP σ: RDP's σ is used
+        else:
+            raise ValueError(
+                f"no noise multiplier found meeting epsilon={epsilon:g} at delta={delta:g}: "
+                "delta is too small for this accountant"
+            )
     # To the safe side: the smallest of σ·(1 + 1e-5)^k that meets the target in both directions.
     sigma = math.exp(x1) * (1.0 + _SIGMA_TOLERANCE)
     step = _SIGMA_TOLERANCE
@@ -1041,6 +1087,7 @@ def _calibrate(
         step *= 2.0
     else:
         raise ValueError(f"no noise multiplier found meeting epsilon={epsilon:g} at delta={delta:g}")
+    sigma = min(sigma, rdp_sigma)  # both are certified: the smaller is used
     if with_bracket:
         low, high = accountant(sigma).epsilon_bracket(delta)
     else:
