@@ -375,7 +375,7 @@ def _step_five(setting: Setting) -> None:
         attack_tpr_figure(frame, setting),
         "attack_risk_chart",
         "Bars of the best attacker's true-positive rate at a 1% false-positive rate, one per mechanism.",
-        risk_caption(frame, setting, prior),
+        risk_caption(frame, setting, prior, MECHANISMS),
     )
 
 
