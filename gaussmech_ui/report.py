@@ -241,15 +241,15 @@ pre { white-space: pre-wrap; background: #f7f7f7; padding: 6px 8px; }
 @page { size: auto; margin: 10mm; }
 .answer { font-size: 1.1rem; }
 @media print {
-  body { max-width: none; padding: 0; font-size: 10pt; line-height: 1.3; }
-  h1 { font-size: 15pt; } h2 { font-size: 11.5pt; margin: 10px 0 4px; }
-  .answer { font-size: 10pt; }
+  body { max-width: none; padding: 0; font-size: 9.5pt; line-height: 1.25; }
+  h1 { font-size: 14pt; } h2 { font-size: 11pt; margin: 8px 0 3px; }
+  .answer { font-size: 9.5pt; }
   figure.chart { margin: 6px 0; }
   .no-print { display: none !important; }
   .table-wrap { overflow: visible; }
-  table { font-size: 8pt; page-break-inside: auto; margin: 4px 0; }
-  th, td { padding: 1px 4px; }
-  .warnings { padding: 4px 8px 4px 24px; margin: 4px 0; font-size: 9pt; }
+  table { font-size: 7.5pt; page-break-inside: auto; margin: 4px 0; }
+  th, td { padding: 0 4px; }
+  .warnings { padding: 3px 8px 3px 22px; margin: 3px 0; font-size: 8.5pt; }
   .setting { font-size: 10.5pt; padding: 4px 8px; margin: 4px 0; }
   .meta { font-size: 8pt; }
   p { margin: 4px 0; }
