@@ -65,10 +65,12 @@ def test_doctests_pass():
     "epsilon, sigma, sensitivity", [(0.5, 3.0, 1.0), (1.0, 30.0, 2.0), (5.0, 2.0, 0.1), (0.0, 10.0, 1.0)]
 )
 def test_composed_delta_matches_the_summed_privacy_loss(epsilon, sigma, sensitivity, k):
-    expected = mp_composed_delta(epsilon, sigma, sensitivity, k)
-    assert composed_gaussian_delta(epsilon, sigma, sensitivity, k) == pytest.approx(
-        float(expected), rel=1e-12, abs=1e-300
-    )
+    expected = float(mp_composed_delta(epsilon, sigma, sensitivity, k))
+    reported = composed_gaussian_delta(epsilon, sigma, sensitivity, k)
+    # Never below the exact δ; above it by at most the evaluator's upward report margin
+    # (4e-15 (1 + |log δ|) in log δ, issue 20 item 6: 1.4e-12 relative at δ ≈ 2.7e-53).
+    assert reported >= expected
+    assert reported == pytest.approx(expected, rel=2e-12, abs=1e-300)
 
 
 @pytest.mark.parametrize("epsilon, delta", [(0.1, 1e-5), (1.0, 1e-10), (3.0, 1e-300), (0.0, 1e-3)])

@@ -71,7 +71,9 @@ def test_every_larger_sigma_holds_the_attack_and_epsilon_plays_no_part(tpr, fpr)
     assert len(answers) == 1
     sigma = answers.pop()
     larger = sigma * np.concatenate([[1.0, 1.0 + 1e-9, 1.0 + 1e-6], np.linspace(1.0, 1.6, 25)[1:]])
-    assert max(_tpr(s, fpr) for s in larger) <= tpr * (1.0 + 1e-12)
+    # Risks are reported rounded up (issue 20, item 7), the inverse certifies against its own bound:
+    # the two meet to 1e-11 relative (5.8e-12 measured at TPR 0.194).
+    assert max(_tpr(s, fpr) for s in larger) <= tpr * (1.0 + 1e-11)
     # ...and it is the smallest such σ: just below it the attack does better than the limit.
     assert _tpr(sigma * (1.0 - 1e-6), fpr) > tpr
 
