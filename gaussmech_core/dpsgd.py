@@ -63,6 +63,19 @@ __all__ = [
 
 Progress = Callable[[float], None]
 
+# Largest dataset size N accepted (exact as a double, so that q = B/N is exact to rounding).
+_MAX_DATASET_SIZE = 2**53
+# Largest coarsening of the grid a caller may ask for (2^30 times the default step).
+_MAX_COARSEN = 30
+# The PLD is computed for σ in this range. Below it the per-step loss spans more than 1/(2σ²) ≈
+# 555 and ε is in the hundreds or more (and each composition takes seconds); above it ε is below √T/σ·10 ≤ 3e-4. Outside it the bracket is
+# the exact limits: one step's ε below, the RDP and the q = 1 Gaussian composition above
+# (docs/math.md section 13.7).
+_PLD_SIGMA_MIN = 0.03
+_PLD_SIGMA_MAX = 1e8
+# ... and for q at least this (below, q T ≤ 1e-5: the record is almost never sampled, and the
+# bracket is the same limits, the RDP bound being tight there).
+_PLD_SAMPLING_RATE_MIN = 1e-12
 # Largest number of compositions and of grid points handled; beyond, the grid is coarsened (the
 # bracket stays certified, only wider).
 MAX_STEPS = 10**7
@@ -92,6 +105,8 @@ _FFT_CONSTANT = 4.0
 _UNIT_ROUNDOFF = 2.0**-53
 # The grid step is at most ε/_EPSILON_RESOLUTION (ε rounded down to a power of 2), coarsened or not.
 _EPSILON_RESOLUTION = 32.0
+# Most grid points of one step's loss for the attack-risk profile.
+_ATTACK_WINDOW = 2**14
 # Relative step of the calibration's last, safe-side search.
 _SIGMA_TOLERANCE = 1e-5
 # Without an RDP σ, the calibration searches up to this multiple of the CLT σ.
@@ -122,6 +137,14 @@ def _probability(value: float, name: str) -> float:
     return float(require_interval(array, name, 0.0, 1.0, lower_open=True, upper_open=True))
 
 
+def _delta(value: float) -> float:
+    """δ in [DELTA_MIN, 1): below the smallest normal double its logarithm loses digits (as in gaussian)."""
+    array = as_float_array(value, "delta")
+    if array.ndim:
+        raise TypeError(f"delta must be a single number, got delta={value!r}")
+    return float(require_interval(array, "delta", gaussian.DELTA_MIN, 1.0, upper_open=True))
+
+
 def _steps(value: int) -> int:
     return require_integer(value, "steps", 1, MAX_STEPS)
 
@@ -135,12 +158,16 @@ def _epsilon_value(value: float) -> float:
 
 def steps_for_epochs(dataset_size: int, batch_size: int, epochs: float) -> tuple[float, int]:
     """(q, T) of DP-SGD over ``epochs`` passes: q = B/N, T = ⌈E·N/B⌉ (docs/math.md section 13.1)."""
-    n = require_integer(dataset_size, "dataset_size", 1)
+    n = require_integer(dataset_size, "dataset_size", 1, _MAX_DATASET_SIZE)
     b = require_integer(batch_size, "batch_size", 1, n)
     e = float(require_interval(as_float_array(epochs, "epochs"), "epochs", 0.0, None, lower_open=True))
-    steps = math.ceil(e * n / b - 1e-9)
-    if steps > MAX_STEPS:
-        raise ValueError(f"epochs gives {steps} steps, more than {MAX_STEPS}; got epochs={e:g}")
+    exact = e * (n / b)
+    if not exact <= MAX_STEPS:
+        raise ValueError(
+            f"epochs × dataset_size / batch_size gives {exact:g} steps, more than {MAX_STEPS}; "
+            f"got epochs={e:g}, dataset_size={n}, batch_size={b}"
+        )
+    steps = math.ceil(exact - 1e-9)
     return b / n, max(1, steps)
 
 
@@ -597,10 +624,13 @@ def _grid_step(steps: int, sigma: float, q: float, coarsen: int, epsilon_hint: f
     # be small against ε itself (ε = 0.01 at T = 1 on a grid of 0.02 could never be met)
     resolution = 2.0 ** math.floor(math.log2(min(max(epsilon_hint, 1e-6), 8.0))) / _EPSILON_RESOLUTION
     h = min(h, resolution / 2.0**coarsen)
-    # the per-step loss range (σ small: (1 + 2 z σ)/(2σ²)) must fit the window
-    span = (1.0 + 2 * _TAIL_Z * sigma) / (2 * sigma * sigma) + abs(math.log(q)) + 1.0
-    h = max(h, span / (_MAX_WINDOW / 4))
+    h = max(h, _loss_span(sigma, q) / (_MAX_WINDOW / 4))
     return h * (2.0**coarsen)
+
+
+def _loss_span(sigma: float, q: float) -> float:
+    """The range of one step's loss, at most: (1 + 2 z σ)/(2σ²) + |log q| + 1 (σ small)."""
+    return (1.0 + 2 * _TAIL_Z * sigma) / (2 * sigma * sigma) + abs(math.log(q)) + 1.0
 
 
 class _Accountant:
@@ -727,6 +757,69 @@ def _check(sigma: float, sampling_rate: float, steps: int) -> tuple[float, float
     return _positive(sigma, "sigma"), _sampling_rate(sampling_rate), _steps(steps)
 
 
+# --- bounds valid at every σ: one step below, the full-batch Gaussian above ----------------------
+
+
+def _pld_applies(sigma: float, q: float) -> bool:
+    return _PLD_SIGMA_MIN <= sigma <= _PLD_SIGMA_MAX and q >= _PLD_SAMPLING_RATE_MIN
+
+
+def _amplified(epsilon: float, q: float) -> float:
+    """log(1 + q (e^ε − 1)), the ε of one sampled step whose Gaussian has ε (without overflow)."""
+    if epsilon <= 700.0:
+        return math.log1p(q * math.expm1(epsilon))
+    return epsilon + float(np.logaddexp(math.log(q), math.log1p(-q) - epsilon))
+
+
+def _unamplified(epsilon: float, q: float) -> float:
+    """log(1 + (e^ε − 1)/q): the Gaussian's ε that one sampled step turns into ε."""
+    if epsilon == 0.0:
+        return 0.0
+    if epsilon <= 700.0:
+        log_numerator = math.log(math.expm1(epsilon))
+    else:
+        log_numerator = epsilon + math.log1p(-math.exp(-epsilon))
+    return float(np.logaddexp(0.0, log_numerator - math.log(q)))
+
+
+def _one_step_epsilon(sigma: float, q: float, delta: float) -> float:
+    """ε of one step in the remove direction, exact: a lower bound on the composition's ε.
+
+    One step's δ(ε) is q δ_G(ε') with ε' = log(1 + (e^ε − 1)/q) and δ_G the Gaussian profile of
+    scale σ (docs/math.md section 13.7), so ε = log(1 + q (e^{ε'} − 1)) with ε' the Gaussian's ε
+    at δ/q; 0 where δ ≥ q; inf where σ is so small that ε exceeds the largest double.
+    """
+    if delta >= q:
+        return 0.0
+    gaussian_value = float(gaussian.gaussian_epsilon(delta / q, sigma))
+    if not math.isfinite(gaussian_value):
+        return math.inf
+    return _amplified(gaussian_value * (1.0 - 1e-9), q)  # 1e-9: the Gaussian ε's rounding
+
+
+def _full_batch_epsilon(sigma: float, steps: int, delta: float, q: float = 1.0) -> float:
+    """ε of the Gaussian composed T times (q = 1, μ = √T/σ): an upper bound at every q, since
+    sampling only mixes a step with the null one (joint convexity, docs/math.md section 13.7);
+    0 where δ ≥ 1 − (1 − q)^T, the chance that the example is sampled at all."""
+    if q < 1.0 and delta >= -math.expm1(steps * math.log1p(-q)) * (1.0 + 1e-12):
+        return 0.0
+    return float(gaussian.gaussian_epsilon(delta, sigma / math.sqrt(steps))) * (1.0 + 1e-9) + 1e-300
+
+
+def _one_step_delta(sigma: float, q: float, epsilon: float) -> float:
+    """δ(ε) of one step in the remove direction: q δ_G(log(1 + (e^ε − 1)/q)), a lower bound."""
+    value = q * float(gaussian.gaussian_delta(_unamplified(epsilon, q), sigma))
+    return value * (1.0 - 1e-9)
+
+
+def _full_batch_delta(sigma: float, q: float, steps: int, epsilon: float) -> float:
+    """min(δ of the Gaussian composed T times, 1 − (1 − q)^T): upper bounds at every σ (the second:
+    the probability that the record is sampled at all)."""
+    gaussian_value = float(gaussian.gaussian_delta(epsilon, sigma / math.sqrt(steps))) * (1.0 + 1e-9)
+    sampled = -math.expm1(steps * math.log1p(-q)) * (1.0 + 1e-12) if q < 1.0 else 1.0
+    return min(gaussian_value, sampled, 1.0)
+
+
 def dpsgd_epsilon(
     sigma: float, sampling_rate: float, steps: int, delta: float, progress: Progress | None = None
 ) -> EpsilonBracket:
@@ -750,6 +843,10 @@ def dpsgd_epsilon(
         T times. The width is within max(0.01, 0.2 % ε) at the usual DP-SGD settings (e.g. 0.015
         at q = 0.01, T = 1e4, ε = 8) but can be much larger at small q with small σ, and below
         δ ≈ 1e-9 at large T the upper end is the RDP bound (docs/math.md section 13.2).
+        For σ outside [0.03, 1e8] the PLD is not computed and the bracket is the exact limits
+        (docs/math.md section 13.7): one step's ε below, the RDP and the full-batch Gaussian
+        composition above. Both ends are inf where σ is so small (below about 1e-154) that ε
+        exceeds the largest double; at huge σ both ends tend to 0.
 
     Examples
     --------
@@ -758,18 +855,24 @@ def dpsgd_epsilon(
     True
     """
     sigma, q, steps = _check(sigma, sampling_rate, steps)
-    delta = _probability(delta, "delta")
+    delta = _delta(delta)
     if q == 1.0:
         value = float(gaussian.gaussian_epsilon(delta, sigma / math.sqrt(steps)))
         return EpsilonBracket(value, value, sigma, q, steps, delta, "exact Gaussian (q = 1)")
     rdp = dpsgd_rdp_epsilon(sigma, q, steps, delta)
-    # the CLT value is (nearly always) below ε: a grid at least as fine as a calibration's for ε
-    hint = min(rdp, dpsgd_clt_epsilon(sigma, q, steps, delta))
-    low, high = _Accountant(sigma, q, steps, hint, progress, delta_hint=delta).epsilon_bracket(delta)
-    method = "PLD"
+    full_batch = _full_batch_epsilon(sigma, steps, delta, q)
+    one_step = _one_step_epsilon(sigma, q, delta)
+    if _pld_applies(sigma, q):
+        # the CLT value is (nearly always) below ε: a grid at least as fine as a calibration's for ε
+        hint = min(rdp, dpsgd_clt_epsilon(sigma, q, steps, delta))
+        low, high = _Accountant(sigma, q, steps, hint, progress, delta_hint=delta).epsilon_bracket(delta)
+        method = "PLD"
+    else:
+        low, high, method = 0.0, math.inf, "limits (σ outside the PLD's range)"
     if rdp < high:
-        high, method = rdp, "PLD + RDP"
-    low = min(low, high)
+        high, method = rdp, "PLD + RDP" if method == "PLD" else method
+    high = min(high, full_batch)
+    low = min(max(low, one_step), high)
     return EpsilonBracket(float(low), float(high), sigma, q, steps, delta, method)
 
 
@@ -787,8 +890,13 @@ def dpsgd_delta(sigma: float, sampling_rate: float, steps: int, epsilon: float) 
     if q == 1.0:
         value = float(gaussian.gaussian_delta(epsilon, sigma / math.sqrt(steps)))
         return DeltaBracket(value, value, sigma, q, steps, epsilon)
-    low, high = _Accountant(sigma, q, steps, epsilon).delta_bracket(epsilon)
-    return DeltaBracket(min(low, high), high, sigma, q, steps, epsilon)
+    if _pld_applies(sigma, q):
+        low, high = _Accountant(sigma, q, steps, epsilon).delta_bracket(epsilon)
+    else:
+        low, high = 0.0, 1.0
+    high = min(high, _full_batch_delta(sigma, q, steps, epsilon))
+    low = min(max(low, _one_step_delta(sigma, q, epsilon)), high)
+    return DeltaBracket(low, high, sigma, q, steps, epsilon)
 
 
 # --- Rényi DP (Mironov, Talwar & Zhang 2019) ----------------------------------------------------
@@ -857,7 +965,8 @@ def _rdp_to_epsilon(orders: np.ndarray, rdp: np.ndarray, delta: float) -> float:
 
 def dpsgd_rdp_epsilon(sigma: float, sampling_rate: float, steps: int, delta: float) -> float:
     """ε of DP-SGD from Rényi DP: the sampled Gaussian's RDP (Mironov, Talwar & Zhang 2019) times T,
-    converted at the best order (Balle et al. 2020). A valid upper bound, usually a few % above ε.
+    converted at the best order (Balle et al. 2020). A valid upper bound, usually a few % above ε;
+    inf where σ is so small (below about 1e-150) that every order's divergence overflows.
 
     Examples
     --------
@@ -865,31 +974,55 @@ def dpsgd_rdp_epsilon(sigma: float, sampling_rate: float, steps: int, delta: flo
     8.69
     """
     sigma, q, steps = _check(sigma, sampling_rate, steps)
-    delta = _probability(delta, "delta")
-    orders, rdp = _rdp_curve(sigma, q)
-    return _rdp_to_epsilon(orders, steps * rdp, delta)
+    delta = _delta(delta)
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        orders, rdp = _rdp_curve(sigma, q)
+        total = steps * np.where(np.isnan(rdp), np.inf, rdp)  # NaN (inf − inf): the order is left out
+    return _rdp_to_epsilon(orders, total, delta)
 
 
 def dpsgd_clt_epsilon(sigma: float, sampling_rate: float, steps: int, delta: float) -> float:
     """The CLT (Gaussian-DP) approximation: μ = q √(T (e^{1/σ²} − 1)), ε of μ-GDP at δ (Bu et al. 2020).
 
-    An approximation, not a bound: it can be below the true ε (unsafe).
+    An approximation, not a bound: it can be below the true ε (unsafe). inf where μ > e^700
+    (σ below about 0.04 at T = 1: ε ≈ μ²/2 exceeds the largest double).
     """
     sigma, q, steps = _check(sigma, sampling_rate, steps)
-    delta = _probability(delta, "delta")
-    with np.errstate(over="ignore"):
-        mu = q * math.sqrt(steps * math.expm1(min(1.0 / (sigma * sigma), 700.0)))
-    return float(gaussian.gaussian_epsilon(delta, 1.0 / mu))
+    delta = _delta(delta)
+    log_mu = _clt_log_mu(sigma, q, steps)
+    if log_mu > 700.0:
+        return math.inf  # ε ≈ μ²/2 exceeds the largest double
+    return float(gaussian.gaussian_epsilon(delta, math.exp(min(-log_mu, 700.0))))
+
+
+def _clt_log_mu(sigma: float, q: float, steps: int) -> float:
+    """log μ of the CLT, μ = q √(T (e^{1/σ²} − 1)), without overflow or underflow at any σ."""
+    with np.errstate(over="ignore", under="ignore", divide="ignore"):
+        inverse_variance = float(np.float64(1.0) / np.square(np.float64(sigma)))
+    if inverse_variance == 0.0:
+        return -math.inf
+    if inverse_variance > 1.0:
+        log_growth = inverse_variance + math.log1p(-math.exp(-inverse_variance))
+    else:
+        log_growth = math.log(math.expm1(inverse_variance))
+    return math.log(q) + 0.5 * (math.log(steps) + log_growth)
 
 
 def dpsgd_clt_sigma(epsilon: float, delta: float, sampling_rate: float, steps: int) -> float:
-    """σ at which the CLT approximation gives (ε, δ): μ* = 1/σ_analytic(ε, δ), σ = 1/√log(1 + μ*²/(q²T))."""
+    """σ at which the CLT approximation gives (ε, δ): μ* = 1/σ_analytic(ε, δ), σ = 1/√log(1 + μ*²/(q²T)).
+
+    inf where that σ exceeds the largest double (δ near the smallest normal double at tiny ε).
+    """
     epsilon = _positive(epsilon, "epsilon")
-    delta = _probability(delta, "delta")
+    delta = _delta(delta)
     q = _sampling_rate(sampling_rate)
     steps = _steps(steps)
-    mu = 1.0 / float(gaussian.analytic_gaussian_sigma(epsilon, delta))
-    return 1.0 / math.sqrt(math.log1p(mu * mu / (q * q * steps)))
+    log_mu = -math.log(float(gaussian.analytic_gaussian_sigma(epsilon, delta)))
+    log_ratio = 2.0 * (log_mu - math.log(q)) - math.log(steps)  # log(μ*²/(q²T))
+    if log_ratio < -30.0:  # log(1 + μ*²/(q²T)) = μ*²/(q²T) to double precision
+        half = -0.5 * log_ratio
+        return math.exp(half) if half < 709.0 else math.inf
+    return 1.0 / math.sqrt(float(np.logaddexp(0.0, log_ratio)))
 
 
 def _bisect_log(meets: Callable[[float], bool], low: float, high: float, tolerance: float) -> float:
@@ -931,7 +1064,7 @@ def _bracket_up(meets: Callable[[float], bool], start: float) -> tuple[float, fl
 def dpsgd_rdp_sigma(epsilon: float, delta: float, sampling_rate: float, steps: int) -> float:
     """Smallest σ (to 1e-4 relative, rounded up) whose RDP bound meets (ε, δ)."""
     epsilon = _positive(epsilon, "epsilon")
-    delta = _probability(delta, "delta")
+    delta = _delta(delta)
     q = _sampling_rate(sampling_rate)
     steps = _steps(steps)
 
@@ -988,14 +1121,26 @@ def dpsgd_sigma(
     7.461263
     """
     epsilon = _positive(epsilon, "epsilon")
-    delta = _probability(delta, "delta")
+    delta = _delta(delta)
     q = _sampling_rate(sampling_rate)
     steps = _steps(steps)
+    coarsen = require_integer(coarsen, "coarsen", 0, _MAX_COARSEN)
+    _require_delta_below_sampling(delta, q, steps)
     if q == 1.0:
         sigma = float(gaussian.analytic_gaussian_sigma(epsilon, delta)) * math.sqrt(steps)
         bracket = dpsgd_epsilon(sigma, q, steps, delta)
         return DpsgdCalibration(sigma, bracket.low, bracket.high, epsilon, delta, q, steps)
     return _calibrate(epsilon, delta, q, steps, progress, coarsen, None, True)
+
+
+def _require_delta_below_sampling(delta: float, q: float, steps: int) -> None:
+    """δ ≥ 1 − (1 − q)^T, the chance that an example is sampled at all, is met without noise."""
+    sampled = -math.expm1(steps * math.log1p(-q)) if q < 1.0 else 1.0
+    if delta >= sampled:
+        raise ValueError(
+            f"delta={delta:g} is at least 1 - (1 - sampling_rate)^steps = {sampled:g}, the chance that an "
+            "example is sampled at all: every noise multiplier, even 0, meets it (docs/math.md section 13.7)"
+        )
 
 
 def _calibrate(
@@ -1016,7 +1161,13 @@ def _calibrate(
             rdp_sigma = math.inf  # RDP cannot reach this (ε, δ) with its orders
     else:
         rdp_sigma = math.inf
-    clt_sigma = dpsgd_clt_sigma(epsilon, delta, q, steps)
+    # the Gaussian composed T times meets the target at every q: a certified ceiling
+    full_batch_sigma = float(gaussian.analytic_gaussian_sigma(epsilon, delta)) * math.sqrt(steps) * (1.0 + 1e-9)
+    rdp_sigma = min(rdp_sigma, full_batch_sigma)
+    clt_sigma = min(max(dpsgd_clt_sigma(epsilon, delta, q, steps), _PLD_SIGMA_MIN), _PLD_SIGMA_MAX)
+    if rdp_sigma <= _PLD_SIGMA_MIN or clt_sigma >= _PLD_SIGMA_MAX or q < _PLD_SAMPLING_RATE_MIN:
+        # outside the PLD's range: the certified ceiling is the answer (docs/math.md section 13.7)
+        return _limit_calibration(rdp_sigma, epsilon, delta, q, steps, progress)
     accountants: dict[float, _Accountant] = {}
     calls = [0]
 
@@ -1030,20 +1181,26 @@ def _calibrate(
 
     def remove_gap(x: float) -> float:
         """log ε_high(remove) − log ε at σ = e^x: the root-finder's function."""
-        value = accountant(math.exp(x)).curve("remove", True).epsilon(delta)
+        s = math.exp(x)
+        if not _pld_applies(s, q):
+            value = min(dpsgd_rdp_epsilon(s, q, steps, delta), _full_batch_epsilon(s, steps, delta, q))
+        else:
+            value = accountant(s).curve("remove", True).epsilon(delta)
         if not math.isfinite(value):
             return 50.0
         return math.log(max(value, 1e-300)) - math.log(epsilon)
 
     def high_epsilon(s: float) -> float:
-        return min(accountant(s).epsilon_high(delta), dpsgd_rdp_epsilon(s, q, steps, delta))
+        bound = min(dpsgd_rdp_epsilon(s, q, steps, delta), _full_batch_epsilon(s, steps, delta, q))
+        return min(accountant(s).epsilon_high(delta), bound) if _pld_applies(s, q) else bound
 
     def meets(s: float) -> bool:
         return high_epsilon(s) <= epsilon
 
     # Secant iterations on the remove direction (the larger in practice), from the CLT and RDP σ.
     if guesses is not None:
-        x0, x1 = math.log(guesses[0]), math.log(guesses[1])
+        lowest, highest = math.log(_PLD_SIGMA_MIN), math.log(min(rdp_sigma, _PLD_SIGMA_MAX))
+        x0, x1 = (min(max(math.log(g), lowest), highest) for g in guesses)
     else:
         x0 = math.log(min(clt_sigma, rdp_sigma * 0.999))
         x1 = math.log(rdp_sigma) if math.isfinite(rdp_sigma) else math.log(clt_sigma * 1.1)
@@ -1088,14 +1245,31 @@ def _calibrate(
     else:
         raise ValueError(f"no noise multiplier found meeting epsilon={epsilon:g} at delta={delta:g}")
     sigma = min(sigma, rdp_sigma)  # both are certified: the smaller is used
+    if not _pld_applies(sigma, q):
+        return _limit_calibration(sigma, epsilon, delta, q, steps, progress)
     if with_bracket:
         low, high = accountant(sigma).epsilon_bracket(delta)
     else:
         low, high = 0.0, accountant(sigma).epsilon_high(delta)
-    high = min(high, dpsgd_rdp_epsilon(sigma, q, steps, delta))
+    high = min(high, dpsgd_rdp_epsilon(sigma, q, steps, delta), _full_batch_epsilon(sigma, steps, delta, q))
+    low = max(low, _one_step_epsilon(sigma, q, delta))
     if progress is not None:
         progress(1.0)
     return DpsgdCalibration(sigma, min(low, high), high, epsilon, delta, q, steps)
+
+
+def _limit_calibration(
+    sigma: float, epsilon: float, delta: float, q: float, steps: int, progress: Progress | None
+) -> DpsgdCalibration:
+    """A certified σ outside the PLD's range (the smaller of the RDP and full-batch σ), with the
+    limits' bracket at it: one step's ε below, the RDP and full-batch ε above."""
+    high = min(dpsgd_rdp_epsilon(sigma, q, steps, delta), _full_batch_epsilon(sigma, steps, delta, q))
+    if not high <= epsilon:
+        raise ValueError(f"no noise multiplier found meeting epsilon={epsilon:g} at delta={delta:g}")
+    low = min(_one_step_epsilon(sigma, q, delta), high)
+    if progress is not None:
+        progress(1.0)
+    return DpsgdCalibration(sigma, low, high, epsilon, delta, q, steps)
 
 
 def dpsgd_sigma_curve(
@@ -1110,16 +1284,20 @@ def dpsgd_sigma_curve(
     values = np.asarray(as_float_array(epsilons, "epsilons"), dtype=float).ravel()
     for value in values:
         _positive(float(value), "epsilons")
-    delta = _probability(delta, "delta")
+    delta = _delta(delta)
     q = _sampling_rate(sampling_rate)
     steps = _steps(steps)
+    _require_delta_below_sampling(delta, q, steps)
     out = np.empty(values.size)
     order = np.argsort(-values)
     solved: list[tuple[float, float]] = []  # (log ε, log σ)
     for count, index in enumerate(order):
         eps = float(values[index])
         if q == 1.0:
-            out[index] = float(gaussian.analytic_gaussian_sigma(eps, delta)) * math.sqrt(steps)
+            try:
+                out[index] = float(gaussian.analytic_gaussian_sigma(eps, delta)) * math.sqrt(steps)
+            except ValueError as error:
+                raise ValueError(f"epsilons[{index}]={eps:g}: {error}") from error
         else:
             guesses = None
             if len(solved) >= 2:
@@ -1129,7 +1307,10 @@ def dpsgd_sigma_curve(
                 guesses = (math.exp(s2), guess)
             elif len(solved) == 1:
                 guesses = (math.exp(solved[0][1]), math.exp(solved[0][1]) * math.sqrt(math.exp(solved[0][0]) / eps))
-            out[index] = _calibrate(eps, delta, q, steps, None, 0, guesses, False).sigma
+            try:
+                out[index] = _calibrate(eps, delta, q, steps, None, 0, guesses, False).sigma
+            except ValueError as error:
+                raise ValueError(f"epsilons[{index}]={eps:g}: {error}") from error
             solved.append((math.log(eps), math.log(out[index])))
         if progress is not None:
             progress((count + 1) / values.size)
@@ -1147,7 +1328,11 @@ class DpsgdAccounting:
 
 
 def dpsgd_accounting(sigma: float, sampling_rate: float, steps: int, delta: float) -> DpsgdAccounting:
-    """ε_low, ε_high, the RDP ε and the CLT ε at one σ; CLT flagged where below ε_low."""
+    """ε_low, ε_high, the RDP ε and the CLT ε at one σ; CLT flagged where below ε_low.
+
+    Every value is inf where σ is so small that it exceeds the largest double (as in
+    :func:`dpsgd_epsilon`).
+    """
     bracket = dpsgd_epsilon(sigma, sampling_rate, steps, delta)
     rdp = dpsgd_rdp_epsilon(sigma, sampling_rate, steps, delta)
     clt = dpsgd_clt_epsilon(sigma, sampling_rate, steps, delta)
@@ -1169,9 +1354,16 @@ class DpsgdAttackRisk:
 
 
 def _upper_profile(sigma: float, q: float, steps: int) -> Callable[[np.ndarray], np.ndarray]:
-    if q == 1.0:
-        return lambda eps: np.asarray(gaussian.gaussian_delta(eps, sigma / math.sqrt(steps)), dtype=float)
-    return _Accountant(sigma, q, steps, 1.0).profile
+    if q == 1.0 or not _pld_applies(sigma, q):
+        # the Gaussian composed T times bounds every q (docs/math.md section 13.7)
+        sampled = -math.expm1(steps * math.log1p(-q)) * (1.0 + 1e-12) if q < 1.0 else 1.0
+        return lambda eps: np.minimum(
+            np.asarray(gaussian.gaussian_delta(eps, sigma / math.sqrt(steps)), dtype=float), min(sampled, 1.0)
+        )
+    # the attack numbers need a few digits, not the bracket's width: one step on at most
+    # _ATTACK_WINDOW points (a coarser grid is still an upper bound, only looser)
+    coarsen = max(0, math.ceil(math.log2(_loss_span(sigma, q) / _grid_step(steps, sigma, q, 0, 1.0) / _ATTACK_WINDOW)))
+    return _Accountant(sigma, q, steps, 1.0, coarsen=coarsen).profile
 
 
 def dpsgd_attack_risk(
@@ -1191,10 +1383,13 @@ def dpsgd_attack_risk(
 
     sigma, q, steps = _check(sigma, sampling_rate, steps)
     prior = _probability(prior, "prior")
+    fprs = as_float_array(false_positive_rates, "false_positive_rates")
+    if fprs.ndim != 1 or fprs.size == 0:
+        raise TypeError(f"false_positive_rates must be a non-empty sequence of numbers, got {false_positive_rates!r}")
+    require_interval(fprs, "false_positive_rates", 0.0, 1.0, lower_open=True, upper_open=True)
     profile = _upper_profile(sigma, q, steps)
     rates = {}
-    for fpr in false_positive_rates:
-        fpr = _probability(fpr, "false_positive_rate")
+    for fpr in fprs.tolist():
         rates[fpr] = float(attack_risk.attack_power_from_profile(fpr, profile))
     advantage = attack_risk.attack_advantage_from_profile(profile)
     smallest = min(rates)

@@ -337,3 +337,72 @@ def test_tiny_delta_one_step_is_near_the_amplified_gaussian():
     assert c.epsilon_low <= c.epsilon_high <= epsilon
     bracket = dpsgd.dpsgd_epsilon(c.sigma, q, 1, delta)
     assert bracket.high <= epsilon * (1 + 1e-9)
+
+
+# --- the edges: exact limits outside the PLD's range (docs/math.md section 13.7) -------------------
+
+
+def test_tiny_sigma_gives_infinite_epsilon_and_huge_sigma_gives_zero():
+    """σ = 1e-300: the true ε grows like 1/(2σ²), past the largest double, so both ends are inf;
+    σ = 1e300: the total-variation distance is far below δ, so ε is 0 to floating point."""
+    tiny = dpsgd.dpsgd_epsilon(1e-300, 0.01, 100, 1e-5)
+    assert tiny.low == tiny.high == math.inf
+    huge = dpsgd.dpsgd_epsilon(1e300, 0.01, 100, 1e-5)
+    assert huge.low == 0.0 and 0.0 <= huge.high <= 1e-290
+    assert dpsgd.dpsgd_delta(1e300, 0.01, 100, 0.0).high <= 1e-290
+
+
+@pytest.mark.parametrize("sigma, q, steps", [(0.6, 0.1, 100), (1.5, 0.01, 1000), (0.9, 0.5, 1)])
+def test_the_limits_bracket_the_pld(sigma, q, steps):
+    """One step's exact ε (below) and the full-batch Gaussian's (above) bracket the PLD's bracket."""
+    delta = 1e-5
+    bracket = dpsgd.dpsgd_epsilon(sigma, q, steps, delta)
+    one_step = dpsgd._one_step_epsilon(sigma, q, delta)
+    assert one_step <= bracket.high
+    assert dpsgd._full_batch_epsilon(sigma, steps, delta) >= bracket.low
+    if steps == 1:  # one step: the one-step ε is the remove direction's exact ε, inside the bracket
+        assert bracket.low - 1e-9 <= one_step <= bracket.high
+
+
+def test_one_step_epsilon_matches_the_mixture_profile_by_quadrature():
+    """δ of one step (remove) at the one-step ε, by mpmath quadrature of (P − e^ε Q)_+, is δ."""
+    mpmath = pytest.importorskip("mpmath")
+    mpmath.mp.dps = 30
+    sigma, q, delta = 0.8, 0.2, 1e-4
+    epsilon = dpsgd._one_step_epsilon(sigma, q, delta)
+    s, e = mpmath.mpf(sigma), mpmath.e ** mpmath.mpf(epsilon)
+
+    def normal(x, mean):
+        return mpmath.npdf(x, mean, s)
+
+    def integrand(x):
+        return max((1 - q) * normal(x, 0) + q * normal(x, 1) - e * normal(x, 0), 0)
+
+    x_star = s**2 * mpmath.log((e - 1 + q) / q) + mpmath.mpf(0.5)
+    value = mpmath.quad(integrand, [x_star, x_star + 40 * s])
+    assert abs(float(value) - delta) <= 1e-6 * delta
+
+
+def test_the_pld_range_boundary_is_consistent():
+    """Just below σ = 0.03 the bracket is the limits, just above the PLD: the true ε falls with σ, so
+    the upper end below the boundary is at least the lower end above it."""
+    below = dpsgd.dpsgd_epsilon(0.0299, 0.5, 1, 1e-5)
+    above = dpsgd.dpsgd_epsilon(0.0301, 0.5, 1, 1e-5)
+    assert below.high >= above.low and below.low <= below.high and above.low <= above.high
+
+
+def test_delta_at_least_the_sampling_chance_raises_naming_delta():
+    """δ ≥ 1 − (1 − q)^T is met with no noise at all: a ValueError naming delta, not a search."""
+    with pytest.raises(ValueError, match="delta"):
+        dpsgd.dpsgd_sigma(1.0, 0.75, 0.01, 100)
+    with pytest.raises(ValueError, match="delta"):
+        dpsgd.dpsgd_sigma_curve(np.array([0.5, 1.0]), 0.75, 0.01, 100)
+
+
+def test_extreme_sampling_rate_and_sigma_give_certified_values():
+    """q below 1e-12 (δ above the chance of being sampled: ε = 0 exactly) and σ below 0.03: certified limits."""
+    bracket = dpsgd.dpsgd_epsilon(1.0, 1e-300, 100, 1e-5)
+    assert bracket.low == bracket.high == 0.0
+    c = dpsgd.dpsgd_sigma(2000.0, 1e-5, 0.5, 1)
+    assert c.epsilon_low <= c.epsilon_high <= 2000.0
+    assert dpsgd.dpsgd_epsilon(c.sigma, 0.5, 1, 1e-5).high <= 2000.0

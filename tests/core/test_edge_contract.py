@@ -198,10 +198,6 @@ EXCLUDED = {
     # The dpsgd subcommand's argparse plumbing; its numeric work is gaussmech_core.dpsgd, covered.
     "cli_dpsgd.add_parser": "argparse plumbing (a subparsers object and parser types)",
     "cli_dpsgd.rows": "argparse plumbing (a parsed Namespace); the dpsgd functions it calls are covered",
-    # NOT YET HARDENED (issue 25, item 4, open): at σ tiny or huge the accountant warns (division
-    # by zero) or raises ZeroDivisionError instead of a value or a ValueError naming sigma. Its
-    # recipes are above: deleting these lines puts the module under the contract again.
-    **{f"dpsgd.{name}": "issue 25 item 4 open: edge values of sigma not yet handled" for name in _DPSGD_FUNCTIONS},
 }
 
 
