@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
-from scipy import fft as sp_fft, optimize, signal, special
+from scipy import fft as sp_fft, interpolate, optimize, signal, special
 
 from . import gaussian
 from ._validation import as_float_array, require_integer, require_interval
@@ -107,6 +107,14 @@ _UNIT_ROUNDOFF = 2.0**-53
 _EPSILON_RESOLUTION = 32.0
 # Most grid points of one step's loss for the attack-risk profile.
 _ATTACK_WINDOW = 2**14
+# The σ(ε) curve: evaluations on a σ grid for its interpolated inverse, and the margin added to
+# each point's Newton step before it is certified.
+_CURVE_GRID = 10
+_CURVE_MARGIN = 1e-4
+_CURVE_GRID_SHARE = 0.25  # of the progress bar: the grid's share of the work, roughly
+# Relative width at which the calibration's fallback bisection stops (where the secant did not
+# settle: each evaluation there is slow, and 1e-4 in σ is far inside the bracket's width).
+_FALLBACK_TOLERANCE = 1e-4
 # Relative step of the calibration's last, safe-side search.
 _SIGMA_TOLERANCE = 1e-5
 # Without an RDP σ, the calibration searches up to this multiple of the CLT σ.
@@ -612,12 +620,13 @@ def _grid_step(steps: int, sigma: float, q: float, coarsen: int, epsilon_hint: f
     """Grid step whose discretisation error in ε is well inside the allowed width.
 
     Both discretisations move each step's loss by O(h²) on average (h²/8 for the split), so T
-    steps move ε by about T h²; the allowed width scales with ε (0.2 %), hence h² ∝ ε/T, with ε
-    the expected answer (``epsilon_hint``, clipped to [0.5, 8] and rounded down to a power of 2,
+    steps move ε by about T h²; the allowed width scales with ε (0.2 %) above ε = 5 and is 0.01
+    below, hence h² ∝ ε/T, with ε the expected answer (``epsilon_hint``, clipped to [2, 8]: below
+    2, T h² ≤ 0.001 is a tenth of the 0.01 allowed; rounded down to a power of 2,
     so that nearby answers share one grid: a σ calibrated for ε and the ε reported at that σ
     are computed on the same grid, or the report's is finer).
     """
-    bucket = 2.0 ** math.floor(math.log2(min(max(epsilon_hint, 0.5), 8.0)))
+    bucket = 2.0 ** math.floor(math.log2(min(max(epsilon_hint, 2.0), 8.0)))
     h = math.sqrt(0.0005 * bucket / steps)
     h = min(h, 0.02)
     # a pessimistic grid rounds each step's loss up by up to h: below ε ≈ 0.5 the step must also
@@ -902,19 +911,31 @@ def dpsgd_delta(sigma: float, sampling_rate: float, steps: int, epsilon: float) 
 # --- Rényi DP (Mironov, Talwar & Zhang 2019) ----------------------------------------------------
 
 _INTEGER_ORDERS = np.concatenate([np.arange(2, 65), np.array([80, 96, 128, 160, 192, 256, 384, 512, 768, 1024])])
+_INTEGER_ORDER_VALUES = _INTEGER_ORDERS.astype(float)
 _FRACTIONAL_ORDERS = np.array([1.05, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.75, 2.25, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5])
+
+
+def _log_binomials(orders: np.ndarray) -> np.ndarray:
+    """log C(α, k) for each order α (rows) and k = 0..max α (columns), −inf where k > α."""
+    k = np.arange(int(orders.max()) + 1, dtype=float)[None, :]
+    alpha = orders[:, None]
+    with np.errstate(invalid="ignore"):
+        table = special.gammaln(alpha + 1) - special.gammaln(k + 1) - special.gammaln(alpha - k + 1)
+    return np.where(k <= alpha, table, -np.inf)
 
 
 def _log_a_integer(orders: np.ndarray, sigma: float, q: float) -> np.ndarray:
     """log E_Q[(P/Q)^α] for integer α ≥ 2: log Σ_k C(α,k)(1−q)^{α−k} q^k e^{(k²−k)/(2σ²)}."""
-    k = np.arange(int(orders.max()) + 1, dtype=float)[None, :]
+    table = _INTEGER_LOG_BINOMIALS if orders is _INTEGER_ORDER_VALUES else _log_binomials(orders)
+    k = np.arange(table.shape[1], dtype=float)
     alpha = orders[:, None]
-    with np.errstate(invalid="ignore"):
-        log_binomial = special.gammaln(alpha + 1) - special.gammaln(k + 1) - special.gammaln(alpha - k + 1)
-        terms = log_binomial + k * math.log(q) + (alpha - k) * math.log1p(-q) + (k * k - k) / (2 * sigma * sigma)
-    terms = np.where(k <= alpha, terms, -np.inf)
-    return special.logsumexp(terms, axis=1)
+    log_q, log_p = math.log(q), math.log1p(-q)
+    terms = table + (k * (log_q - log_p) + (k * k - k) / (2 * sigma * sigma))[None, :] + alpha * log_p
+    largest = terms.max(axis=1)
+    return largest + np.log(np.sum(np.exp(terms - largest[:, None]), axis=1))
 
+
+_INTEGER_LOG_BINOMIALS = _log_binomials(_INTEGER_ORDER_VALUES)  # the same for every σ and q: once
 
 _FRACTIONAL_TERMS = 500
 
@@ -947,11 +968,11 @@ def _log_a_fractional(orders: np.ndarray, sigma: float, q: float) -> np.ndarray:
 
 def _rdp_curve(sigma: float, q: float) -> tuple[np.ndarray, np.ndarray]:
     """(orders, RDP ε(α) of one step) for the fractional and integer orders."""
-    orders = np.concatenate([_FRACTIONAL_ORDERS, _INTEGER_ORDERS.astype(float)])
+    orders = np.concatenate([_FRACTIONAL_ORDERS, _INTEGER_ORDER_VALUES])
     if q == 1.0:
         return orders, orders / (2 * sigma * sigma)
     log_a = np.concatenate(
-        [_log_a_fractional(_FRACTIONAL_ORDERS, sigma, q), _log_a_integer(_INTEGER_ORDERS.astype(float), sigma, q)]
+        [_log_a_fractional(_FRACTIONAL_ORDERS, sigma, q), _log_a_integer(_INTEGER_ORDER_VALUES, sigma, q)]
     )
     return orders, log_a / (orders - 1.0)
 
@@ -1223,7 +1244,7 @@ def _calibrate(
         ceiling = rdp_sigma if math.isfinite(rdp_sigma) else clt_sigma * _SIGMA_CEILING
         if pld_meets(ceiling):
             low, high = _bracket_up(pld_meets, min(math.exp(x1), ceiling))
-            x1 = math.log(_bisect_log(pld_meets, low, min(high, ceiling), 1e-6))
+            x1 = math.log(_bisect_log(pld_meets, low, min(high, ceiling), _FALLBACK_TOLERANCE))
         elif math.isfinite(rdp_sigma):
             x1 = math.log(rdp_sigma)  # the PLD cannot certify δ below the RDP σ: RDP's σ is used
         else:
@@ -1277,9 +1298,14 @@ def dpsgd_sigma_curve(
 ) -> np.ndarray:
     """σ(ε) at each ε, each meeting (ε, δ) by ε_high as :func:`dpsgd_sigma` does.
 
-    Work is reused along the curve: the points are solved from the largest ε down, each
-    search starting from the σ of its neighbours (extrapolated in log σ against log ε), so
-    each takes two or three evaluations instead of six; the bracket's lower end is not computed.
+    Work is reused along the curve (docs/math.md section 13.5): ε_high(remove) is evaluated on
+    a grid of _CURVE_GRID σ spanning the curve and inverted by monotone (PCHIP) interpolation in
+    log σ against log ε; each point then takes one Newton step on its own grid from the
+    interpolated σ and certifies σ(1 + 1e-4) by ε_high (both directions): three compositions
+    per point instead of six. A point whose certificate fails is solved by the full search,
+    started from its neighbours' σ. The σ are made non-increasing in ε (a σ certified for a
+    smaller ε is certified for a larger one); the bracket's lower end is not computed.
+    ``progress`` receives the fraction done.
     """
     values = np.asarray(as_float_array(epsilons, "epsilons"), dtype=float).ravel()
     for value in values:
@@ -1291,9 +1317,17 @@ def dpsgd_sigma_curve(
     out = np.empty(values.size)
     order = np.argsort(-values)
     solved: list[tuple[float, float]] = []  # (log ε, log σ)
+    inverse = None
+    if q < 1.0 and values.size >= _CURVE_GRID:
+        inverse = _remove_inverse(values, delta, q, steps, progress)
+    start = _CURVE_GRID_SHARE if inverse is not None else 0.0
     for count, index in enumerate(order):
         eps = float(values[index])
-        if q == 1.0:
+        quick = _certified_from_inverse(inverse, eps, delta, q, steps) if inverse is not None else None
+        if quick is not None:
+            out[index] = quick
+            solved.append((math.log(eps), math.log(quick)))
+        elif q == 1.0:
             try:
                 out[index] = float(gaussian.analytic_gaussian_sigma(eps, delta)) * math.sqrt(steps)
             except ValueError as error:
@@ -1313,8 +1347,62 @@ def dpsgd_sigma_curve(
                 raise ValueError(f"epsilons[{index}]={eps:g}: {error}") from error
             solved.append((math.log(eps), math.log(out[index])))
         if progress is not None:
-            progress((count + 1) / values.size)
+            progress(start + (1.0 - start) * (count + 1) / values.size)
+    # σ certified for a smaller ε is certified for a larger one: the curve never rises with ε
+    by_epsilon = np.argsort(values, kind="stable")
+    out[by_epsilon] = np.minimum.accumulate(out[by_epsilon])
     return out
+
+
+def _remove_inverse(
+    epsilons: np.ndarray, delta: float, q: float, steps: int, progress: Progress | None = None
+) -> interpolate.PchipInterpolator | None:
+    """log σ as a monotone function of log ε_high(remove), from _CURVE_GRID evaluations on a σ grid
+    spanning the curve (CLT σ at its ends, widened): a guess for each point, not a certificate."""
+    try:
+        lowest = dpsgd_clt_sigma(float(epsilons.max()), delta, q, steps) * 0.97
+        highest = dpsgd_clt_sigma(float(epsilons.min()), delta, q, steps) * 1.1
+    except ValueError:
+        return None
+    if not (_pld_applies(lowest, q) and _pld_applies(highest, q)):
+        return None
+    points: list[tuple[float, float]] = []
+    for count, sigma in enumerate(np.geomspace(lowest, highest, _CURVE_GRID)):
+        hint = dpsgd_clt_epsilon(float(sigma), q, steps, delta)
+        value = _Accountant(float(sigma), q, steps, hint, delta_hint=delta).curve("remove", True).epsilon(delta)
+        if progress is not None:
+            progress(_CURVE_GRID_SHARE * (count + 1) / _CURVE_GRID)
+        if math.isfinite(value) and value > 0 and (not points or value < points[-1][0]):
+            points.append((value, float(sigma)))
+    if len(points) < 4:
+        return None
+    points.reverse()  # increasing in ε
+    return interpolate.PchipInterpolator(
+        np.log([p[0] for p in points]), np.log([p[1] for p in points]), extrapolate=False
+    )
+
+
+def _certified_from_inverse(
+    inverse: interpolate.PchipInterpolator, epsilon: float, delta: float, q: float, steps: int
+) -> float | None:
+    """σ for ε from the interpolated inverse: one Newton step on the remove direction on ε's own grid,
+    then σ(1 + _CURVE_MARGIN) is certified by ε_high (both directions) or None is returned."""
+    x = float(inverse(math.log(epsilon)))
+    slope = float(inverse.derivative()(math.log(epsilon)))  # d log σ / d log ε
+    if not (math.isfinite(x) and math.isfinite(slope) and slope < 0):
+        return None
+    guess = math.exp(x)
+    if not _pld_applies(guess, q):
+        return None
+    value = _Accountant(guess, q, steps, epsilon, delta_hint=delta).curve("remove", True).epsilon(delta)
+    if not (math.isfinite(value) and value > 0):
+        return None
+    sigma = math.exp(x + slope * (math.log(epsilon) - math.log(value))) * (1.0 + _CURVE_MARGIN)
+    if not _pld_applies(sigma, q) or abs(math.log(sigma / guess)) > 0.05:
+        return None
+    if _Accountant(sigma, q, steps, epsilon, delta_hint=delta).epsilon_high(delta) <= epsilon:
+        return sigma
+    return None
 
 
 @dataclass(frozen=True)

@@ -84,6 +84,20 @@ def test_sigma_curve_is_decreasing_in_epsilon():
     assert np.all(np.diff(sigmas) < 0)
 
 
+def test_sigma_curve_from_the_interpolated_inverse_is_certified_and_tight():
+    """The fast path (a grid of ε(σ), interpolated, one Newton step, a certificate): every σ meets
+    its ε by ε_high, is within 0.5 % of the single calibration's, and progress runs to 1."""
+    epsilons = np.linspace(0.5, 10.0, 12)
+    seen: list[float] = []
+    sigmas = dpsgd.dpsgd_sigma_curve(epsilons, 1e-5, 0.05, 200, progress=seen.append)
+    assert np.all(np.diff(sigmas) <= 0)
+    assert seen == sorted(seen) and seen[-1] == 1.0
+    for epsilon, sigma in zip(epsilons[::3], sigmas[::3]):
+        assert dpsgd.dpsgd_epsilon(float(sigma), 0.05, 200, 1e-5).high <= epsilon
+        single = dpsgd.dpsgd_sigma(float(epsilon), 1e-5, 0.05, 200).sigma
+        assert single * 0.9999 <= sigma <= single * 1.005
+
+
 # --- RDP and CLT beside the bracket ------------------------------------------------------------------
 
 
