@@ -633,7 +633,7 @@ def _clamped_sampler(rng, size, b, order, h):
 
 @functools.lru_cache(maxsize=512)
 def _discrete_calibration(
-    epsilon: float, delta: float, sensitivity: int, neighbours: str = "add_remove"
+    epsilon: float, delta: float, sensitivity: int, neighbours: str
 ) -> discrete_gaussian.LatticeCalibration:
     """The discrete Gaussian's two answers at one setting, remembered (docs/math.md section 9.7).
 
@@ -643,6 +643,8 @@ def _discrete_calibration(
     certified scan up to the zCDP σ; :func:`~.discrete_gaussian.discrete_gaussian_smallest_sigma`
     computes it exactly as :func:`~.discrete_gaussian.discrete_gaussian_sigma` does (the same
     steps on the same values), so one call serves both, and the scan runs once per setting.
+    Every caller passes all four arguments by position: the remembered calls are keyed as written,
+    so a relation left to a default would be a second entry for the same answer.
     """
     return discrete_gaussian.discrete_gaussian_smallest_sigma(epsilon, delta, sensitivity, neighbours=neighbours)
 
@@ -654,7 +656,7 @@ def _plain_number(value) -> bool:
 
 def _discrete_sigma(epsilon: float, delta: float, sensitivity: int) -> float:
     """The discrete Gaussian's safe σ at one setting (:func:`_discrete_calibration`, remembered)."""
-    return _discrete_calibration(epsilon, delta, sensitivity).safe_sigma
+    return _discrete_calibration(epsilon, delta, sensitivity, "add_remove").safe_sigma
 
 
 def _discrete_noise_is_visible(epsilon: float, delta: float, sensitivity: float) -> bool:
@@ -776,7 +778,7 @@ def _discrete_gaussian_mechanism() -> Mechanism:
         family="discrete_gaussian",
         validity=_discrete_validity,
         noise_validity=_discrete_noise_validity,
-        smallest_private_scale=lambda s: _discrete_calibration(s.epsilon, s.delta, int(s.sensitivity)),
+        smallest_private_scale=lambda s: _discrete_calibration(s.epsilon, s.delta, int(s.sensitivity), "add_remove"),
         scale=scale,
         scale_over_epsilon=sigma_at,
         coordinate_std=lambda sigma, s: math.sqrt(variance(float(sigma))),
