@@ -27,6 +27,11 @@ process used during it (``time.process_time``: all threads, so the script thread
 Streamlit's own). Printed per page and view: the median wall ms and CPU ms of each tree and
 the ratios candidate / baseline. A ratio within about ±10 % of 1 is noise on a shared machine.
 
+``--server-compile``: each worker compiles a script once and keeps its bytecode, as the server does
+(its ``Runtime`` holds one ``ScriptCache``), where ``AppTest`` compiles the entry point and the page
+again on every run; the figures are then the rerun's own work, without a compile whose cost
+depends on the tree's Streamlit settings (``runner.magicEnabled``) more than on its pages.
+
 Not a test: no assertion, only figures (DESIGN.md section 4).
 """
 
@@ -229,11 +234,22 @@ def measure(case: dict, repeats: int) -> list[tuple[float, float]]:
     raise ValueError(f"unknown case kind {kind!r}")
 
 
-def worker(tree: Path) -> None:
+def _compile_once() -> None:
+    """Every AppTest run of this process shares one ScriptCache, as the server's runtime does."""
+    from streamlit.runtime.scriptrunner.script_cache import ScriptCache
+    from streamlit.testing.v1 import app_test, local_script_runner
+
+    shared = ScriptCache()
+    app_test.ScriptCache = local_script_runner.ScriptCache = lambda: shared  # type: ignore[assignment]
+
+
+def worker(tree: Path, server_compile: bool = False) -> None:
     """Answer one JSON request a line on stdin ({"case": ..., "repeats": n}) with one JSON line."""
     os.chdir(tree)
     sys.path.insert(0, str(tree))
     logging.getLogger("streamlit").setLevel(logging.ERROR)  # "No runtime found" on every cache clear
+    if server_compile:
+        _compile_once()
     out = sys.stdout
     sys.stdout = sys.stderr  # anything the app prints must not corrupt the answers
     for line in sys.stdin:
@@ -250,10 +266,11 @@ def worker(tree: Path) -> None:
 
 
 class Worker:
-    def __init__(self, tree: Path, python: str):
+    def __init__(self, tree: Path, python: str, server_compile: bool = False):
         self.tree = tree
         self.process = subprocess.Popen(
-            [python, str(Path(__file__).resolve()), "--worker", str(tree)],
+            [python, str(Path(__file__).resolve()), "--worker", str(tree)]
+            + (["--server-compile"] if server_compile else []),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -286,19 +303,24 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5, help="reruns per case and round")
     parser.add_argument("--pages", nargs="*", default=["overview", "accuracy", "teaching", "denoising"])
     parser.add_argument("--only", default="", help="measure only cases whose label contains this text")
+    parser.add_argument(
+        "--server-compile", action="store_true", help="compile each script once per worker, as the server does"
+    )
     parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
     arguments = parser.parse_args()
     if arguments.worker:
-        worker(arguments.worker.resolve())
+        worker(arguments.worker.resolve(), arguments.server_compile)
         return
     if not (arguments.baseline and arguments.candidate):
         parser.error("--baseline and --candidate are required")
     python = sys.executable
     trees = {"baseline": arguments.baseline.resolve(), "candidate": arguments.candidate.resolve()}
-    workers = {name: Worker(tree, python) for name, tree in trees.items()}
+    workers = {name: Worker(tree, python, arguments.server_compile) for name, tree in trees.items()}
     selected = [c for c in cases() if c["group"] in arguments.pages and arguments.only in c["label"]]
     print(f"baseline  = {trees['baseline']}\ncandidate = {trees['candidate']}")
     print(f"{arguments.rounds} rounds × {arguments.repeats} reruns per case and tree, interleaved; medians.")
+    if arguments.server_compile:
+        print("Each script compiled once per worker, as the server does (--server-compile).")
     header = (
         f"{'page · view':<56} {'base ms':>8} {'cand ms':>8} {'ratio':>6}   {'base CPU':>8} {'cand CPU':>8} {'ratio':>6}"
     )

@@ -632,10 +632,31 @@ def _clamped_sampler(rng, size, b, order, h):
 
 
 @functools.lru_cache(maxsize=512)
+def _discrete_calibration(
+    epsilon: float, delta: float, sensitivity: int, neighbours: str
+) -> discrete_gaussian.LatticeCalibration:
+    """The discrete Gaussian's two answers at one setting, remembered (docs/math.md section 9.7).
+
+    The entry's validity check (at large ε), its scale and its smallest private scale all read
+    them, and a page asks for the scale (its table) and the smallest private scale (its note on
+    rounding up) on every new setting. The safe σ is a root search on the lattice sums and a
+    certified scan up to the zCDP σ; :func:`~.discrete_gaussian.discrete_gaussian_smallest_sigma`
+    computes it exactly as :func:`~.discrete_gaussian.discrete_gaussian_sigma` does (the same
+    steps on the same values), so one call serves both, and the scan runs once per setting.
+    Every caller passes all four arguments by position: the remembered calls are keyed as written,
+    so a relation left to a default would be a second entry for the same answer.
+    """
+    return discrete_gaussian.discrete_gaussian_smallest_sigma(epsilon, delta, sensitivity, neighbours=neighbours)
+
+
+def _plain_number(value) -> bool:
+    """A Python (or numpy) float or int, not a bool: a value :func:`_discrete_calibration` can remember."""
+    return isinstance(value, (float, int)) and not isinstance(value, bool)
+
+
 def _discrete_sigma(epsilon: float, delta: float, sensitivity: int) -> float:
-    """The discrete Gaussian's exact σ at one setting, remembered: the entry's validity check (at
-    large ε) and its calibration both need it, and each costs a root search on the lattice sums."""
-    return float(discrete_gaussian.discrete_gaussian_sigma(epsilon, delta, sensitivity))
+    """The discrete Gaussian's safe σ at one setting (:func:`_discrete_calibration`, remembered)."""
+    return _discrete_calibration(epsilon, delta, sensitivity, "add_remove").safe_sigma
 
 
 def _discrete_noise_is_visible(epsilon: float, delta: float, sensitivity: float) -> bool:
@@ -712,9 +733,12 @@ def _discrete_histogram_relation(model) -> tuple[int, str]:
 def _discrete_histogram_calibration(epsilon, delta, model, order) -> HistogramCalibration:
     """Exact σ for integer counts: one bin changes (add/remove) or one record moves between two (replace)."""
     sensitivity, relation = _discrete_histogram_relation(model)
-    sigma = np.asarray(
-        discrete_gaussian.discrete_gaussian_sigma(epsilon, delta, sensitivity, neighbours=relation), dtype=float
-    )
+    if _plain_number(epsilon) and _plain_number(delta):  # one setting: the remembered answer, as the note's
+        sigma = np.asarray(_discrete_calibration(epsilon, delta, sensitivity, relation).safe_sigma, dtype=float)
+    else:
+        sigma = np.asarray(
+            discrete_gaussian.discrete_gaussian_sigma(epsilon, delta, sensitivity, neighbours=relation), dtype=float
+        )
     std = np.sqrt(np.asarray(discrete_gaussian.discrete_gaussian_variance(sigma), dtype=float))
     note = "exact (CKS Theorem 7)" if relation == "add_remove" else "exact: one record moves between two bins"
     return HistogramCalibration(sigma, std, model.l2_sensitivity, "Δ₂", 2.0, note)
@@ -724,7 +748,7 @@ def _discrete_histogram_smallest_sigma(epsilon, delta, model, order):
     """The smallest private σ and the safe σ of the histogram release, for the same relation as
     :func:`_discrete_histogram_calibration` (docs/math.md section 9.7)."""
     sensitivity, relation = _discrete_histogram_relation(model)
-    return discrete_gaussian.discrete_gaussian_smallest_sigma(epsilon, delta, sensitivity, neighbours=relation)
+    return _discrete_calibration(epsilon, delta, sensitivity, relation)
 
 
 def _discrete_gaussian_mechanism() -> Mechanism:
@@ -754,9 +778,7 @@ def _discrete_gaussian_mechanism() -> Mechanism:
         family="discrete_gaussian",
         validity=_discrete_validity,
         noise_validity=_discrete_noise_validity,
-        smallest_private_scale=lambda s: discrete_gaussian.discrete_gaussian_smallest_sigma(
-            s.epsilon, s.delta, int(s.sensitivity)
-        ),
+        smallest_private_scale=lambda s: _discrete_calibration(s.epsilon, s.delta, int(s.sensitivity), "add_remove"),
         scale=scale,
         scale_over_epsilon=sigma_at,
         coordinate_std=lambda sigma, s: math.sqrt(variance(float(sigma))),

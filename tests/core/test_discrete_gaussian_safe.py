@@ -125,3 +125,18 @@ def test_smallest_sigma_takes_one_setting():
         discrete_gaussian_smallest_sigma(1.0, 1.5)
     with pytest.raises(ValueError, match="sensitivity"):
         discrete_gaussian_smallest_sigma(1.0, 1e-5, 1.5)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    epsilon=st.floats(0.0, 40.0),
+    log_delta=st.floats(-60.0, -0.1),
+    sensitivity=st.integers(1, 5),
+    neighbours=st.sampled_from(["add_remove", "replace"]),
+)
+def test_the_smallest_answer_carries_the_default_sigma_to_the_bit(epsilon, log_delta, sensitivity, neighbours):
+    # The registry computes both answers in one call and takes its scale from it (one certified
+    # scan per setting): that σ must be exactly the one discrete_gaussian_sigma returns.
+    delta = math.exp(log_delta)
+    answer = discrete_gaussian_smallest_sigma(epsilon, delta, sensitivity, neighbours)
+    assert answer.safe_sigma == discrete_gaussian_sigma(epsilon, delta, sensitivity, neighbours)

@@ -217,3 +217,23 @@ def test_vectorized_std_over_epsilon_matches_one_call_per_epsilon(mechanism_id):
             assert np.isnan(std)
         else:
             assert std == pytest.approx(calibration.coordinate_std, rel=1e-12)
+
+
+@pytest.mark.parametrize("epsilon, delta", [(1.0, 1e-5), (5.0, 0.01), (20.0, 1e-10)])
+def test_discrete_gaussian_scale_and_round_up_answer_share_one_safe_sigma(epsilon, delta):
+    from gaussmech_core.discrete_gaussian import discrete_gaussian_sigma, discrete_gaussian_smallest_sigma
+    from gaussmech_core.histogram import NeighbourModel
+
+    entry = MECHANISMS["discrete_gaussian"]
+    setting = Setting(epsilon=epsilon, delta=delta, sensitivity=1.0, dim=3)
+    answer = entry.smallest_private_scale(setting)
+    assert answer == discrete_gaussian_smallest_sigma(epsilon, delta, 1)
+    assert entry.scale(setting) == answer.safe_sigma == discrete_gaussian_sigma(epsilon, delta, 1)
+    for changed, relation in ((1, "add_remove"), (2, "replace")):
+        model = NeighbourModel(changed, 1.0)
+        released = entry.histogram.calibrate(epsilon, delta, model, 2.0).scale
+        assert float(released) == discrete_gaussian_sigma(epsilon, delta, 1, neighbours=relation)
+        assert entry.histogram.smallest_private_scale(epsilon, delta, model, 2.0).safe_sigma == float(released)
+    # Arrays of ε still calibrate in one vectorized call.
+    many = entry.histogram.calibrate(np.array([epsilon, 2 * epsilon]), delta, NeighbourModel(1, 1.0), 2.0).scale
+    assert np.array_equal(many, discrete_gaussian_sigma([epsilon, 2 * epsilon], delta, 1))

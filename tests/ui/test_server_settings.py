@@ -101,3 +101,39 @@ def test_every_setting_gives_its_reason():
 
 def test_usage_statistics_are_off():
     assert CONFIG["browser"]["gatherUsageStats"] is False
+
+
+def _magic_lines(tree: ast.Module) -> list[int]:
+    """Lines Streamlit's magic would write to the page: bare expressions that are not calls, docstrings,
+    awaits or yields (streamlit.runtime.scriptrunner.magic)."""
+    lines = []
+    for parent in ast.walk(tree):
+        body = getattr(parent, "body", None)
+        if not isinstance(body, list):
+            continue
+        for index, node in enumerate(body):
+            if not isinstance(node, ast.Expr) or isinstance(
+                node.value, (ast.Call, ast.Await, ast.Yield, ast.YieldFrom)
+            ):
+                continue
+            docstring = (
+                index == 0
+                and isinstance(parent, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                and isinstance(node.value, ast.Constant)
+                and isinstance(node.value.value, str)
+            )
+            if not docstring:
+                lines.append(node.lineno)
+    return lines
+
+
+def test_no_page_relies_on_magic():
+    """Magic is off (a bare expression shows nothing): no page may have a line that would need it."""
+    assert CONFIG["runner"]["magicEnabled"] is False
+    for path in [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py"))]:
+        assert not _magic_lines(ast.parse(path.read_text(encoding="utf-8"))), path
+
+
+def test_the_magic_scan_sees_a_bare_value():
+    tree = ast.parse('"""Docstring."""\nimport streamlit as st\nst.write(1)\nx = 2\nx\nif x:\n    "shown by magic"\n')
+    assert _magic_lines(tree) == [5, 7]
