@@ -1,0 +1,141 @@
+"""The Training (DP-SGD) page in AppTest: defaults, the URL, bad inputs, shuffling, the CLT flag, presenter mode.
+
+Numbers read back from the page are checked against the core (Poisson sampling, docs/math.md section 13).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from gaussmech_core import dpsgd
+from gaussmech_ui import reproduce
+from gaussmech_ui.claims import recording
+from tests.app.page_helpers import APP_ROOT, open_page
+
+PAGE = "pages/6_Training_DP_SGD.py"
+
+
+def _text(at) -> str:
+    return "\n".join(
+        element.value
+        for kind in ("markdown", "info", "warning", "caption")
+        for element in at.get(kind)
+        if element.value
+    )
+
+
+@pytest.fixture(scope="module")
+def defaults():
+    with recording() as made:
+        at = open_page(PAGE)
+    return at, made
+
+
+def test_defaults_answer_with_the_certified_sigma_and_the_two_others(defaults):
+    at, made = defaults
+    assert at.title[0].value == "Which noise multiplier for DP-SGD?"
+    q, steps = dpsgd.steps_for_epochs(60_000, 256, 10)
+    calibration = dpsgd.dpsgd_sigma(1.0, 1e-5, q, steps)
+    answer = at.info[0].value
+    assert "Use noise multiplier σ" in answer and f"T = {steps:,}" in answer and "σ·C" in answer
+    table = at.dataframe[0].value
+    assert table["σ (noise multiplier)"].iloc[0] == pytest.approx(calibration.sigma, rel=1e-9)
+    assert table["σ (noise multiplier)"].iloc[1] == pytest.approx(dpsgd.dpsgd_rdp_sigma(1.0, 1e-5, q, steps), rel=1e-9)
+    assert table["σ (noise multiplier)"].iloc[2] == pytest.approx(dpsgd.dpsgd_clt_sigma(1.0, 1e-5, q, steps), rel=1e-12)
+    assert "Poisson" in _text(at)
+    assert made and all(claim.violations() == [] for claim in made)
+
+
+def test_the_clt_is_flagged_unsafe_at_the_defaults(defaults):
+    at, _ = defaults
+    table = at.dataframe[0].value
+    assert table["what it is"].iloc[2] == "underestimates: unsafe"
+    assert "underestimates: unsafe" in _text(at)
+
+
+def test_the_band_chart_and_attack_numbers_are_shown(defaults, chart_specs):
+    at, _ = defaults
+    (spec,) = chart_specs(at)
+    assert "Poisson sampling" in spec["layout"]["title"]["text"]
+    assert [metric.label for metric in at.metric][:2] == ["TPR at 0.1% FPR, at most", "TPR at 1% FPR, at most"]
+
+
+def test_url_round_trip_sets_every_input():
+    at = open_page(
+        PAGE,
+        dpsgd_dataset_size="10000",
+        dpsgd_batch_size="500",
+        dpsgd_epochs="2",
+        dpsgd_clipping_norm="3",
+        dpsgd_sampling="Shuffled batches",
+        epsilon="2",
+    )
+    q, steps = dpsgd.steps_for_epochs(10_000, 500, 2)
+    assert f"T = {steps:,}" in at.info[0].value and "C = 3" in at.info[0].value
+    for key, value in dict(
+        dpsgd_dataset_size="10000", dpsgd_batch_size="500", dpsgd_epochs="2", dpsgd_clipping_norm="3"
+    ).items():
+        assert at.query_params[key] == [value] or at.query_params[key] == value
+    assert "optimistic: no tight analysis exists for shuffling" in _text(at)
+
+
+@pytest.mark.parametrize(
+    "query, named",
+    [
+        (dict(dpsgd_dataset_size="100", dpsgd_batch_size="256"), "Batch size B = 256"),
+        (dict(dpsgd_epochs="0"), "Epochs E = 0"),
+        (dict(dpsgd_batch_size="1"), "Epochs E = 10"),
+    ],
+)
+def test_bad_inputs_give_a_message_naming_the_input(query, named):
+    at = open_page(PAGE, **query)
+    assert any(named in warning.value for warning in at.warning), [w.value for w in at.warning]
+    assert not at.dataframe
+
+
+def test_a_target_no_sigma_meets_is_a_message_not_a_traceback():
+    at = open_page(PAGE, epsilon="0.01", delta="1e-300")
+    assert any("No noise multiplier meets ε = 0.01" in warning.value for warning in at.warning), [
+        w.value for w in at.warning
+    ]
+    assert not at.dataframe
+
+
+def test_presenter_mode_shows_the_chart_as_a_slide():
+    at = open_page(PAGE, present="1", slide="1")
+    assert "Poisson sampling" in json.loads(at.get("plotly_chart")[0].proto.spec)["layout"]["title"]["text"]
+
+
+def test_the_reproduce_script_runs_from_a_temp_folder_and_prints_the_page_numbers(tmp_path):
+    """The script the page's Python tool offers, saved in an empty folder and run there by a fresh Python.
+
+    gaussmech_core is found as an installed package would be (PYTHONPATH: the checkout, as
+    ``pip install <the checkout>`` would provide it), never through the folder the script is in.
+    """
+    values = dict(dpsgd_dataset_size="10000", dpsgd_batch_size="500", dpsgd_epochs="2", dpsgd_clipping_norm="3")
+    at = open_page(PAGE, **values)
+    at.session_state["page_tools_tab"] = "Python"
+    at.run()
+    assert not at.exception, at.exception
+    script = tmp_path / "gaussmech-training.py"
+    script.write_text(at.code[0].value, encoding="utf-8")
+    environment = dict(os.environ, PYTHONPATH=str(APP_ROOT))
+    output = subprocess.run(
+        [sys.executable, str(script)], cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=600
+    )
+    assert output.returncode == 0, output.stderr
+    (table,) = reproduce.parse_output(output.stdout)
+    shown = at.dataframe[0].value
+    sigmas = shown["σ (noise multiplier)"]
+    assert float(table["certified sigma"][0]) == pytest.approx(sigmas.iloc[0], rel=1e-5)
+    assert float(table["noise std sigma*C"][0]) == pytest.approx(3 * sigmas.iloc[0], rel=1e-5)
+    assert float(table["RDP sigma"][0]) == pytest.approx(sigmas.iloc[1], rel=1e-5)
+    assert float(table["CLT sigma"][0]) == pytest.approx(sigmas.iloc[2], rel=1e-5)
+    advantage = float(table["advantage (at most)"][0])
+    shown_advantage = float(next(m.value for m in at.metric if m.label == "Advantage, at most"))
+    assert advantage <= shown_advantage <= advantage * 1.01  # the bound, rounded up to 3 digits
