@@ -40,6 +40,7 @@ __all__ = [
     "steps_of",
     "answer_table",
     "tighten_full_length",
+    "shown_table",
     "VERDICT_WORDS",
     "ATTACK_METRICS",
     "percent_or_number",
@@ -248,6 +249,30 @@ def answer_table(answer: dict, clipping_norm: float, clt_verdict: str) -> pd.Dat
             for name, sigma, meaning in rows
         ]
     )
+
+
+def shown_table(table: pd.DataFrame) -> pd.DataFrame:
+    """The σ table as the page shows it: 4 significant digits, the two bounds' σ rounded **up**.
+
+    A σ shown below the certified one would be a σ the guarantee does not cover; RDP's is a valid
+    bound too, so it is rounded up as well. The CLT's is an approximation and is rounded to nearest.
+    The exact values are in the CSV (:func:`answer_table`).
+    """
+    from .claims.dpsgd import round_up
+    from .format import format_number
+
+    shown = table.copy().astype(object)
+    for row in range(len(shown)):
+        safe_side = row < 2  # the certified and the RDP σ
+        for column in ("σ (noise multiplier)", "noise std σ·C"):
+            value = table[column].iloc[row]
+            if value is None or pd.isna(value):
+                shown.iloc[row, shown.columns.get_loc(column)] = "—"
+            else:
+                shown.iloc[row, shown.columns.get_loc(column)] = format_number(
+                    round_up(float(value), 4) if safe_side else float(value), 4
+                )
+    return shown
 
 
 ATTACK_METRICS = (

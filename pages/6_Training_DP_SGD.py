@@ -103,7 +103,7 @@ if answer is not None:
         + (" (below ε_low: **underestimates: unsafe**)." if answer["clt_epsilon"] < answer["epsilon_low"] else ".")
     )
     table = training.answer_table(answer, clipping_norm, clt.verdict)
-    st.dataframe(table, hide_index=True, key="dpsgd_sigma_table")
+    st.dataframe(training.shown_table(table), hide_index=True, key="dpsgd_sigma_table")
     download_csv("σ table as CSV", table, "gaussmech-dpsgd-sigma.csv", key="dpsgd_download_table")
 
     with guarded("the ε-against-epochs chart"):

@@ -126,7 +126,7 @@ def answer_claim(
         f"δ = {format_number(delta)} over T = {steps:,} {scheme} steps of rate q = {format_number(sampling_rate)}: "
         f"the noise added to each step's summed clipped gradient has standard deviation "
         f"σ·C = {format_number(round_up(noise_std, 4), 4)} (C = {format_number(clipping_norm)}). "
-        f"At the certified σ = {format_number(answer['sigma'], 6)} the true ε lies in "
+        f"At the certified σ ≈ {format_number(answer['sigma'], 6)} the true ε lies in "
         f"[{format_number(round_down(answer['epsilon_low']))}, {format_number(round_up(answer['epsilon_high']))}]; "
         "any larger σ is more private."
     )

@@ -79,7 +79,7 @@ def epsilon_band_figure(
     )
     apply_layout(
         figure,
-        title=f"ε against epochs at σ = {format_number(sigma, 4)} ({scheme}, δ = {format_number(delta)})",
+        title=f"ε against epochs at the certified σ = {format_number(sigma, 6)} ({scheme}, δ = {format_number(delta)})",
         x_title="epochs E",
         y_title="ε at δ",
         height=height,
@@ -96,8 +96,8 @@ def epsilon_band_figure(
     )
     return update_layout_quickly(
         figure,
-        legend=dict(orientation="h", yanchor="top", y=-0.18, x=0.0, font=dict(size=14)),
-        margin=dict(l=80, r=30, t=80, b=150),
+        legend=dict(orientation="h", yanchor="top", y=-0.3, x=0.0, font=dict(size=14)),
+        margin=dict(l=80, r=30, t=80, b=170),
     )
 
 

@@ -15,6 +15,8 @@ import pytest
 from gaussmech_core import dpsgd
 from gaussmech_ui import reproduce
 from gaussmech_ui.claims import recording
+from gaussmech_ui.claims.dpsgd import round_up
+from gaussmech_ui.format import format_number
 from tests.app.page_helpers import APP_ROOT, open_page
 
 PAGE = "pages/6_Training_DP_SGD.py"
@@ -43,10 +45,13 @@ def test_defaults_answer_with_the_certified_sigma_and_the_two_others(defaults):
     calibration = dpsgd.dpsgd_sigma(1.0, 1e-5, q, steps)
     answer = at.info[0].value
     assert "Use noise multiplier σ" in answer and f"T = {steps:,}" in answer and "σ·C" in answer
-    table = at.dataframe[0].value
-    assert table["σ (noise multiplier)"].iloc[0] == pytest.approx(calibration.sigma, rel=1e-9)
-    assert table["σ (noise multiplier)"].iloc[1] == pytest.approx(dpsgd.dpsgd_rdp_sigma(1.0, 1e-5, q, steps), rel=1e-9)
-    assert table["σ (noise multiplier)"].iloc[2] == pytest.approx(dpsgd.dpsgd_clt_sigma(1.0, 1e-5, q, steps), rel=1e-12)
+    shown = at.dataframe[0].value["σ (noise multiplier)"].tolist()
+    assert shown == [
+        format_number(round_up(calibration.sigma, 4), 4),  # the bounds' σ rounded up: never below the certified
+        format_number(round_up(dpsgd.dpsgd_rdp_sigma(1.0, 1e-5, q, steps), 4), 4),
+        format_number(dpsgd.dpsgd_clt_sigma(1.0, 1e-5, q, steps), 4),
+    ]
+    assert float(shown[0]) >= calibration.sigma
     assert "Poisson" in _text(at)
     assert made and all(claim.violations() == [] for claim in made)
 
@@ -131,11 +136,13 @@ def test_the_reproduce_script_runs_from_a_temp_folder_and_prints_the_page_number
     assert output.returncode == 0, output.stderr
     (table,) = reproduce.parse_output(output.stdout)
     shown = at.dataframe[0].value
-    sigmas = shown["σ (noise multiplier)"]
-    assert float(table["certified sigma"][0]) == pytest.approx(sigmas.iloc[0], rel=1e-5)
-    assert float(table["noise std sigma*C"][0]) == pytest.approx(3 * sigmas.iloc[0], rel=1e-5)
-    assert float(table["RDP sigma"][0]) == pytest.approx(sigmas.iloc[1], rel=1e-5)
-    assert float(table["CLT sigma"][0]) == pytest.approx(sigmas.iloc[2], rel=1e-5)
+    sigmas = shown["σ (noise multiplier)"].tolist()
+    certified = float(table["certified sigma"][0])
+    assert sigmas[0] == format_number(round_up(certified, 4), 4)
+    assert shown["noise std σ·C"].iloc[0] == format_number(round_up(3 * certified, 4), 4)
+    assert float(table["noise std sigma*C"][0]) == pytest.approx(3 * certified, rel=1e-9)
+    assert sigmas[1] == format_number(round_up(float(table["RDP sigma"][0]), 4), 4)
+    assert sigmas[2] == format_number(float(table["CLT sigma"][0]), 4)
     advantage = float(table["advantage (at most)"][0])
     shown_advantage = float(next(m.value for m in at.metric if m.label == "Advantage, at most"))
     assert advantage <= shown_advantage <= advantage * 1.01  # the bound, rounded up to 3 digits
