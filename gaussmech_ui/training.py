@@ -33,6 +33,9 @@ __all__ = [
     "Schedule",
     "InputProblem",
     "schedule",
+    "MAX_EPSILON",
+    "MIN_DELTA",
+    "check_target",
     "epoch_points",
     "planner_axes",
     "planner_cells",
@@ -46,6 +49,11 @@ __all__ = [
     "percent_or_number",
     "attack_frame",
 ]
+
+# Beyond these targets a calibration takes a minute (ε = 1000: 36 s alone at T = 2,344) or ends in
+# "δ is too small for this accountant" after seconds: the page says so at once instead.
+MAX_EPSILON = 50.0
+MIN_DELTA = 1e-20
 
 # A calibration at T = 2,344 steps takes 0.4-0.8 s, at T = 1e5 about 14 s on this machine under load:
 # the page computes nothing beyond 25,000 steps (the CLI `python -m gaussmech_core dpsgd` does).
@@ -171,6 +179,28 @@ def schedule(dataset_size: int, batch_size: int, epochs: float, *, budget: int |
             "--epsilon ε --delta δ."
         )
     return Schedule(dataset_size, batch_size, float(epochs), q, steps)
+
+
+def check_target(epsilon: float, delta: float) -> None:
+    """:class:`InputProblem` naming the sidebar's ε or δ where the page will not calibrate (its work budget).
+
+    >>> check_target(1.0, 1e-5)
+    >>> check_target(1000.0, 1e-5)
+    Traceback (most recent call last):
+    ...
+    gaussmech_ui.training.InputProblem: The sidebar's ε = 1000 is above 50, the largest this page calibrates DP-SGD for (a calibration there takes about a minute). Choose a smaller ε, or use the command line: python -m gaussmech_core dpsgd --dataset-size N --batch-size B --epochs E --epsilon ε --delta δ.
+    """
+    command = "python -m gaussmech_core dpsgd --dataset-size N --batch-size B --epochs E --epsilon ε --delta δ"
+    if epsilon > MAX_EPSILON:
+        raise InputProblem(
+            f"The sidebar's ε = {epsilon:g} is above {MAX_EPSILON:g}, the largest this page calibrates DP-SGD for "
+            f"(a calibration there takes about a minute). Choose a smaller ε, or use the command line: {command}."
+        )
+    if delta < MIN_DELTA:
+        raise InputProblem(
+            f"The sidebar's δ = {delta:g} is below {MIN_DELTA:g}, the smallest this page calibrates DP-SGD for (the "
+            f"accountant's bounds need δ above its own error terms). Choose a larger δ, or try the command line: {command}."
+        )
 
 
 def epoch_points(epochs: float, count: int = 8) -> list[float]:

@@ -65,6 +65,7 @@ scheme = "Poisson sampling" if not shuffled else "Poisson numbers; you shuffle: 
 
 plan = None
 try:
+    training.check_target(setting.epsilon, setting.delta)
     plan = training.schedule(dataset_size, batch_size, epochs)
 except training.InputProblem as problem:
     st.warning(str(problem), icon=":material/warning:")

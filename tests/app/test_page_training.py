@@ -103,9 +103,22 @@ def test_bad_inputs_give_a_message_naming_the_input(query, named):
     assert not at.dataframe
 
 
+@pytest.mark.parametrize(
+    "query, named",
+    [
+        (dict(epsilon="1000"), "The sidebar's ε = 1000 is above 50"),
+        (dict(delta="1e-300"), "The sidebar's δ = 1e-300 is below 1e-20"),
+    ],
+)
+def test_a_target_beyond_the_page_budget_is_a_message_naming_it(query, named):
+    at = open_page(PAGE, **query)
+    assert any(named in warning.value for warning in at.warning), [w.value for w in at.warning]
+    assert not at.dataframe
+
+
 def test_a_target_no_sigma_meets_is_a_message_not_a_traceback():
-    at = open_page(PAGE, epsilon="0.01", delta="1e-300")
-    assert any("No noise multiplier meets ε = 0.01" in warning.value for warning in at.warning), [
+    at = open_page(PAGE, epsilon="0.000001", delta="1e-20")
+    assert any("No noise multiplier meets ε = 1e-6 at δ = 1e-20" in w.value for w in at.warning), [
         w.value for w in at.warning
     ]
     assert not at.dataframe

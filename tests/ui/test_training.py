@@ -43,6 +43,14 @@ def test_budget_refusal_points_to_the_command_line():
         training.schedule(60_000, 1, 1.0)
 
 
+def test_targets_beyond_the_budget_name_the_sidebar_input():
+    training.check_target(training.MAX_EPSILON, training.MIN_DELTA)
+    with pytest.raises(training.InputProblem, match="sidebar's ε = 51"):
+        training.check_target(51.0, 1e-5)
+    with pytest.raises(training.InputProblem, match="sidebar's δ = 1e-21"):
+        training.check_target(1.0, 1e-21)
+
+
 def test_planner_axes_hold_the_current_setting_and_stay_within_n():
     plan = training.schedule(1_000, 600, 2)
     batches, epochs = training.planner_axes(plan)
