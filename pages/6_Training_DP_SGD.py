@@ -141,8 +141,8 @@ if answer is not None:
     asked = (setting.epsilon, setting.delta, dataset_size, batch_size, epochs)
     computable = int(sum(cell is not None for row in cells for cell in row))
     st.markdown(
-        f"{computable} calibrations of σ (each about 0.5-2 s, so up to a minute on a busy server), computed when asked; "
-        f"cells beyond {training.STEP_BUDGET:,} steps are left empty."
+        f"{computable} calibrations of σ, computed when asked: each takes about 0.5-3 s, so the map about half a "
+        f"minute, a minute or more on a busy server. Cells beyond {training.STEP_BUDGET:,} steps are left empty."
     )
     if st.button("Compute the planner map", key="dpsgd_map_button", icon=":material/grid_on:"):
         st.session_state[MAP_KEY] = asked
@@ -170,7 +170,7 @@ if answer is not None:
                 scheme=scheme,
             )
             show_chart(figure, "dpsgd_planner_chart", alt="Heat map of the certified sigma over batch size and epochs.")
-            say(claims.planner_claim(batches, epoch_axis, sigmas, current=(plan.batch_size, plan.epochs)).text)
+            say(claims.planner_claim(batches, epoch_axis, sigmas, steps=steps_grid, budget=training.STEP_BUDGET).text)
             download_csv(
                 "Map data as CSV",
                 figures.planner_frame(batches, epoch_axis, sigmas, steps_grid),

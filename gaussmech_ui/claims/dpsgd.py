@@ -347,8 +347,11 @@ def _grows_along(sigmas, axis: int) -> bool:
     return True
 
 
-def planner_claim(batches, epochs, sigmas, *, current) -> PlannerClaim | Claim:
-    """The sentence under the planner map."""
+def planner_claim(batches, epochs, sigmas, *, steps=None, budget: int | None = None) -> PlannerClaim | Claim:
+    """The sentence under the planner map (σ rounded up: each is a σ to use).
+
+    ``steps`` (the grid of T) and ``budget`` say why a cell is empty: beyond the step budget, or no σ.
+    """
     values = tuple(float(v) for v in sigmas.ravel())
     finite = [v for v in values if math.isfinite(v)]
     if not finite:
@@ -360,15 +363,23 @@ def planner_claim(batches, epochs, sigmas, *, current) -> PlannerClaim | Claim:
         return f"B = {batches[index % width]:,}, E = {format_number(epochs[index // width])}"
 
     text = (
-        f"Over this map the certified σ runs from {format_number(min(finite), DIGITS)} ({cell(low_index)}) to "
-        f"{format_number(max(finite), DIGITS)} ({cell(high_index)})."
+        f"Over this map the certified σ runs from {format_number(round_up(min(finite)))} ({cell(low_index)}) to "
+        f"{format_number(round_up(max(finite)))} ({cell(high_index)}), each rounded up."
     )
     monotone = _grows_along(sigmas, axis=0) and _grows_along(sigmas, axis=1)
     if monotone:
         text += " In every computed row and column, more epochs or a larger batch needs more noise per step."
-    missing = len(values) - len(finite)
-    if missing:
-        text += f" {missing} cell{'s' if missing != 1 else ''} left empty (beyond the step budget, or no σ in range)."
+    empty = [index for index, value in enumerate(values) if not math.isfinite(value)]
+    if empty:
+        beyond = [i for i in empty if steps is not None and budget is not None and steps.ravel()[i] > budget]
+        unmet = len(empty) - len(beyond)
+        if beyond:
+            text += (
+                f" {len(beyond)} cell{'s' if len(beyond) != 1 else ''} left empty: more than {budget:,} steps, "
+                "beyond this page's budget."
+            )
+        if unmet:
+            text += f" {unmet} cell{'s' if unmet != 1 else ''} empty: no σ meets the target there."
     return record(
         PlannerClaim(
             text=text,

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from ..claims.dpsgd import round_up
 from ..format import format_number
 from .common import DELTA_COLORS, LINE_WIDTH, apply_layout, update_layout_quickly
 
@@ -123,8 +124,9 @@ def planner_figure(
     scheme: str,
     height: int = 480,
 ) -> go.Figure:
-    """Heat map of the certified σ over batch size (columns) × epochs (rows); empty cells were not computed."""
-    text = [[format_number(value, 3) if math.isfinite(value) else "—" for value in row] for row in sigmas]
+    """Heat map of the certified σ (rounded up) over batch size (columns) × epochs (rows); empty cells: no σ."""
+    # Each cell is a σ to use: rounded up (a σ shown below the certified one would not be covered).
+    text = [[format_number(round_up(value), 3) if math.isfinite(value) else "—" for value in row] for row in sigmas]
     figure = go.Figure(
         go.Heatmap(
             x=[f"{b:,}" for b in batches],
@@ -148,13 +150,20 @@ def planner_figure(
     )
     figure.update_xaxes(type="category")
     figure.update_yaxes(type="category")
+    # The current cell, outlined. On a category axis a position is the category's index (a label such
+    # as "256" would be read as index 256 and drawn far outside the map).
     batch, epoch = current
-    figure.add_annotation(
-        x=f"{batch:,}",
-        y=format_number(epoch),
-        text="your setting",
-        showarrow=False,
-        yshift=-16,
-        font=dict(size=12, color="#AA4499"),
-    )
+    if batch in batches and epoch in epochs:
+        column, row = batches.index(batch), epochs.index(epoch)
+        figure.add_shape(
+            type="rect",
+            x0=column - 0.5,
+            x1=column + 0.5,
+            y0=row - 0.5,
+            y1=row + 0.5,
+            line=dict(color="#AA4499", width=3),
+        )
+        figure.add_annotation(
+            x=column, y=row, text="yours", showarrow=False, yshift=-17, font=dict(size=12, color="#AA4499")
+        )
     return figure

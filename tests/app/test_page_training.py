@@ -159,3 +159,21 @@ def test_the_reproduce_script_runs_from_a_temp_folder_and_prints_the_page_number
     advantage = float(table["advantage (at most)"][0])
     shown_advantage = float(next(m.value for m in at.metric if m.label == "Advantage, at most"))
     assert advantage <= shown_advantage <= advantage * 1.01  # the bound, rounded up to 3 digits
+
+
+def test_the_planner_map_is_computed_on_the_button_and_its_cells_are_the_core_sigma(chart_specs):
+    at = open_page(PAGE, dpsgd_dataset_size="1000", dpsgd_batch_size="500", dpsgd_epochs="1")
+    assert len(chart_specs(at)) == 1  # the band only: the map waits for its button
+    at.button(key="dpsgd_map_button").click().run()
+    assert not at.exception and not at.error
+    band, heat = chart_specs(at)
+    assert heat["data"][0]["type"] == "heatmap" and "Poisson sampling" in heat["layout"]["title"]["text"]
+    batches = heat["data"][0]["x"]
+    epochs = heat["data"][0]["y"]
+    row, column = epochs.index("1"), batches.index("500")
+    text = heat["data"][0]["text"][row][column]
+    q, steps = dpsgd.steps_for_epochs(1000, 500, 1)
+    assert text == format_number(round_up(dpsgd.dpsgd_sigma(1.0, 1e-5, q, steps).sigma), 3)
+    assert any("certified σ runs from" in info.value for info in at.info)
+    at.run()  # a rerun keeps the map (the session asked for it at these inputs)
+    assert len(chart_specs(at)) == 2

@@ -211,10 +211,11 @@ def test_band_figure_names_poisson_and_delta():
 
 def test_planner_claim_range_and_monotone_rule():
     sigmas = np.array([[0.5, 0.7], [0.6, np.nan]])
-    claim = claims.planner_claim([64, 128], [1.0, 2.0], sigmas, current=(64, 1.0))
+    claim = claims.planner_claim([64, 128], [1.0, 2.0], sigmas, steps=np.array([[10, 20], [20, 40]]), budget=30)
     assert claim.violations() == []
     assert claim.smallest == 0.5 and claim.largest == 0.7 and claim.monotone
-    falling = claims.planner_claim([64, 128], [1.0, 2.0], np.array([[0.7, 0.5], [0.8, 0.9]]), current=(64, 1.0))
+    assert "1 cell left empty: more than 30 steps" in claim.text
+    falling = claims.planner_claim([64, 128], [1.0, 2.0], np.array([[0.7, 0.5], [0.8, 0.9]]))
     assert not falling.monotone and "needs more noise" not in falling.text
 
 
