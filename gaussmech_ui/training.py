@@ -35,6 +35,7 @@ __all__ = [
     "schedule",
     "MAX_EPSILON",
     "MIN_DELTA",
+    "MAX_DELTA",
     "check_target",
     "epoch_points",
     "planner_axes",
@@ -54,6 +55,7 @@ __all__ = [
 # "δ is too small for this accountant" after seconds: the page says so at once instead.
 MAX_EPSILON = 50.0
 MIN_DELTA = 1e-20
+MAX_DELTA = 0.3  # δ = 0.5 took 12 s, δ = 0.999999 over 5 minutes (ε = 1, T = 2,344); δ = 0.3 takes 4-8 s
 
 # A calibration at T = 2,344 steps takes 0.4-0.8 s, at T = 1e5 about 14 s on this machine under load:
 # the page computes nothing beyond 25,000 steps (the CLI `python -m gaussmech_core dpsgd` does).
@@ -200,6 +202,12 @@ def check_target(epsilon: float, delta: float) -> None:
         raise InputProblem(
             f"The sidebar's δ = {delta:g} is below {MIN_DELTA:g}, the smallest this page calibrates DP-SGD for (the "
             f"accountant's bounds need δ above its own error terms). Choose a larger δ, or try the command line: {command}."
+        )
+    if delta > MAX_DELTA:
+        raise InputProblem(
+            f"The sidebar's δ = {delta:g} is above {MAX_DELTA:g}, the largest this page calibrates DP-SGD for (a δ that "
+            f"large is no meaningful guarantee, and a calibration there takes minutes). Choose a smaller δ, or use the "
+            f"command line: {command}."
         )
 
 

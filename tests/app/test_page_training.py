@@ -108,6 +108,7 @@ def test_bad_inputs_give_a_message_naming_the_input(query, named):
     [
         (dict(epsilon="1000"), "The sidebar's ε = 1000 is above 50"),
         (dict(delta="1e-300"), "The sidebar's δ = 1e-300 is below 1e-20"),
+        (dict(delta="0.999999"), "The sidebar's δ = 0.999999 is above 0.3"),
     ],
 )
 def test_a_target_beyond_the_page_budget_is_a_message_naming_it(query, named):
@@ -124,9 +125,13 @@ def test_a_target_no_sigma_meets_is_a_message_not_a_traceback():
     assert not at.dataframe
 
 
-def test_presenter_mode_shows_the_chart_as_a_slide():
+def test_presenter_mode_shows_the_chart_as_a_slide_with_its_caption():
     at = open_page(PAGE, present="1", slide="1")
-    assert "Poisson sampling" in json.loads(at.get("plotly_chart")[0].proto.spec)["layout"]["title"]["text"]
+    titles = [json.loads(chart.proto.spec)["layout"]["title"]["text"] for chart in at.get("plotly_chart")]
+    assert titles and all("ε against epochs" in title and "Poisson sampling" in title for title in titles)
+    assert any("the true ε lies in" in markdown.value for markdown in at.markdown)
+    # One slide and no other view: nowhere to go, so the clicker's keys have nothing to press.
+    assert at.button(key="presenter_next").disabled and at.button(key="presenter_previous").disabled
 
 
 def test_the_reproduce_script_runs_from_a_temp_folder_and_prints_the_page_numbers(tmp_path):

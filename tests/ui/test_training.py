@@ -49,6 +49,9 @@ def test_targets_beyond_the_budget_name_the_sidebar_input():
         training.check_target(51.0, 1e-5)
     with pytest.raises(training.InputProblem, match="sidebar's δ = 1e-21"):
         training.check_target(1.0, 1e-21)
+    training.check_target(1.0, training.MAX_DELTA)
+    with pytest.raises(training.InputProblem, match="sidebar's δ = 0.5 is above 0.3"):
+        training.check_target(1.0, 0.5)
 
 
 def test_planner_axes_hold_the_current_setting_and_stay_within_n():
