@@ -10,9 +10,11 @@ import os
 import subprocess
 import sys
 
+import pandas as pd
 import pytest
 
 from gaussmech_core import dpsgd
+from gaussmech_core.registry_types import Setting
 from gaussmech_ui import reproduce
 from gaussmech_ui.claims import recording
 from gaussmech_ui.claims.dpsgd import round_up
@@ -182,3 +184,42 @@ def test_the_planner_map_is_computed_on_the_button_and_its_cells_are_the_core_si
     assert any("certified σ runs from" in info.value for info in at.info)
     at.run()  # a rerun keeps the map (the session asked for it at these inputs)
     assert len(chart_specs(at)) == 2
+
+
+def test_a_settings_file_reopens_the_page_with_its_inputs():
+    from gaussmech_ui import share
+
+    at = open_page("app.py")
+    at.session_state["page_tools_tab"] = "Settings file"
+    at.run()
+    values = {"epsilon": "2", "dpsgd_dataset_size": "10000", "dpsgd_batch_size": "500", "dpsgd_epochs": "2"}
+    data = share.settings_bytes(PAGE, values)
+    uploader = next(u for u in at.get("file_uploader") if u.key.startswith("page_tools_settings_upload_"))
+    uploader.set_value(("training.json", data, "application/json")).run()
+    assert not at.exception, at.exception
+    assert at.title[0].value == "Which noise multiplier for DP-SGD?"
+    q, steps = dpsgd.steps_for_epochs(10_000, 500, 2)
+    assert f"T = {steps:,}" in at.info[0].value and "ε = 2" in at.info[0].value
+
+
+def test_the_report_holds_the_band_chart_and_its_caption(defaults):
+    from gaussmech_ui import report
+    from gaussmech_ui.figures import dpsgd as figures
+
+    at, _ = defaults
+    caption = at.info[1].value
+    assert caption.startswith("After E = 10 epochs")
+    q, steps = dpsgd.steps_for_epochs(60_000, 256, 10)
+    band = pd.DataFrame(
+        [dict(epochs=10.0, steps=steps, epsilon_low=0.99, epsilon_high=1.0, rdp_epsilon=1.2, clt_epsilon=0.93)]
+    )
+    figure = figures.epsilon_band_figure(band, sigma=1.05, target=1.0, delta=1e-5, scheme="Poisson sampling")
+    content = report.ReportContent(
+        page_label="Training (DP-SGD)",
+        setting=Setting(epsilon=1.0, delta=1e-5),
+        charts=[report.ReportChart(figure, "ε against epochs", caption, at.info[0].value)],
+    )
+    for version in report.VERSIONS:
+        html = report.build_report(content, version)
+        assert "Training (DP-SGD)" in html and "Use noise multiplier σ" in html  # the answer, in both
+    assert "stopping earlier spends less" in report.build_report(content, "full")  # the caption, in the full one
