@@ -28,16 +28,11 @@ MAP_KEY = "_dpsgd_map_for"  # the inputs the planner map was asked for (per sess
 
 st.title("Which noise multiplier for DP-SGD?")
 st.markdown(
-    f"The noise multiplier σ that makes a DP-SGD training run (ε, δ)-DP, with the sidebar's ε = "
-    f"{format_number(setting.epsilon)} and δ = {format_number(setting.delta)}, certified from both sides."
-)
-st.caption(
-    "The sidebar's Δ, p, d, neighbour model and data bounds are **not used on this page**: the clipping norm C "
-    "plays Δ's part (one example changes the summed gradient by at most C), and neighbours differ by adding or "
-    "removing one training example."
+    f"The noise multiplier σ that makes a DP-SGD training run (ε, δ)-DP at the sidebar's ε = "
+    f"{format_number(setting.epsilon)}, δ = {format_number(setting.delta)}, certified from both sides."
 )
 
-columns = st.columns(4)
+columns = st.columns([1, 1, 1, 1, 1.4])
 with columns[0]:
     dataset_size = int(entry_box(training.DATASET_SIZE, "dpsgd_dataset_size"))
 with columns[1]:
@@ -46,22 +41,18 @@ with columns[2]:
     epochs = float(entry_box(training.EPOCHS, "dpsgd_epochs"))
 with columns[3]:
     clipping_norm = float(entry_box(training.CLIPPING_NORM, "dpsgd_clipping_norm"))
-scheme_column, prior_column = st.columns([3, 1])
-with scheme_column:
-    sampling = st.segmented_control(
+with columns[4]:
+    sampling = st.selectbox(
         "How batches are drawn",
         training.SAMPLING_SCHEMES,
-        default=training.POISSON,
-        required=True,
         key="dpsgd_sampling",
         bind="query-params",
         help="Poisson sampling is what the analysis assumes; most training code shuffles and cuts fixed-size batches.",
     )
-with prior_column:
-    prior = float(entry_box(training.PRIOR, "dpsgd_prior"))
 shuffled = sampling == training.SHUFFLED
 scheme = "Poisson sampling" if not shuffled else "Poisson numbers; you shuffle: optimistic"
-(st.warning if shuffled else st.caption)(claims.sampling_note(shuffled))
+if shuffled:  # the label belongs next to the numbers, before them
+    st.warning(claims.sampling_note(True), icon=":material/warning:")
 
 plan = None
 try:
@@ -95,18 +86,6 @@ if answer is not None:
         shuffled=shuffled,
     )
     say(main.text)
-    rdp, clt = claims.rdp_claim(answer), claims.clt_claim(answer, setting.epsilon)
-    st.markdown(
-        "**Beside it, two other accountants' σ for the same target:**\n"
-        f"- {rdp.text}\n- {clt.text}\n"
-        f"- At the certified σ, RDP reports ε = {format_number(claims.round_up(answer['rdp_epsilon']))} and the CLT "
-        f"ε = {format_number(answer['clt_epsilon'])}"
-        + (" (below ε_low: **underestimates: unsafe**)." if answer["clt_epsilon"] < answer["epsilon_low"] else ".")
-    )
-    table = training.answer_table(answer, clipping_norm, clt.verdict)
-    st.dataframe(training.shown_table(table), hide_index=True, key="dpsgd_sigma_table")
-    download_csv("σ table as CSV", table, "gaussmech-dpsgd-sigma.csv", key="dpsgd_download_table")
-
     with guarded("the ε-against-epochs chart"):
         lengths = training.epoch_points(plan.epochs)
         steps = tuple(plan.at_epochs(length).steps for length in lengths)
@@ -120,8 +99,24 @@ if answer is not None:
         say(claims.band_claim(band, epochs=plan.epochs).text)
         download_csv("Chart data as CSV", band, "gaussmech-dpsgd-epsilon-epochs.csv", key="dpsgd_download_band")
 
+    rdp, clt = claims.rdp_claim(answer), claims.clt_claim(answer, setting.epsilon)
+    st.markdown(
+        "**Two other accountants' σ for the same target, beside the certified one:**\n"
+        f"- {rdp.text}\n- {clt.text}\n"
+        f"- At the certified σ, RDP reports ε = {format_number(claims.round_up(answer['rdp_epsilon']))} and the CLT "
+        f"ε = {format_number(answer['clt_epsilon'])}"
+        + (" (below ε_low: **underestimates: unsafe**)." if answer["clt_epsilon"] < answer["epsilon_low"] else ".")
+    )
+    table = training.answer_table(answer, clipping_norm, clt.verdict)
+    st.dataframe(training.shown_table(table), hide_index=True, key="dpsgd_sigma_table")
+    download_csv("σ table as CSV", table, "gaussmech-dpsgd-sigma.csv", key="dpsgd_download_table")
+
+    if not shuffled:
+        st.caption(claims.sampling_note(False))
+
     st.subheader("What can an attacker learn from the trained model?")
     with guarded("the attack-risk numbers"):
+        prior = float(entry_box(training.PRIOR, "dpsgd_prior"))
         risk = cached.attack_risk(answer["sigma"], plan.sampling_rate, plan.steps, prior)
         metrics = st.columns(4)
         shown = claims.attack_claim(risk, shuffled=shuffled)
@@ -178,6 +173,11 @@ if answer is not None:
                 key="dpsgd_download_planner",
             )
 
+st.caption(
+    "The sidebar's Δ, p, d, neighbour model and data bounds are **not used on this page**: the clipping norm C "
+    "plays Δ's part (one example changes the summed gradient by at most C), and neighbours differ by adding or "
+    "removing one training example."
+)
 with st.expander("The math", icon=":material/function:"):
     st.markdown(
         "Each step adds N(0, σ²C²) noise to the sum of the clipped gradients of a Poisson sample (rate q = B/N); "
