@@ -46,6 +46,7 @@ MENU: tuple[MenuEntry, ...] = (
     MenuEntry("Noise distributions", ":material/bar_chart:", "pages/1_Noise_distributions.py"),
     MenuEntry("Tail probabilities", ":material/show_chart:", "pages/2_Tail_probabilities.py"),
     MenuEntry("Privacy profiles", ":material/shield:", "pages/3_Privacy_profiles.py"),
+    MenuEntry("Training (DP-SGD)", ":material/model_training:", "pages/6_Training_DP_SGD.py"),
     MenuEntry("Accuracy vs dimension", ":material/stacked_line_chart:", "pages/4_Accuracy_vs_dimension.py"),
     MenuEntry("Denoising lab", ":material/auto_fix_high:", "pages/5_Denoising_lab.py"),
     # docs/math.md rendered with an anchor per section; the interface cites it (format.math_reference_link).

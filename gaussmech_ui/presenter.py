@@ -341,4 +341,13 @@ def render_presenter(log: PageLog, setting: Setting) -> None:
         position = f"Chart {index + 1} of {count}"
         if views is not None and len(views.labels) > 1:
             position = f"{views.labels[view]} ({view + 1} of {len(views.labels)}) · {position}"
-        deck_controls(position, on_previous=lambda: _go(-1, count, views), on_next=lambda: _go(1, count, views))
+        # A deck of one slide (one chart, no other view) has nowhere to go: both buttons are disabled,
+        # so a clicker's key does not "move" to the same slide.
+        alone = count == 1 and (views is None or len(views.labels) < 2)
+        deck_controls(
+            position,
+            on_previous=lambda: _go(-1, count, views),
+            on_next=lambda: _go(1, count, views),
+            first=alone,
+            last=alone,
+        )

@@ -20,6 +20,8 @@ Which numbers, by page (:data:`PAGE_NUMBERS`):
 * Tail probabilities: each mechanism's per-coordinate error bound at confidence 1 − α (α from the link);
 * Accuracy vs dimension: E‖noise‖₂² at the current d with the page's MVG shape and γ, beside Ji &
   Li's stated constant × Δ² and their ratio (the page's table of the paper's constants);
+* Training (DP-SGD): the certified σ with its bracket [ε_low, ε_high], the noise std σ·C, RDP's and
+  the CLT's σ, and the attack bounds (N, B, E, C and the prior from the link; Poisson sampling);
 * the Denoising lab: its metrics table (each error measure of the release and of the denoised
   estimate, ``metric | released | denoised``), for the page's current release.
 
@@ -172,6 +174,34 @@ if size_l2 > 0:
     print(f"relative l1 error | {{raw.metrics['l1'] / size_l1:.6g}} | {{denoised.metrics['l1'] / size_l1:.6g}}")
 """
 
+_DPSGD = """
+from gaussmech_core import dpsgd
+
+dataset_size, batch_size, epochs, clipping_norm = {dataset_size}, {batch_size}, {epochs}, {clipping_norm}
+prior = {dpsgd_prior}  # the attacker's belief, before seeing the model, that an example is in the training data
+# Poisson sampling is what is computed (for shuffled batches these numbers are optimistic).
+q, steps = dpsgd.steps_for_epochs(dataset_size, batch_size, epochs)
+c = dpsgd.dpsgd_sigma(setting.epsilon, setting.delta, q, steps)
+try:
+    rdp_sigma = f"{{dpsgd.dpsgd_rdp_sigma(setting.epsilon, setting.delta, q, steps):.6g}}"
+except ValueError:
+    rdp_sigma = "cannot reach the target"
+risk = dpsgd.dpsgd_attack_risk(c.sigma, q, steps, (0.001, 0.01), prior)
+print("metric | value")
+print(f"sampling rate q | {{q:.6g}}")
+print(f"steps T | {{steps}}")
+print(f"certified sigma | {{c.sigma:.6g}}")
+print(f"epsilon_low | {{c.epsilon_low:.6g}}")
+print(f"epsilon_high | {{c.epsilon_high:.6g}}")
+print(f"noise std sigma*C | {{c.sigma * clipping_norm:.6g}}")
+print(f"RDP sigma | {{rdp_sigma}}")
+print(f"CLT sigma | {{dpsgd.dpsgd_clt_sigma(setting.epsilon, setting.delta, q, steps):.6g}}")
+print(f"TPR at FPR 0.001 (at most) | {{risk.true_positive_rates[0.001]:.6g}}")
+print(f"TPR at FPR 0.01 (at most) | {{risk.true_positive_rates[0.01]:.6g}}")
+print(f"advantage (at most) | {{risk.advantage:.6g}}")
+print(f"posterior at FPR 0.001 (at most) | {{risk.posterior:.6g}}")
+"""
+
 _NO_RELEASE = """
 # No release at this setting (no data, or the mechanism is not valid here): the metrics table is not shown.
 """
@@ -183,6 +213,7 @@ PAGE_NUMBERS = {
     "pages/2_Tail_probabilities.py": ("Tail probabilities", (_CALIBRATION, _TAIL_BOUNDS)),
     "pages/3_Privacy_profiles.py": ("Privacy profiles", (_CALIBRATION, _RISK, _TRADEOFF)),
     "pages/4_Accuracy_vs_dimension.py": ("Accuracy vs dimension", (_CALIBRATION, _PAPER_CONSTANTS)),
+    "pages/6_Training_DP_SGD.py": ("Training (DP-SGD)", (_DPSGD,)),
     "pages/5_Denoising_lab.py": ("the Denoising lab", (_CALIBRATION, _DENOISING)),
 }
 
@@ -215,6 +246,11 @@ _PAGE_VALUES = {
     "seed": ("distributions_seed", 1, 1, 1_000_000),
     "rows": ("accuracy_mvg_rows", 1, 1, 10**6),
     "gamma": ("accuracy_mvg_gamma", 0.5, 0.5, 1e6),
+    "dataset_size": ("dpsgd_dataset_size", 60_000, 1, 10**9),
+    "batch_size": ("dpsgd_batch_size", 256, 1, 10**9),
+    "epochs": ("dpsgd_epochs", 10.0, 1e-300, 1e6),
+    "clipping_norm": ("dpsgd_clipping_norm", 1.0, 1e-12, 1e12),
+    "dpsgd_prior": ("dpsgd_prior", 0.5, 1e-6, 1.0 - 1e-16),
 }
 
 
@@ -364,6 +400,11 @@ def snippet(
         seed=_page_value("seed", values),
         rows=rows if setting.dim % rows == 0 else 1,
         gamma=format_exact(_page_value("gamma", values)),
+        dataset_size=_page_value("dataset_size", values),
+        batch_size=_page_value("batch_size", values),
+        epochs=_literal(_page_value("epochs", values)),
+        clipping_norm=_literal(_page_value("clipping_norm", values)),
+        dpsgd_prior=_literal(_page_value("dpsgd_prior", values)),
     )
     if context and "counts" in context:
         fields.update(_context_fields(context))

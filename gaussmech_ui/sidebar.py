@@ -230,8 +230,8 @@ def entry_box(parameter: Parameter, key: str) -> float:
     message = state.pop(problem_key, None)
     try:
         state[kept_key] = params.parse_value(parameter, raw)
-    except ValueError as problem:  # a link's text (no on_change for it)
-        message = params.entry_problem(parameter, raw, problem, state[kept_key])
+    except ValueError as problem:  # a link's text (no on_change for it): the message names the link's key
+        message = f"The link's `{key}`: " + params.entry_problem(parameter, raw, problem, state[kept_key])
     if message:
         st.warning(message, icon=":material/warning:")
     return state[kept_key]

@@ -3,8 +3,8 @@
 Each of the 32 settings below (p in {1, 1.5, 2, 4}, d in {1, 10, 100}, both neighbour models, ε from
 0.05 to 20, δ from 1e-12 to 0.3, narrow and wide data bounds) renders every page view that makes
 claims: the Overview, Noise distributions, Tail probabilities (whole vector), Privacy profiles
-(the attack tab), Accuracy vs dimension, the tour's dimension and odds steps, and the denoising
-lab. Two kinds of checks (DESIGN.md section 4, "A claims audit"):
+(the attack tab), Accuracy vs dimension, the tour's dimension and odds steps, the denoising
+lab, and Training (DP-SGD) at its defaults (N = 60,000, B = 256, E = 10). Two kinds of checks (DESIGN.md section 4, "A claims audit"):
 
 * **the claims the layer recorded** (:func:`gaussmech_ui.claims.recording`): each one's own rule
   (``violations()``), and for the rankings of noise widths and expected errors the values and
@@ -73,6 +73,7 @@ VIEWS = {
     "tour_dimension": ("pages/0_Class_tour.py", {"tour_step": "4"}),
     "tour_odds": ("pages/0_Class_tour.py", {"tour_step": "5"}),
     "denoising": ("pages/5_Denoising_lab.py", {}),
+    "training": ("pages/6_Training_DP_SGD.py", {}),
 }
 
 

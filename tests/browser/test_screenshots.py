@@ -37,7 +37,8 @@ ENTRIES = available_entries()
 
 
 def _slug(entry) -> str:
-    return entry.label.lower().replace(" ", "_")
+    """The label as a file name: ``Privacy profiles`` → ``privacy_profiles``, ``Training (DP-SGD)`` → ``training_dp-sgd``."""
+    return "".join(c for c in entry.label.lower().replace(" ", "_") if c.isalnum() or c in "_-")
 
 
 def _reduced(png: bytes) -> np.ndarray:
