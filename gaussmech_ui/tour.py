@@ -216,7 +216,7 @@ def _slide_chart_height(step: TourStep, caption: str) -> int:
 
 # Where a step's chart starts on a 1280 px wide screen (the title row, the idea and the question above
 # it): the chart's height follows the window from there, so it ends on a 1280×620 projector's first screen.
-_TOUR_CHART_TOP = 286
+_TOUR_CHART_TOP = 299
 
 
 def _show(figure, key: str, alt: str, caption: str) -> None:
