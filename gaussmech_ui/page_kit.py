@@ -305,6 +305,23 @@ def window_height_style(key: str, height: int, screen_top: int) -> str:
     )
 
 
+def legend_beside(figure):
+    """A copy of ``figure`` with a legend that sat under its plot moved beside it, one entry a line, so
+    that a chart shortened to a projector's window keeps a plot, not a strip under the legend's rows;
+    any other figure unchanged."""
+    import plotly.graph_objects as go
+
+    legend = getattr(getattr(figure, "layout", None), "legend", None)
+    if not isinstance(figure, go.Figure) or legend is None or legend.orientation != "h" or (legend.y or 0) >= 0:
+        return figure
+    figure = go.Figure(figure)
+    bottom = max(60, figure.layout.margin.b or 0)  # the x axis title, which the legend had room under
+    figure.update_layout(
+        legend=dict(orientation="v", x=1.02, xanchor="left", y=1.0, yanchor="top"), margin=dict(b=bottom)
+    )
+    return figure
+
+
 def show_chart(
     figure, key: str, *, alt: str | None = None, config: dict | None = None, screen_top: int | None = None
 ) -> None:
@@ -318,6 +335,8 @@ def show_chart(
     if alt is not None:
         options["alt"] = alt
     fitted = fit_to_screen(figure)
+    if screen_top is not None and fitted is figure:  # a wide window: the chart follows its height
+        fitted = legend_beside(figure)
     height = getattr(getattr(fitted, "layout", None), "height", None)
     if screen_top is None or not height:
         st.plotly_chart(fitted, **options)
