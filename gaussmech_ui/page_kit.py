@@ -305,20 +305,28 @@ def window_height_style(key: str, height: int, screen_top: int) -> str:
     )
 
 
-def legend_beside(figure):
-    """A copy of ``figure`` with a legend that sat under its plot moved beside it, one entry a line, so
-    that a chart shortened to a projector's window keeps a plot, not a strip under the legend's rows;
-    any other figure unchanged."""
+def fit_to_window(figure):
+    """A copy of ``figure`` laid out for a height that follows the window: a legend that sat under the
+    plot moves beside it, one entry a line in small type (shortened to a projector's window, the plot
+    would be a strip under the legend's rows), and the title hangs from the figure's top (placed at a
+    fraction of the height, it rose above a shortened chart's top and was cut). Anything that is not
+    a Plotly figure is returned as it is.
+    """
     import plotly.graph_objects as go
 
-    legend = getattr(getattr(figure, "layout", None), "legend", None)
-    if not isinstance(figure, go.Figure) or legend is None or legend.orientation != "h" or (legend.y or 0) >= 0:
+    if not isinstance(figure, go.Figure):
         return figure
     figure = go.Figure(figure)
-    bottom = max(60, figure.layout.margin.b or 0)  # the x axis title, which the legend had room under
-    figure.update_layout(
-        legend=dict(orientation="v", x=1.02, xanchor="left", y=1.0, yanchor="top"), margin=dict(b=bottom)
-    )
+    layout = figure.layout
+    if layout.title.text:
+        figure.update_layout(title=dict(yref="container", y=1.0, yanchor="top", pad=dict(t=24)))
+    legend = layout.legend
+    if legend.orientation == "h" and (legend.y or 0) < 0:
+        bottom = max(60, layout.margin.b or 0)  # the x axis title, which the legend had room under
+        figure.update_layout(
+            legend=dict(orientation="v", x=1.02, xanchor="left", y=1.0, yanchor="top", font=dict(size=11)),
+            margin=dict(b=bottom),
+        )
     return figure
 
 
@@ -336,7 +344,7 @@ def show_chart(
         options["alt"] = alt
     fitted = fit_to_screen(figure)
     if screen_top is not None and fitted is figure:  # a wide window: the chart follows its height
-        fitted = legend_beside(figure)
+        fitted = fit_to_window(figure)
     height = getattr(getattr(fitted, "layout", None), "height", None)
     if screen_top is None or not height:
         st.plotly_chart(fitted, **options)
