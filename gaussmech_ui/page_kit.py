@@ -314,20 +314,25 @@ def fit_to_window(figure):
     """
     import plotly.graph_objects as go
 
+    from .figures.common import _merged
+
     if not isinstance(figure, go.Figure):
         return figure
-    figure = go.Figure(figure)
     layout = figure.layout
+    updates: dict = {}
     if layout.title.text:
-        figure.update_layout(title=dict(yref="container", y=1.0, yanchor="top", pad=dict(t=24)))
+        updates["title"] = dict(yref="container", y=1.0, yanchor="top", pad=dict(t=24))
     legend = layout.legend
     if legend.orientation == "h" and (legend.y or 0) < 0:
         bottom = max(60, layout.margin.b or 0)  # the x axis title, which the legend had room under
-        figure.update_layout(
-            legend=dict(orientation="v", x=1.02, xanchor="left", y=1.0, yanchor="top", font=dict(size=11)),
-            margin=dict(b=bottom),
-        )
-    return figure
+        updates["legend"] = dict(orientation="v", x=1.02, xanchor="left", y=1.0, yanchor="top", font=dict(size=11))
+        updates["margin"] = dict(b=bottom)
+    if not updates:
+        return figure
+    # A copy built from the figure's own (valid) JSON without validating it again: Plotly's validation
+    # of a copy took 16 ms a chart, this takes a tenth of that.
+    spec = figure.to_plotly_json()
+    return go.Figure(dict(data=spec["data"], layout=_merged(spec["layout"], updates)), _validate=False)
 
 
 def show_chart(
