@@ -18,7 +18,12 @@ from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import overview as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame, trace_name  # noqa: E402
 from gaussmech_ui.format import cite_math, escape_markdown, math_reference_link  # noqa: E402
-from gaussmech_ui.page_kit import bounded_data_explainer, round_up_note, show_chart  # noqa: E402
+from gaussmech_ui.page_kit import (  # noqa: E402
+    bounded_data_explainer,
+    round_up_note,
+    show_chart,
+    table as page_table,  # noqa: E402
+)
 from gaussmech_ui.params import EVERY_VARIANT_HELP  # noqa: E402
 
 ROW_HEIGHT = 38
@@ -27,8 +32,8 @@ TEXT_COLUMNS = ("Guarantee", "Validity", "Source")
 
 st.title("How much noise does each mechanism need?")
 st.markdown(
-    "Every noise mechanism calibrated to the sidebar's privacy setting: how large its noise is, how much error it "
-    "adds to a d-dimensional answer, and whether its guarantee holds here (the table under the chart)."
+    "Every mechanism's noise at the sidebar's privacy setting; the table under the chart gives its error at d and "
+    "whether its guarantee holds here."
 )
 
 frame = other_model = None
@@ -56,6 +61,7 @@ with guarded("the chart of noise against ε"):
             std_figure,
             "overview_std_chart",
             alt="Noise standard deviation per coordinate against ε for every mechanism, on log-log axes.",
+            screen_top=162,
         )
     st.caption(
         "Each line is one mechanism's noise at every ε, with δ, Δ and d from the sidebar; gaps are where its "
@@ -84,29 +90,38 @@ if frame is not None:
         table, styled_table = figures.overview_table(frame, MECHANISMS, setting)
         with st.container(key="overview_table"):
             # Tall enough for every row: on a projector nothing should hide behind a scroll bar.
-            st.dataframe(
+            page_table(
                 styled_table,
+                key="overview_dataframe",
                 hide_index=True,
                 row_height=ROW_HEIGHT,
                 height=(len(table) + 1) * ROW_HEIGHT + 3,
                 # The verdict column is wide enough for "✗ no: true δ = 0.181" (it must never be cut).
-                # Widths and short headers so that every shown column fits 1400 px (the data keep their names).
+                # Widths and short headers so that every shown column fits the main column of a 1280 px
+                # projector with the sidebar open (785 px); the headers' help, the expander under the table
+                # (every mechanism's full name) and the CSV keep the full names.
                 column_config={
-                    "Mechanism": st.column_config.TextColumn(width=298),
-                    "Holds here?": st.column_config.TextColumn(width=175),
-                    "Scale": st.column_config.TextColumn(width=88),
-                    "Noise std per coordinate": st.column_config.TextColumn("Std per coord.", width=104),
-                    f"E‖noise‖₂² at d = {setting.dim:,}": st.column_config.TextColumn(
-                        f"E‖noise‖₂², d = {setting.dim:,}", width=136
+                    "Mechanism": st.column_config.TextColumn(width=244),
+                    "Holds here?": st.column_config.TextColumn(width=168),
+                    "Scale": st.column_config.TextColumn(width=80, help="The parameter each mechanism calibrates."),
+                    "Noise std per coordinate": st.column_config.TextColumn(
+                        "Std/coord.", width=88, help="Noise standard deviation per coordinate."
                     ),
-                    "Error vs analytic Gaussian": st.column_config.TextColumn("Error vs aGM", width=104),
+                    f"E‖noise‖₂² at d = {setting.dim:,}": st.column_config.TextColumn(
+                        "E‖noise‖₂²",
+                        width=100,
+                        help=f"Expected squared error of the whole vector at d = {setting.dim:,}.",
+                    ),
+                    "Error vs analytic Gaussian": st.column_config.TextColumn(
+                        "vs aGM", width=82, help="E‖noise‖₂² divided by the analytic Gaussian's."
+                    ),
                 },
                 # The numbers and the verdict fit a laptop's width (1400 px); the guarantee kind, the reason
                 # and the source of each row are in the expander under it and in the CSV.
                 column_order=[column for column in table.columns if column not in TEXT_COLUMNS],
             )
         with st.expander("Guarantee, validity and source of each mechanism"):
-            st.table(table[["Mechanism", *TEXT_COLUMNS]].set_index("Mechanism"))
+            page_table(table[["Mechanism", *TEXT_COLUMNS]], key="overview_text_table", static=True, hide_index=True)
         st.caption(
             "Scale is the parameter each mechanism calibrates (σ, b, s or σ*); the noise std per coordinate makes "
             "them comparable, and the error column compares E‖noise‖₂² with the analytic Gaussian's. Greyed rows: "

@@ -25,6 +25,7 @@ from .claims.odds import odds_example, odds_sentence
 from .downloads import download_csv
 from .figures.attack_risk import attack_tpr_figure
 from .format import format_number, format_percent
+from .page_kit import show_chart, table as page_table
 
 __all__ = [
     "PRIOR_STOPS",
@@ -153,14 +154,18 @@ def render_attack_risk_section(
     with_inverse: bool = True,
     heading: bool = True,
     chart_first: bool = False,
+    screen_top: int | None = None,
 ) -> pd.DataFrame | None:
     """Draw the attack-risk section; returns its frame (``None`` if it was not drawn or could not be computed).
 
-    The tour's odds step shows it with ``chart_first`` (one idea, one chart: the table follows it);
-    the Privacy profiles page gives it a tab of its own.
+    With ``chart_first`` the chart opens the section, above the odds sentence and the prior it is
+    read at (one idea, one chart on a projector's first screen: the tour's odds step, the Privacy
+    profiles page's tab), its height following the window from ``screen_top``
+    (:func:`gaussmech_ui.page_kit.show_chart`); the table follows.
     """
     if heading:
         st.subheader("What an attacker can do")
+    chart_slot = st.container() if chart_first else None
     st.markdown(odds_sentence(setting.epsilon, setting.delta))
     prior = st.select_slider(
         "The attacker's belief before the release that Alice is in the data (prior)",
@@ -182,16 +187,16 @@ def render_attack_risk_section(
 
     def table() -> None:
         with st.container(key=f"{key_prefix}_risk_table"):
-            st.dataframe(display_table(frame), hide_index=True, key=f"{key_prefix}_risk_dataframe")
+            page_table(display_table(frame), hide_index=True, key=f"{key_prefix}_risk_dataframe")
         st.info(risk_caption(frame, setting, float(prior), MECHANISMS), icon=":material/campaign:")
 
     def chart() -> None:
-        st.plotly_chart(
+        show_chart(
             attack_tpr_figure(frame, setting),
-            key=f"{key_prefix}_risk_chart",
-            theme=None,
+            f"{key_prefix}_risk_chart",
             config=_PLOTLY_CONFIG,
             alt="Bars of the best attacker's true-positive rate at a 1% false-positive rate, one per mechanism.",
+            screen_top=screen_top,
         )
         st.caption(
             "Each bar is the most a membership attacker can detect at a 1% false-alarm rate, computed exactly from the "
@@ -199,8 +204,13 @@ def render_attack_risk_section(
             "dashed line is what (ε, δ)-DP promises: e^ε·1% + δ."
         )
 
-    for part in (chart, table) if chart_first else (table, chart):
-        part()
+    if chart_slot is not None:
+        with chart_slot:
+            chart()
+        table()
+    else:
+        table()
+        chart()
     download_csv(
         "Attack numbers as CSV",
         frame.drop(columns=["color"]),
@@ -251,7 +261,7 @@ def _render_inverse(setting: Setting, key_prefix: str, frame: pd.DataFrame) -> N
             ),
         }
     )
-    st.dataframe(shown, hide_index=True, key=f"{key_prefix}_limit_table")
+    page_table(shown, hide_index=True, key=f"{key_prefix}_limit_table")
     st.caption(
         "The smallest noise of each kind for which the best attacker stays at or below the level, whatever ε it "
         "corresponds to (a claimed guarantee is left out: its noise is not what its claim says). The scale is "

@@ -8,8 +8,9 @@
   the next seed, so a drawn picture can still be shared by its link.
 * :func:`page_style`: the shared style sheet: a compact page top (the first chart starts on a
   1280×720 projector's first screen) and, on a phone, no Plotly toolbar over a chart's title.
-* :func:`on_phone` and :func:`fit_to_screen`: a chart laid out for a phone's width (legend below in
-  one column, smaller type and margins, wrapped title), applied by :func:`show_chart`.
+* :func:`on_phone` and :func:`fit_to_screen`: a chart laid out for a narrow window (a phone, a narrow
+  desktop window: legend below in one column, smaller type and margins, wrapped title), applied by
+  :func:`show_chart`; the window's width comes from the browser (:func:`watch_screen_width`).
 * :func:`bounded_data_explainer`: where mechanisms for bounded data are shown, why bounds buy pure
   ε-DP for GG noise (Liu, Claim 4) and Liu's note on the exponential mechanism (docs/math.md sections 5.6, 5.8).
 """
@@ -34,7 +35,11 @@ __all__ = [
     "on_phone",
     "fit_to_screen",
     "show_chart",
+    "window_height_style",
+    "MIN_WINDOW_CHART_HEIGHT",
     "say",
+    "table",
+    "card_rows_html",
     "chart",
     "seed_controls",
     "next_seed",
@@ -51,7 +56,8 @@ PLOTLY_CONFIG = {
 SEED_RANGE = (1, 1_000_000)
 
 # The page's top: Streamlit leaves 6rem above the title and draws it at 2.75rem, two lines on a
-# projector; compact, the title is one line and the first chart starts within 720 px. On a narrow
+# projector; compact (its header transparent, the title right under its menu button), the title is one
+# line and a view's first chart ends within a 1280×620 projector's first screen (show_chart's screen_top). On a narrow
 # screen the chart toolbar (it appears on touch) would sit on the title, so it is hidden there.
 # Printed, the page leaves out the sidebar, Streamlit's header and the page tools (container key
 # ``page_tools``, :mod:`gaussmech_ui.page_tools`), and keeps charts and tables whole. One style
@@ -60,14 +66,25 @@ SEED_RANGE = (1, 1_000_000)
 # the link in the container ``menu_current``, gaussmech_ui.sidebar._draw_menu).
 PAGE_STYLE = """
 <style>
-[data-testid="stMainBlockContainer"] { padding-top: 4rem !important; padding-bottom: 3rem !important; }
-[data-testid="stMainBlockContainer"] h1 { font-size: 2.1rem !important; padding: 0 0 0.35rem 0 !important; line-height: 1.2; }
+[data-testid="stMainBlockContainer"] { padding-top: 2.75rem !important; padding-bottom: 3rem !important; }
+[data-testid="stHeader"] { background: transparent; }
+[data-testid="stSidebar"] .st-key-screen_width { display: none; }
+[class*="st-key-compact_notice"] [data-testid="stAlertContainer"] { padding-top: 0.45rem; padding-bottom: 0.45rem; }
+[data-testid="stMainBlockContainer"] h1 { font-size: 1.9rem !important; padding: 0 0 0.2rem 0 !important; line-height: 1.2; }
 [data-testid="stSidebar"] [data-testid="stPageLink-NavLink"]:focus { background-color: transparent; }
 [data-testid="stSidebar"] [data-testid="stPageLink-NavLink"]:hover { background-color: rgba(151, 164, 190, 0.25); }
 [data-testid="stSidebar"] [data-testid="stPageLink-NavLink"]:focus-visible { outline: 2px solid #0068c9; outline-offset: -2px; }
 [data-testid="stSidebar"] .st-key-menu_current [data-testid="stPageLink-NavLink"] { background-color: rgba(151, 164, 190, 0.15); }
 [data-testid="stSidebar"] .st-key-menu_current [data-testid="stPageLink-NavLink"] span { font-weight: 600; }
+[class*="st-key-narrow_table_"] { display: none !important; }
+.gm-card { border: 1px solid rgba(49, 51, 63, 0.2); border-radius: 0.5rem; padding: 0.45rem 0.7rem; margin-bottom: 0.5rem; }
+.gm-card-head { font-weight: 600; margin-bottom: 0.2rem; }
+.gm-card dl { display: grid; grid-template-columns: minmax(7rem, 45%) 1fr; gap: 0.1rem 0.6rem; margin: 0; padding: 0; font-size: 0.9rem; }
+.gm-card dt { color: #555; font-weight: 400; overflow-wrap: anywhere; margin: 0; padding: 0; }
+.gm-card dd { margin: 0; overflow-wrap: anywhere; }
 @media (max-width: 640px) {
+  [class*="st-key-wide_table_"] { display: none !important; }
+  [class*="st-key-narrow_table_"] { display: flex !important; }
   [data-testid="stMainBlockContainer"] { padding-left: 0.75rem !important; padding-right: 0.75rem !important; }
   [data-testid="stMainBlockContainer"] h1 { font-size: 1.7rem !important; }
   [data-testid="stPlotlyChart"] .modebar-container { display: none !important; }
@@ -81,8 +98,28 @@ PAGE_STYLE = """
 }
 </style>
 """
-# A phone's browser says "Mobi" in its user agent (MDN's advice for telling phones from tablets and laptops).
+# Before the browser has said how wide its window is (the first run of a session), a phone's browser says
+# "Mobi" in its user agent (MDN's advice for telling phones from tablets and laptops).
 _PHONE_MARK = "Mobi"
+# Narrower than this (CSS px), a chart gets the narrow layout: Streamlit stacks columns below 640 px.
+NARROW_SCREEN = 641
+_NARROW_STATE = "_gaussmech_narrow_screen"
+# Streamlit's own custom-component API (st.components.v2): a script with no view of its own that reports
+# whether the window is narrower than NARROW_SCREEN, now and after every resize, and only when that differs
+# from what the page assumed, so a laptop's page runs once and a narrow window's once more.
+_WIDTH_PROBE_JS = """
+export default function(component) {
+  const { data, setStateValue } = component;
+  const report = () => {
+    const narrow = window.innerWidth < data.breakpoint;
+    if (narrow !== data.narrow) setStateValue("narrow", narrow);
+  };
+  report();
+  window.addEventListener("resize", report);
+  return () => window.removeEventListener("resize", report);
+}
+"""
+_width_probe = None
 _PHONE_FONT = 12
 _PHONE_LINE = 40  # characters of a title line on a 390 px screen at 15 px (legend lines: 6 more, at 11 px)
 _PHONE_ROW = 19  # pixels per legend line
@@ -91,17 +128,47 @@ _PANEL_TITLE_ROW = 15  # pixels per extra line of a wrapped panel title (11 px t
 
 
 def page_style() -> None:
-    """Apply :data:`PAGE_STYLE` (the sidebar calls it on every page)."""
+    """Apply :data:`PAGE_STYLE` and watch the window's width (the sidebar calls it on every page)."""
     st.html(PAGE_STYLE)
+    watch_screen_width()
 
 
-def on_phone() -> bool:
-    """Whether the browser of this session is a phone (its user agent), so charts get the phone layout."""
+def _agent_is_a_phone() -> bool:
     try:
         agent = st.context.headers.get("User-Agent") or ""
     except Exception:  # no browser session (AppTest, a script)
         return False
     return _PHONE_MARK in agent
+
+
+def watch_screen_width() -> None:
+    """Mount the width probe (in the sidebar, with no view) and keep what it reports for :func:`on_phone`."""
+    global _width_probe
+    assumed = on_phone()
+    try:
+        if _width_probe is None:
+            _width_probe = st.components.v2.component("gaussmech_width_probe", js=_WIDTH_PROBE_JS)
+        with st.sidebar:
+            result = _width_probe(
+                key="screen_width",
+                data={"narrow": assumed, "breakpoint": NARROW_SCREEN},
+                on_narrow_change=lambda: None,
+            )
+        reported = getattr(result, "narrow", None)
+    except Exception:  # no browser session (AppTest, a script): the user agent decides
+        return
+    if reported is not None:
+        st.session_state[_NARROW_STATE] = bool(reported)
+
+
+def on_phone() -> bool:
+    """Whether this session's window is narrow (below :data:`NARROW_SCREEN` px), so charts get the narrow
+    layout: what the browser reported (:func:`watch_screen_width`), else whether its user agent is a phone's."""
+    try:
+        reported = st.session_state.get(_NARROW_STATE)
+    except Exception:  # no session (a script)
+        reported = None
+    return _agent_is_a_phone() if reported is None else bool(reported)
 
 
 def _wrapped(text: str, width: int = _PHONE_LINE) -> tuple[str, int]:
@@ -213,19 +280,144 @@ def fit_to_screen(figure, *, phone: bool | None = None):
     return figure
 
 
-def show_chart(figure, key: str, *, alt: str | None = None, config: dict | None = None) -> None:
-    """``st.plotly_chart`` of ``figure`` fitted to the screen (:func:`fit_to_screen`), keyed, with the shared toolbar."""
+# A chart that follows the window's height is never lower than this (its axes and title stay readable).
+MIN_WINDOW_CHART_HEIGHT = 300
+# Above this width the window's height decides (a laptop, a projector); below it the chart keeps its own
+# height, since on a phone the page scrolls and a legend below the plot needs its rows.
+_WIDE_SCREEN = 641
+_BOTTOM_GAP = 6  # px between a window-fitted chart and the window's bottom
+
+
+def window_height_style(key: str, height: int, screen_top: int) -> str:
+    """The style that makes the chart of container ``key`` end at the window's bottom when it starts at
+    ``screen_top`` px: at most its own ``height``, at least :data:`MIN_WINDOW_CHART_HEIGHT`.
+
+    Streamlit gives a container of fixed height a wrapper whose flex basis is that height; the rule
+    replaces both by ``min(height, max(MIN, 100vh - screen_top))`` on wide screens.
+
+    >>> "min(640px, max(300px, calc(100vh - 256px)))" in window_height_style("first", 640, 250)
+    True
+    """
+    size = f"min({height}px, max({MIN_WINDOW_CHART_HEIGHT}px, calc(100vh - {screen_top + _BOTTOM_GAP}px)))"
+    return (
+        f"<style>@media (min-width: {_WIDE_SCREEN}px) {{ div:has(> .st-key-{key}) "
+        f"{{ flex: 0 0 {size} !important; height: {size} !important; }} }}</style>"
+    )
+
+
+def fit_to_window(figure):
+    """A copy of ``figure`` laid out for a height that follows the window: a legend that sat under the
+    plot moves beside it, one entry a line in small type (shortened to a projector's window, the plot
+    would be a strip under the legend's rows), and the title hangs from the figure's top (placed at a
+    fraction of the height, it rose above a shortened chart's top and was cut). Anything that is not
+    a Plotly figure is returned as it is.
+    """
+    import plotly.graph_objects as go
+
+    from .figures.common import _merged
+
+    if not isinstance(figure, go.Figure):
+        return figure
+    layout = figure.layout
+    updates: dict = {}
+    if layout.title.text:
+        updates["title"] = dict(yref="container", y=1.0, yanchor="top", pad=dict(t=24))
+    legend = layout.legend
+    if legend.orientation == "h" and (legend.y or 0) < 0:
+        bottom = max(60, layout.margin.b or 0)  # the x axis title, which the legend had room under
+        updates["legend"] = dict(orientation="v", x=1.02, xanchor="left", y=1.0, yanchor="top", font=dict(size=11))
+        updates["margin"] = dict(b=bottom)
+    if not updates:
+        return figure
+    # A copy built from the figure's own (valid) JSON without validating it again: Plotly's validation
+    # of a copy took 16 ms a chart, this takes a tenth of that.
+    spec = figure.to_plotly_json()
+    return go.Figure(dict(data=spec["data"], layout=_merged(spec["layout"], updates)), _validate=False)
+
+
+def show_chart(
+    figure, key: str, *, alt: str | None = None, config: dict | None = None, screen_top: int | None = None
+) -> None:
+    """``st.plotly_chart`` of ``figure`` fitted to the screen (:func:`fit_to_screen`), keyed, with the shared toolbar.
+
+    With ``screen_top`` (where the chart starts on a 1280 px wide screen, in px), the chart's height
+    follows the window's so that the chart ends on the first screen (:func:`window_height_style`):
+    a view's first chart, whole on a projector (1280×620) and as tall as drawn on a laptop.
+    """
     options = dict(key=key, theme=None, config=config or PLOTLY_CONFIG)
     if alt is not None:
         options["alt"] = alt
     fitted = fit_to_screen(figure)
-    st.plotly_chart(fitted, **options)
+    if screen_top is not None and fitted is figure:  # a wide window: the chart follows its height
+        fitted = fit_to_window(figure)
+    height = getattr(getattr(fitted, "layout", None), "height", None)
+    if screen_top is None or not height:
+        st.plotly_chart(fitted, **options)
+    else:
+        frame_key = f"window_fit_{key}"
+        st.html(window_height_style(frame_key, int(height), screen_top))
+        with st.container(key=frame_key, height=int(height), border=False):
+            st.plotly_chart(fitted, height="stretch", **options)
     if fitted is not figure:  # the page tools export and present the chart as laid out for a laptop
         from . import chart_log
 
         log = chart_log.current_log()
         if log is not None and log.charts and log.charts[-1].figure is fitted:
             log.charts[-1].figure = figure
+
+
+def card_rows_html(frame: pd.DataFrame, key: str) -> str:
+    """``frame`` as stacked cards, one per row: its first column as the card's heading, then one
+    "column: value" line per other column, so a phone reads every column without scrolling sideways.
+
+    Numbers are shown to 3 significant digits (the table's CSV has the exact values); text is escaped.
+
+    >>> html = card_rows_html(pd.DataFrame({"Mechanism": ["Laplace"], "Scale": [1.23456]}), "t")
+    >>> "<dt>Scale</dt><dd>1.23</dd>" in html and "Laplace" in html
+    True
+    """
+    from html import escape
+
+    from .format import format_number
+
+    def shown(value) -> str:
+        if isinstance(value, bool) or value is None:
+            return escape(str(value))
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return escape(format_number(float(value)) if isinstance(value, float) else f"{value:,}")
+        return escape(str(value))
+
+    columns = list(frame.columns)
+    cards = []
+    for row in frame.itertuples(index=False, name=None):
+        fields = "".join(
+            f"<dt>{escape(str(name))}</dt><dd>{shown(value)}</dd>" for name, value in zip(columns[1:], row[1:])
+        )
+        cards.append(f'<div class="gm-card"><div class="gm-card-head">{shown(row[0])}</div><dl>{fields}</dl></div>')
+    return f'<div class="gm-cards" data-table="{escape(key)}">{"".join(cards)}</div>'
+
+
+def table(data, *, key: str, static: bool = False, **dataframe_options) -> None:
+    """A table: ``st.dataframe(data, key=key, **dataframe_options)`` (``st.table(data)`` if ``static``) on a
+    wide window; below :data:`NARROW_SCREEN` px the same rows as stacked cards (:func:`card_rows_html`),
+    by a media query.
+
+    ``data`` may be a pandas Styler (its frame gives the cards); ``column_order`` is kept in the cards.
+    """
+    frame = data.data if hasattr(data, "data") and isinstance(getattr(data, "data"), pd.DataFrame) else data
+    frame = pd.DataFrame(frame)
+    if not dataframe_options.get("hide_index", False):
+        frame = frame.reset_index()
+    order = dataframe_options.get("column_order")
+    if order:
+        frame = frame[[column for column in order if column in frame.columns]]
+    with st.container(key=f"wide_table_{key}"):
+        if static:
+            st.table(data)
+        else:
+            st.dataframe(data, key=key, **dataframe_options)
+    with st.container(key=f"narrow_table_{key}"):
+        st.html(card_rows_html(frame, key))
 
 
 def say(text: str) -> None:
@@ -244,12 +436,14 @@ def chart(
     file_name: str | None = None,
     download_key: str | None = None,
     download_label: str = "Chart data as CSV",
+    screen_top: int | None = None,
 ) -> None:
     """Draw ``figure`` (key ``key``), then ``caption`` (:func:`say`) and a CSV download of ``data``.
 
-    The download's key is ``download_key``, or ``key`` with ``_chart`` replaced by ``_download``.
+    The download's key is ``download_key``, or ``key`` with ``_chart`` replaced by ``_download``;
+    ``screen_top`` as in :func:`show_chart`.
     """
-    show_chart(figure, key, alt=alt)
+    show_chart(figure, key, alt=alt, screen_top=screen_top)
     say(caption or "")
     if data is not None:
         download_key = download_key or (key.replace("_chart", "_download") if "_chart" in key else f"{key}_download")

@@ -711,6 +711,8 @@ def check_page_links() -> list[str]:
     for key, raw in state.get(_PENDING_LINKS, {}).items():
         if after.get(key) == raw and key not in state:
             waiting[key] = raw  # its widget has not read it yet
+        elif key in state and str(state[key]) == raw:
+            continue  # kept: a control at its default leaves the URL (the first tab of ``?tails_view=...``)
         elif after.get(key) != raw:
             used = state[key] if key in state else None
             messages.append(link_problem(key, raw, used, dropped=key not in after))

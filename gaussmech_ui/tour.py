@@ -214,11 +214,18 @@ def _slide_chart_height(step: TourStep, caption: str) -> int:
     )
 
 
+# Where a step's chart starts on a 1280 px wide screen (the title row, the idea and the question above
+# it): the chart's height follows the window from there, so it ends on a 1280×620 projector's first screen.
+_TOUR_CHART_TOP = 299
+
+
 def _show(figure, key: str, alt: str, caption: str) -> None:
     if presenter.is_presenting():
         number = int(st.session_state.get(STEP_KEY, 1))
         figure = presenter.slide_figure(figure, _slide_chart_height(STEPS[number - 1], caption))
-    show_chart(figure, key, alt=alt)
+        show_chart(figure, key, alt=alt)
+    else:
+        show_chart(figure, key, alt=alt, screen_top=_TOUR_CHART_TOP)
     st.caption(caption)
 
 
@@ -366,7 +373,9 @@ def dimension_caption(dims: np.ndarray, curves: dict, setting: Setting) -> str:
 
 def _step_five(setting: Setting) -> None:
     if not presenter.is_presenting():
-        render_attack_risk_section(setting, "attack", with_inverse=False, heading=False, chart_first=True)
+        render_attack_risk_section(
+            setting, "attack", with_inverse=False, heading=False, chart_first=True, screen_top=_TOUR_CHART_TOP
+        )
         return
     # One chart per slide: the attacker's bars and their reading at an even prior, without the table.
     prior = 0.5
@@ -409,9 +418,8 @@ _DRAW = {1: _step_one, 2: _step_two, 3: _step_three, 4: _step_four, 5: _step_fiv
 
 def render_step(step: TourStep, setting: Setting) -> None:
     """Draw one step: idea, the question for the room, the live chart with its caption, the value button and the link."""
-    st.markdown(f"### {step.number}. {step.title}")
     with st.container(key="tour_idea"):
-        st.markdown(step.idea)
+        st.markdown(f"**{step.number}. {step.title}.** {step.idea}")
     # The question sits above the chart, so it is on a 1280×620 projector's first screen at every step.
     with st.container(border=True, key="tour_question"):
         st.markdown(f"**Ask the room:** {step.question}")

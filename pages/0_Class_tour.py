@@ -13,15 +13,18 @@ from gaussmech_ui.sidebar import finish_page, guarded, render_sidebar
 setting = render_sidebar()
 
 from gaussmech_ui import presenter, tour  # noqa: E402
+from gaussmech_ui.page_kit import table  # noqa: E402
 
 tour.compact_layout()
-st.title("Class tour")
-st.caption(
-    "Six steps for a 45-minute class. Every chart is live (the sidebar's ε, δ, Δ and d change it), and the "
-    "address bar's link puts every laptop in the room on the same step and values."
-)
 tour.step_from_url()
-choose, previous, following = st.columns([5, 1, 1], vertical_alignment="bottom")
+# The title and the step's controls share one row, so that the step's chart and its question for the
+# room are on a 1280×620 projector's first screen (on a phone the row stacks).
+heading, choose, previous, following = st.columns([1.75, 3.1, 0.95, 0.95], vertical_alignment="bottom")
+heading.title(
+    "Class tour",
+    help="Six steps for a 45-minute class. Every chart is live (the sidebar's ε, δ, Δ and d change it), and the "
+    "address bar's link puts every laptop in the room on the same step and values.",
+)
 number = choose.selectbox(
     "Step",
     options=[step.number for step in tour.STEPS],
@@ -57,7 +60,7 @@ with guarded(f"step {step.number} of the tour"):
 
 if not presenter.is_presenting():
     with st.expander("The plan of the class", icon=":material/school:"):
-        st.dataframe(tour.step_frame(), hide_index=True, key="tour_plan")
+        table(tour.step_frame(), hide_index=True, key="tour_plan")
 
 render_page_tools(setting, "pages/0_Class_tour.py")
 

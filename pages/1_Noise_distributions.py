@@ -73,8 +73,8 @@ def release_by_release(mechanism_id: str, table, curve) -> None:
 
 st.title("What does the noise look like?")
 st.markdown(
-    "Each mechanism adds random noise to the true answer; here you see that noise at the scale each one needs "
-    f"for the privacy setting in the sidebar (ε = {format_number(setting.epsilon)}, δ = {format_number(setting.delta)})."
+    "The random noise each mechanism adds to the true answer, at the scale it needs for "
+    f"ε = {format_number(setting.epsilon)}, δ = {format_number(setting.delta)}."
 )
 
 TAB_LABELS = ["Densities", "Generalized Gaussian family", "Draw samples", "Noise as vectors"]
@@ -121,6 +121,7 @@ with density_tab:
             chart(
                 figure,
                 "distributions_density_chart",
+                screen_top=284,
                 alt="Densities of each mechanism's per-coordinate noise at its calibrated scale.",
                 caption=figures.density_caption(stds, MECHANISMS, invalid, setting, other_stds),
                 data=lambda: figure_frame(figure),
@@ -172,6 +173,7 @@ with family_tab:
             show_chart(
                 figure,
                 "distributions_family_chart",
+                screen_top=275,
                 alt="Generalized Gaussian density next to Laplace and Gaussian densities.",
             )
             named_stds = {styles[key]["name"]: value for key, value in stds.items()}
@@ -218,7 +220,8 @@ with family_tab:
 with sample_tab:
     if sample_tab.open:
         with guarded("the Monte Carlo histogram"):
-            left, right = st.columns([1.2, 1])
+            # The controls in one row, so that the histogram ends on a projector's first screen.
+            left, middle, right = st.columns([1.1, 1, 1.15], vertical_alignment="bottom")
             with left:
                 mechanism_id = st.selectbox(
                     "Mechanism",
@@ -228,6 +231,7 @@ with sample_tab:
                     key="distributions_sample_mechanism",
                     bind="query-params",
                 )
+            with middle:
                 size = st.select_slider(
                     "Number of draws n",
                     options=SAMPLE_SIZES,
@@ -254,6 +258,7 @@ with sample_tab:
                 show_chart(
                     figure,
                     "distributions_sample_chart",
+                    screen_top=284,
                     alt="Histogram of Monte Carlo draws of one noise coordinate over its exact density.",
                 )
                 say(figures.sample_caption(summary, mechanism, int(size)))
@@ -321,6 +326,7 @@ with vector_tab:
                     show_chart(
                         figure,
                         f"distributions_vectors_{vector_dim}d_chart",
+                        screen_top=284,
                         alt=f"{vector_dim}-D scatter of Gaussian and R1SMG noise vectors.",
                     )
                     download_csv(

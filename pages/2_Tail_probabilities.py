@@ -24,7 +24,13 @@ from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import tails as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
 from gaussmech_ui.format import format_number, format_percent, math_reference_link  # noqa: E402
-from gaussmech_ui.page_kit import bounded_data_explainer, round_up_note, say, show_chart  # noqa: E402
+from gaussmech_ui.page_kit import (  # noqa: E402
+    bounded_data_explainer,
+    round_up_note,
+    say,
+    show_chart,
+    table as page_table,  # noqa: E402
+)
 from gaussmech_ui.params import EVERY_VARIANT_HELP  # noqa: E402
 
 ARGS = cached_setting.setting_arguments(setting)
@@ -90,8 +96,8 @@ def _claimed_note(bounds) -> None:
 
 st.title("How likely is a large error?")
 st.markdown(
-    "How often each mechanism's noise exceeds a given size, and the error bound you can promise at a chosen "
-    f"confidence, at the sidebar's setting (ε = {format_number(setting.epsilon)}, δ = {format_number(setting.delta)}, d = {setting.dim:,})."
+    "How often each mechanism's noise exceeds a given size, and the error you can promise "
+    f"(ε = {format_number(setting.epsilon)}, δ = {format_number(setting.delta)}, d = {setting.dim:,})."
 )
 
 TAB_LABELS = [
@@ -121,6 +127,7 @@ with coordinate_tab:
             show_chart(
                 figure,
                 "tails_coordinate_chart",
+                screen_top=284,
                 alt="Per-coordinate tail probability of each mechanism's noise against the error size, log-log.",
             )
             other_bounds = cached.coordinate_bounds(**OTHER_MODEL, every_variant=every_variant, alpha=alpha)
@@ -145,7 +152,7 @@ with coordinate_tab:
             )
             st.markdown(f"**Error bound of one coordinate at confidence {format_percent(1 - alpha, 6)}**")
             with st.container(key="tails_coordinate_bounds"):  # a stable selector for the table
-                st.dataframe(
+                page_table(
                     figures.error_bound_table(bounds, MECHANISMS, alpha, setting.dim, vector=False),
                     hide_index=True,
                     key="tails_coordinate_bound_table",
@@ -196,6 +203,7 @@ with vector_tab:
             show_chart(
                 figure,
                 "tails_vector_chart",
+                screen_top=284,
                 alt="Tail probability of the l2 norm of each mechanism's noise vector, log-log.",
             )
             other_bounds = cached.norm_bounds(**OTHER_MODEL, every_variant=every_variant, alpha=alpha)
@@ -227,7 +235,7 @@ with vector_tab:
                 f"**Error bound of the whole vector at confidence {format_percent(1 - alpha, 6)}, d = {setting.dim:,}**"
             )
             with st.container(key="tails_norm_bounds"):
-                st.dataframe(
+                page_table(
                     figures.error_bound_table(bounds, MECHANISMS, alpha, setting.dim, vector=True),
                     hide_index=True,
                     key="tails_norm_bound_table",
@@ -287,6 +295,7 @@ with ratio_tab:
             show_chart(
                 figure,
                 "tails_ratio_chart",
+                screen_top=284,
                 alt="Ratio of Laplace to Gaussian tail probability against epsilon, one curve per delta.",
             )
             say(figures.tail_ratio_caption(frame, setting, float(threshold)))
@@ -324,6 +333,7 @@ with cost_tab:
             show_chart(
                 figure,
                 "tails_cost_chart",
+                screen_top=284,
                 alt="Ratio of the Gaussian's to Laplace's epsilon for the same tail probability.",
             )
             say(figures.privacy_cost_caption(frame, setting, float(threshold)))
@@ -350,6 +360,7 @@ with lemma_tab:
             show_chart(
                 figure,
                 "tails_lemma11_chart",
+                screen_top=195,
                 alt="Variance ratio of Gaussian to Laplace noise against delta, one curve per epsilon.",
             )
             current_ratio = (

@@ -22,16 +22,21 @@ from gaussmech_ui.figures import profiles as figures  # noqa: E402
 from gaussmech_ui.figures.common import figure_frame  # noqa: E402
 from gaussmech_ui.figures.distributions import trace_name  # noqa: E402
 from gaussmech_ui.format import format_number, format_percent, math_reference_link  # noqa: E402
-from gaussmech_ui.page_kit import bounded_data_explainer, round_up_note, say, show_chart  # noqa: E402
+from gaussmech_ui.page_kit import (  # noqa: E402
+    bounded_data_explainer,
+    round_up_note,
+    say,
+    show_chart,
+    table as page_table,  # noqa: E402
+)
 from gaussmech_ui.params import EVERY_VARIANT_HELP  # noqa: E402
 
 ARGS = cached_setting.setting_arguments(setting)
 
 st.title("What does the privacy guarantee mean?")
 st.markdown(
-    "One (ε, δ) pair is a single point of a whole curve of guarantees; here you see the curve, where it comes from, "
-    f"what it means for an attacker, and how it adds up over many releases (sidebar: ε = {format_number(setting.epsilon)}, "
-    f"δ = {format_number(setting.delta)})."
+    "One (ε, δ) pair is one point of a curve of guarantees: the curve, what it means for an attacker, and how it "
+    f"adds up (ε = {format_number(setting.epsilon)}, δ = {format_number(setting.delta)})."
 )
 
 TAB_LABELS = [
@@ -49,7 +54,7 @@ profile_tab, attack_tab, loss_tab, classical_tab, testing_tab, composition_tab =
 with attack_tab:
     if attack_tab.open:  # the best attacker's numbers, computed only when the tab is open (about 2 s of CPU)
         with guarded("the attack-risk section"):
-            render_attack_risk_section(setting, "attack", heading=False)
+            render_attack_risk_section(setting, "attack", heading=False, chart_first=True, screen_top=222)
 
 with profile_tab:
     if profile_tab.open:
@@ -65,6 +70,7 @@ with profile_tab:
             show_chart(
                 figure,
                 "profiles_profile_chart",
+                screen_top=264,
                 alt="Privacy profile delta of epsilon of each calibrated mechanism, log-log.",
             )
             say(figures.profile_caption(comparison, MECHANISMS, setting, claimed))
@@ -139,6 +145,7 @@ with loss_tab:
             show_chart(
                 figure,
                 "profiles_loss_chart",
+                screen_top=303,
                 alt="Density of the Gaussian privacy loss with the two masses of Theorem 5 shaded.",
             )
             say(
@@ -192,6 +199,7 @@ with classical_tab:
             show_chart(
                 figure,
                 "profiles_map_chart",
+                screen_top=222,
                 alt="Map of the epsilon-delta plane showing where the classical Gaussian formula is valid.",
             )
             message = figures.classical_map_caption(point["region"], point["true_delta"], setting, point["breakdown"])
@@ -270,6 +278,7 @@ with testing_tab:
             show_chart(
                 figure,
                 "profiles_tradeoff_chart",
+                screen_top=311,
                 alt="Trade-off curve of the calibrated Gaussian against the epsilon-delta region.",
             )
             say(figures.tradeoff_caption(float(type_one_error), numbers["gaussian_power"], numbers["region_power"]))
@@ -316,13 +325,14 @@ with composition_tab:
             show_chart(
                 figure,
                 "profiles_composition_chart",
+                screen_top=311,
                 alt="Total epsilon of k Gaussian releases by each accounting route.",
             )
             st.markdown(
                 f"**Total guarantee after k = {k:,} releases** (each release: σ calibrated to the sidebar's (ε, δ))"
             )
             with st.container(key="profiles_composition_totals"):  # a stable selector for the table
-                st.dataframe(figures.composition_table(rows), hide_index=True, key="profiles_composition_table")
+                page_table(figures.composition_table(rows), hide_index=True, key="profiles_composition_table")
             say(figures.composition_caption(rows, k))
             download_csv(
                 "Chart data as CSV", lambda: frame, "gaussmech-composition.csv", key="profiles_download_composition"

@@ -36,7 +36,11 @@ from gaussmech_ui.draw_history import history_buttons, release_errors, url_int  
 from gaussmech_ui.examples import EXAMPLES  # noqa: E402
 from gaussmech_ui.figures import denoising as figures, history as error_history  # noqa: E402
 from gaussmech_ui.format import escape_markdown, format_number, math_reference_link  # noqa: E402
-from gaussmech_ui.page_kit import linked_number_input, show_chart  # noqa: E402
+from gaussmech_ui.page_kit import (  # noqa: E402
+    linked_number_input,
+    show_chart,
+    table as page_table,  # noqa: E402
+)
 from gaussmech_ui.round_up import release_round_up_sentence  # noqa: E402
 
 # Page settings worth sharing are bound to the URL (Streamlit's bind="query-params", keyed by the
@@ -68,9 +72,11 @@ HEADER_LABELS = {None: "Detect", True: "Yes", False: "No"}
 
 st.title("The denoising lab")
 st.markdown(
-    "**How much of the noise can post-processing remove, for free?** A histogram released with calibrated noise, "
-    "then cleaned using only the release and what is public, which keeps the privacy guarantee (Balle & Wang 2018, "
-    "Section 4). The data, the release and the denoising are set under the chart."
+    "**How much noise can post-processing remove, for free?** Cleaning a release with only what is public keeps "
+    "its guarantee.",
+    help="A histogram is released with calibrated noise, then cleaned using only the release and what is public, "
+    "which keeps the privacy guarantee (Balle & Wang 2018, Section 4). The data, the release and the denoising are "
+    "set under the chart.",
 )
 # The release chart comes first, so that it starts on a projector's first screen; sections 1-3 below it
 # hold the controls it follows (drawn into this slot once the release is computed).
@@ -266,7 +272,7 @@ def show_what_was_read(data) -> None:
     for note in data.warnings:
         st.warning(escape_markdown(note), icon=":material/warning:")
     with st.expander("First values read", icon=":material/table_rows:"):
-        st.dataframe(figures.preview_frame(data), hide_index=True, key="denoising_preview")
+        page_table(figures.preview_frame(data), hide_index=True, key="denoising_preview")
 
 
 st.subheader("1. The data")
@@ -605,6 +611,7 @@ if data is not None and release is not None:
             show_chart(
                 comparison,
                 "denoising_comparison_chart",
+                screen_top=162,
                 alt="The true, released and denoised values side by side, on one scale.",
             )
             st.info(release_caption, icon=":material/campaign:")
@@ -643,7 +650,7 @@ if data is not None and release is not None:
             )
         exact_metrics, display_metrics = figures.metrics_frames(truth, raw_result.metrics, denoised_result.metrics)
         st.markdown("**Error of this release, before and after denoising** (Liu's l1 and KL, Balle & Wang's MSE)")
-        st.dataframe(display_metrics, hide_index=True, key="denoising_metrics_table")
+        page_table(display_metrics, hide_index=True, key="denoising_metrics_table")
         reproduce.remember(  # what the "Reproduce in Python" script needs beyond the URL
             "pages/5_Denoising_lab.py",
             counts=truth,

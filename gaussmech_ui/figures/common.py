@@ -49,6 +49,7 @@ __all__ = [
     "LEGEND_GROUPS",
     "legend_group",
     "grouped_legend_below",
+    "grouped_legend_beside",
     "coinciding_curves",
 ]
 
@@ -490,6 +491,30 @@ def grouped_legend_below(figure: go.Figure, *, height: int | None = None) -> go.
     if height is not None:
         updates["height"] = height
     return update_layout_quickly(figure, updates)
+
+
+def grouped_legend_beside(figure: go.Figure) -> go.Figure:
+    """A legend right of the plot in titled groups (:data:`LEGEND_GROUPS`), one entry per line, so the plot
+    keeps its height when the chart follows a projector's window (1280×620); a click hides one curve.
+    """
+    return update_layout_quickly(
+        figure,
+        dict(
+            legend=dict(
+                orientation="v",
+                yanchor="top",
+                y=1.0,
+                x=1.02,
+                xanchor="left",
+                traceorder="grouped",
+                groupclick="toggleitem",
+                tracegroupgap=4,
+                title=dict(text=""),
+                font=dict(size=FONT_SIZE - 3),
+                grouptitlefont=dict(size=FONT_SIZE - 3, color=TEXT_COLOR),
+            ),
+        ),
+    )
 
 
 def coinciding_curves(curves: Mapping[str, np.ndarray], mechanisms: Mapping, rel_tol: float = 1e-9) -> dict[str, str]:

@@ -41,7 +41,7 @@ from .common import (
     coinciding_curves,
     exact_hover,
     frame_rows,
-    grouped_legend_below,
+    grouped_legend_beside,
     keep_in_view,
     legend_group,
     mark_current_x,
@@ -98,7 +98,7 @@ def std_vs_epsilon_figure(
     guarantee does not hold: those stretches are left out). Without ``every_variant`` only the
     ``featured`` mechanisms are drawn. ``current_stds`` gives each mechanism's std at the current
     setting (NaN when not valid), drawn as a marker on its curve (one trace, so hiding the curve
-    hides its marker). The legend sits under the plot in groups (Gaussian calibrations, other
+    hides its marker). The legend sits beside the plot in groups (Gaussian calibrations, other
     families, claimed only); a curve that lies on another (GG with p = 2 on the analytic Gaussian)
     is drawn as a wide pale band under it and says so in the legend. Built as a light figure
     (:mod:`~gaussmech_ui.figures.light`).
@@ -175,7 +175,7 @@ def std_vs_epsilon_figure(
     values = {key: sweep[key].to_numpy(dtype=float) for key in shown}
     names = {key: trace_name(mechanisms[key]) for key in shown}
     keep_in_view(figure, values, names, curves_in_one_region(values), log_y=True, mark_below=True)
-    grouped_legend_below(figure)
+    grouped_legend_beside(figure)
     return light.finished(mark_current_x(figure, setting.epsilon, f"current ε = {format_number(setting.epsilon)}"))
 
 

@@ -2,10 +2,11 @@
 
 * **Projector** (1280×720, the sidebar open): the first chart starts within the first screen, with
   at least :data:`VISIBLE_ON_FIRST_SCREEN` pixels of it in view.
-* **Phone** (an iPhone 13's browser, 390×844): the first chart uses at least 90 % of the main
-  column and stays inside the screen; its legend is below the plot area and inside the chart;
-  no element of the page overlaps the chart; nothing makes the page scroll sideways, and a table
-  wider than the screen scrolls inside its own box.
+* **Phone** (an iPhone 13's browser, 390×844) and a **narrow desktop window** (600×900, a desktop
+  browser: the layout follows the width, not the user agent): the first chart uses at least 90 % of
+  the main column and stays inside the screen; its legend is below the plot area and inside the
+  chart; no element of the page overlaps the chart; nothing makes the page scroll sideways, and every
+  table is shown as stacked cards ("column: value" lines) that need no sideways scroll.
 
 The measurements are printed (``-s`` shows them) for the report of issue 11.
 """
@@ -42,9 +43,11 @@ _MEASURE = """() => {
                    && !e.closest('details:not([open])') && e.checkVisibility({visibilityProperty: true}))
       .map(e => ({testid: (e.firstElementChild || e).getAttribute('data-testid'), box: box(e)}))
       .filter(e => e.box.height > 0 && inside(e.box));
-  const tables = [...main.querySelectorAll('[data-testid="stDataFrame"]')].filter(t => t.offsetParent !== null).map(t => {
+  const tables = [...main.querySelectorAll('[data-testid="stDataFrame"], [data-testid="stTable"], .gm-cards')]
+      .filter(t => t.offsetParent !== null).map(t => {
       const scroller = t.querySelector('.dvn-scroller') || t;
-      return {box: box(t), scrollWidth: scroller.scrollWidth, clientWidth: scroller.clientWidth};
+      return {kind: t.classList.contains('gm-cards') ? 'cards' : t.getAttribute('data-testid'), box: box(t),
+              scrollWidth: scroller.scrollWidth, clientWidth: scroller.clientWidth};
   });
   const legend = chart.querySelector('.legend');
   return {column, chart: chartBox, plot: box(chart.querySelector('.nsewdrag')),
@@ -95,9 +98,16 @@ def test_the_first_chart_starts_on_a_projectors_first_screen(browser, app_url, e
     assert chart["width"] >= 0.9 * geometry["column"]["width"], (chart, geometry["column"])
 
 
+# A desktop browser's window made narrow: no phone in its user agent, so only the width can tell.
+NARROW_DESKTOP = {"viewport": {"width": 600, "height": 900}}
+SCREENS = {"phone": (PHONE, 390), "narrow_desktop": (NARROW_DESKTOP, 600)}
+
+
+@pytest.mark.parametrize("screen", SCREENS)
 @pytest.mark.parametrize("entry", ENTRIES, ids=_slug)
-def test_on_a_phone_the_first_chart_is_full_width_with_its_legend_below(browser, app_url, entry):
-    context = browser.new_context(**PHONE)
+def test_on_a_narrow_screen_the_first_chart_is_full_width_with_its_legend_below(browser, app_url, entry, screen):
+    device, width = SCREENS[screen]
+    context = browser.new_context(**device)
     context.set_default_timeout(90_000)
     try:
         geometry = _measure(context.new_page(), _url(app_url, entry))
@@ -105,10 +115,12 @@ def test_on_a_phone_the_first_chart_is_full_width_with_its_legend_below(browser,
         context.close()
     chart, plot, legend, column = geometry["chart"], geometry["plot"], geometry["legend"], geometry["column"]
     print(
-        f"\n{_slug(entry)} at 390x844: first chart top {chart['y']:.0f}, width {chart['width']:.0f}, height {chart['height']:.0f}"
+        f"\n{_slug(entry)} on {screen}: first chart top {chart['y']:.0f}, width {chart['width']:.0f}, "
+        f"height {chart['height']:.0f}, plot width {plot['width']:.0f}"
     )
     assert chart["width"] >= 0.9 * column["width"], (chart, column)
-    assert chart["x"] >= 0 and chart["x"] + chart["width"] <= 390, chart
+    assert chart["x"] >= 0 and chart["x"] + chart["width"] <= width, chart
+    assert plot["width"] >= 280, ("the plot itself is about 300 px wide or more, not squeezed by a legend", plot)
     assert plot["width"] >= 0.7 * chart["width"], ("the plot area keeps most of the width", plot, chart)
     if legend is not None:
         assert legend["y"] >= plot["y"] + plot["height"], ("the legend is below the plot area", legend, plot)
@@ -125,18 +137,29 @@ def test_on_a_phone_the_first_chart_is_full_width_with_its_legend_below(browser,
     assert geometry["overlapping"] == [], geometry["overlapping"]
     assert geometry["pageWidth"] <= geometry["viewportWidth"], "nothing makes the page scroll sideways"
     for table in geometry["tables"]:
-        assert table["box"]["x"] >= 0 and table["box"]["x"] + table["box"]["width"] <= 390, table
-        # A table wider than the screen scrolls sideways inside its own box.
-        assert table["scrollWidth"] >= table["clientWidth"], table
+        assert table["kind"] == "cards", ("every table is shown as stacked cards", table)
+        assert table["box"]["x"] >= 0 and table["box"]["x"] + table["box"]["width"] <= width, table
+        assert table["scrollWidth"] <= table["clientWidth"], ("no table scrolls sideways", table)
 
 
-def test_the_overview_table_scrolls_sideways_on_a_phone(browser, app_url):
-    context = browser.new_context(**PHONE)
+@pytest.mark.parametrize("screen", SCREENS)
+def test_the_overview_tables_are_stacked_cards_on_a_narrow_screen(browser, app_url, screen):
+    """Issue 22, item 9: every row of the Overview's tables readable without a sideways scroll."""
+    from gaussmech_core.mechanisms import MECHANISMS
+
+    device, width = SCREENS[screen]
+    context = browser.new_context(**device)
     context.set_default_timeout(90_000)
     try:
-        geometry = _measure(context.new_page(), app_url)
+        page = context.new_page()
+        geometry = _measure(page, app_url)
+        cards = page.locator('.gm-cards[data-table="overview_dataframe"] .gm-card')
+        count = cards.count()
+        first = cards.first.inner_text()
     finally:
         context.close()
-    (table,) = geometry["tables"]
-    assert table["box"]["width"] >= 0.9 * geometry["column"]["width"], table
-    assert table["scrollWidth"] > table["clientWidth"], ("the table's columns scroll inside it", table)
+    tables = [table for table in geometry["tables"] if table["box"]["height"] > 0]
+    assert tables and all(table["kind"] == "cards" for table in tables), tables
+    assert all(table["scrollWidth"] <= table["clientWidth"] <= width for table in tables), tables
+    assert count == len(MECHANISMS), "one card per mechanism"
+    assert "Holds here?" in first and "✓ yes" in first, first

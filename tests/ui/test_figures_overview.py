@@ -159,7 +159,7 @@ def test_std_chart_has_a_line_per_mechanism_in_its_registry_colour_on_log_axes()
     assert lines[-1].name == "Analytic Gaussian", "the default mechanism is drawn on top"
     assert lines[-1].line.width > lines[0].line.width
     assert figure.layout.xaxis.type == "log" and figure.layout.yaxis.type == "log"
-    assert figure.layout.legend.orientation == "h" and figure.layout.legend.y < 0, "the legend is under the plot"
+    assert figure.layout.legend.orientation == "v" and figure.layout.legend.x > 1, "the legend is beside the plot"
     by_name = {trace.name: trace for trace in lines}
     assert by_name["R1SMG, claimed (source of R1SMG)"].line.dash == "dash"
     assert by_name["Gaussian pDP"].line.dash == "dot"
