@@ -301,6 +301,8 @@ def parse_value(parameter: Parameter | str, raw: Any):
         return text
     if not text:
         raise ValueError("empty")
+    if not text.isascii():  # float() also reads "９" (a full-width digit) and other scripts' digits; a link must not
+        raise ValueError("not a number")
     try:
         number = float(text)
     except ValueError:

@@ -114,9 +114,12 @@ if answer is not None:
     if not shuffled:
         st.caption(claims.sampling_note(False))
 
-    st.subheader("What can an attacker learn from the trained model?")
+st.subheader("What can an attacker learn from the trained model?")
+prior = float(entry_box(training.PRIOR, "dpsgd_prior"))  # drawn always, so a bad link value is always answered
+if answer is None:
+    st.caption("No σ at these inputs, so no attack bound: see the message above.")
+else:
     with guarded("the attack-risk numbers"):
-        prior = float(entry_box(training.PRIOR, "dpsgd_prior"))
         risk = cached.attack_risk(answer["sigma"], plan.sampling_rate, plan.steps, prior)
         metrics = st.columns(4)
         shown = claims.attack_claim(risk, shuffled=shuffled)
@@ -130,6 +133,7 @@ if answer is not None:
             key="dpsgd_download_attack",
         )
 
+if answer is not None:
     st.subheader("Planner: the σ needed over batch size × epochs")
     batches, epoch_axis = training.planner_axes(plan)
     cells = training.planner_cells(plan, batches, epoch_axis)
