@@ -119,9 +119,21 @@ def test_a_target_beyond_the_page_budget_is_a_message_naming_it(query, named):
     assert not at.dataframe
 
 
-def test_a_target_no_sigma_meets_is_a_message_not_a_traceback():
+def test_the_most_demanding_target_the_page_allows_is_answered_by_the_core():
+    # ε = 1e-6 at δ = 1e-20 is met by a huge σ (since the core's edge hardening): shown, rounded up.
     at = open_page(PAGE, epsilon="0.000001", delta="1e-20")
-    assert any("No noise multiplier meets ε = 1e-6 at δ = 1e-20" in w.value for w in at.warning), [
+    sigma = dpsgd.dpsgd_sigma(1e-6, 1e-20, 256 / 60_000, 2_344).sigma
+    assert any("Use noise multiplier σ = 3.449e8" in info.value for info in at.info), [i.value for i in at.info]
+    assert 3.449e8 >= sigma
+
+
+def test_a_target_no_sigma_meets_is_a_message_not_a_traceback(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise ValueError("epsilon: no sigma up to 1e300 meets it")
+
+    monkeypatch.setattr(dpsgd, "dpsgd_sigma", refuse)
+    at = open_page(PAGE, epsilon="0.000123", delta="1e-19")  # a target no other test has cached
+    assert any("No noise multiplier meets ε = 1.23e-4 at δ = 1e-19" in w.value for w in at.warning), [
         w.value for w in at.warning
     ]
     assert not at.dataframe
