@@ -197,3 +197,14 @@ def test_every_view_draws_at_the_extremes(chart_specs, tab, query):
     for trace in spec["data"]:
         values = np.asarray(trace.get("y", []), dtype=float)
         assert not np.isinf(values).any() and (np.nan_to_num(values, nan=1.0) > 0).all(), (tab, trace["name"])
+
+
+def test_a_link_to_the_first_tab_opens_it_without_a_warning():
+    """A control at its default leaves the URL; the link that named it was used, not dropped (issue 22, item 8:
+    the false warning took 80 px of a projector's first screen)."""
+    from tests.app.page_helpers import open_page
+
+    at = open_page("pages/2_Tail_probabilities.py", view_key="tails_view", view="Per coordinate")
+    assert not [warning.value for warning in at.warning if "cannot use that value" in warning.value]
+    bad = open_page("pages/2_Tail_probabilities.py", view_key="tails_view", view="Nope")
+    assert any("tails_view=Nope" in warning.value for warning in bad.warning), "a bad value still warns"
