@@ -60,6 +60,23 @@ def test_bracket_against_dp_accounting(case):
     assert bracket.high - case["pessimistic"] <= _width(case["pessimistic"])
 
 
+@pytest.mark.parametrize(
+    "epsilon, delta, q, steps",
+    [
+        (1.0, 1e-5, 256 / 60_000, 2_344),  # the Training page's default
+        (8.0, 1e-5, 0.01, 10_000),  # setting 1 of issue 25
+        (3.0, 1e-5, 0.00512, 19_532),  # setting 2
+        (0.5, 1e-5, 256 / 60_000, 2_344),
+    ],
+)
+def test_a_calibration_reports_a_bracket_within_the_width(epsilon, delta, q, steps):
+    # The bracket a calibration returns is as tight as dpsgd_epsilon's at its σ, and within the width
+    # of issue 25 item 1 (once 0.045 wide at the page's default, and 0.082 at setting 1).
+    c = dpsgd.dpsgd_sigma(epsilon, delta, q, steps)
+    assert c.epsilon_low <= c.epsilon_high <= epsilon
+    assert c.epsilon_high - c.epsilon_low <= _width(epsilon)
+
+
 # --- calibration -----------------------------------------------------------------------------------
 
 
