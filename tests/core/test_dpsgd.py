@@ -319,7 +319,9 @@ def _live_subset() -> list[dict]:
     "point", _live_subset(), ids=lambda p: f"q{p['sampling_rate']}-T{p['steps']}-d{p['delta']}-e{p['epsilon']}"
 )
 def test_failure_grid_live_subset_matches_the_stored_run(point):
-    """The stored outcomes are the code's: a subset is run again and must agree."""
+    """The stored outcomes are the code's: a subset is run again and must agree (the σ to 1e-9; the
+    bracket the same or tighter, since a calibration takes its lower end from dpsgd_epsilon, after
+    the stored run)."""
     try:
         c = dpsgd.dpsgd_sigma(
             point["epsilon"], point["delta"], point["sampling_rate"], point["steps"], coarsen=FAILURE_GRID["coarsen"]
@@ -329,8 +331,9 @@ def test_failure_grid_live_subset_matches_the_stored_run(point):
         return
     assert point["error"] is None
     assert c.sigma == pytest.approx(point["sigma"], rel=1e-9)
-    assert c.epsilon_high == pytest.approx(point["epsilon_high"], rel=1e-9, abs=1e-12)
-    assert c.epsilon_low == pytest.approx(point["epsilon_low"], rel=1e-9, abs=1e-12)
+    assert c.epsilon_high <= point["epsilon_high"] * (1 + 1e-9) + 1e-12
+    assert c.epsilon_low >= point["epsilon_low"] * (1 - 1e-9) - 1e-12
+    assert c.epsilon_low <= c.epsilon_high
 
 
 # --- the failures other tools' trackers report, as regression tests -------------------------------
