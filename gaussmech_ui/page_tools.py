@@ -114,7 +114,7 @@ def render_page_tools(setting: Setting, page_path: str) -> None:
         elif tool == "Settings file":
             _render_settings_file(page_path, query)
         elif tool == "Python":
-            _render_python(page_path, setting, context)
+            _render_python(page_path, setting, context, line)
 
 
 def _start_presenting() -> None:
@@ -271,7 +271,7 @@ def _apply_pending_load() -> None:
         st.switch_page(loaded.page_path, query_params=loaded.query)
 
 
-def _render_python(page_path: str, setting: Setting, context: dict | None) -> None:
+def _render_python(page_path: str, setting: Setting, context: dict | None, line: str) -> None:
     prior = st.session_state.get(ATTACK_PRIOR_KEY, 0.5)
     file_name = f"gaussmech-{_page_slug(page_path)}.py"
     code = reproduce.snippet(
@@ -281,6 +281,7 @@ def _render_python(page_path: str, setting: Setting, context: dict | None) -> No
         values=current_query(),
         context=context,
         file_name=file_name,
+        line=line,
     )
     st.markdown("A short script that computes this page's key numbers with `gaussmech_core` at this setting:")
     st.code(code, language="python")

@@ -226,12 +226,12 @@ def test_the_report_holds_the_band_chart_and_its_caption(defaults):
 
 
 def _training_line(**inputs) -> str:
-    values = dict(dataset_size=60_000, batch_size=256, epochs=10)
+    values = dict(dataset_size=60_000, batch_size=256, epochs=10, clipping_norm=1)
     values.update(inputs)
     q, steps = dpsgd.steps_for_epochs(values["dataset_size"], values["batch_size"], values["epochs"])
     return (
         f"ε = 1, δ = 1e-5, N = {values['dataset_size']:,}, B = {values['batch_size']:,}, E = {values['epochs']:g}, "
-        f"C = 1, Poisson sampling (q = {format_number(q, 4)}, T = {steps:,} steps)"
+        f"C = {values['clipping_norm']:g}, Poisson sampling (q = {format_number(q, 4)}, T = {steps:,} steps)"
     )
 
 
@@ -280,3 +280,14 @@ def test_the_figures_and_report_tools_state_the_pages_line_and_its_sigma_table(m
         assert "How much noise each mechanism needs" not in html and "Δ₂" not in html and "d = 10" not in html
         assert "The noise multiplier σ for this training run" in html
         assert all(f"<td>{sigma}</td>" in html for sigma in shown["σ (noise multiplier)"])
+
+
+def test_the_python_script_header_states_the_pages_line():
+    at = open_page(PAGE, dpsgd_dataset_size="10000", dpsgd_epochs="2", dpsgd_clipping_norm="3")
+    at.session_state["page_tools_tab"] = "Python"
+    at.run()
+    assert not at.exception, at.exception
+    header = at.code[0].value.splitlines()[0]
+    assert header == "# gaussmech: Training (DP-SGD) at " + _training_line(
+        dataset_size=10_000, epochs=2, clipping_norm=3
+    )
