@@ -14,6 +14,9 @@ the original and note what was drawn in the main area (not the sidebar) in a per
   download after it names its data file, whose stem (``gaussmech-noise-vs-epsilon``) names the
   chart in exported file names.
 * ``st.info``, ``st.warning``, ``st.error`` and ``st.latex`` texts are kept in order, for the report.
+* The page's own inputs in use and its tables for the report, handed over by the page itself
+  (:func:`note_inputs`, :func:`note_table`): what the setting line states besides the sidebar
+  (:mod:`gaussmech_ui.page_facts`), and the tables that stand in a report for the registry's.
 * The page's views: the first ``st.tabs`` with a key whose open tab is kept in state (bound to the
   URL, or rerunning on a change), with its labels and the number of charts drawn before it, so
   presenter mode can walk every chart of every view.
@@ -31,7 +34,16 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["RecordedChart", "PageViews", "PageLog", "install", "current_log", "RECORDED_METHODS"]
+__all__ = [
+    "RecordedChart",
+    "PageViews",
+    "PageLog",
+    "install",
+    "current_log",
+    "note_inputs",
+    "note_table",
+    "RECORDED_METHODS",
+]
 
 _LOG = logging.getLogger(__name__)
 _STATE_KEY = "_gaussmech_chart_log"
@@ -88,6 +100,8 @@ class PageLog:
     messages: list[tuple[str, str]] = field(default_factory=list)
     views: PageViews | None = None
     deck_drawn: bool = False
+    inputs: dict[str, Any] = field(default_factory=dict)
+    tables: list[tuple[str, Any]] = field(default_factory=list)
     _caption_open: bool = False
     _answer_open: bool = False
     _data_open: bool = False
@@ -157,6 +171,20 @@ def current_log() -> PageLog | None:
         log = PageLog(marker=marker)
         state[_STATE_KEY] = log
     return log
+
+
+def note_inputs(values: dict[str, Any]) -> None:
+    """Hand over the page's own inputs in use this run, by URL key (the setting line states them)."""
+    log = current_log()
+    if log is not None:
+        log.inputs.update(values)
+
+
+def note_table(title: str, frame: Any) -> None:
+    """Hand over a table of the page (a DataFrame, as shown) for its report, under ``title``."""
+    log = current_log()
+    if log is not None:
+        log.tables.append((title, frame))
 
 
 def _in_main_area(delta_generator) -> bool:

@@ -6,7 +6,8 @@ with Plotly's own static export (kaleido, driving a headless Chromium):
 
 * :func:`slide_figure` copies a figure and lays it out for a slide: fixed 1200-pixel width, the
   legend below the plot (always shown, inside the image), the title, and a subtitle with the
-  setting line (ε, δ, Δ, d, neighbour model) so the image says what it shows;
+  page's setting line (the sidebar fields and own inputs it uses: :mod:`gaussmech_ui.page_facts`)
+  so the image says what it shows;
 * :func:`figure_file_name` builds ``gaussmech-noise-vs-epsilon-eps1-delta1e-5-d10.svg`` from the
   chart's name and the parameters;
 * :func:`figure_image` returns the bytes (PNG at scale 2, or SVG);
@@ -30,7 +31,7 @@ import plotly.graph_objects as go
 
 from gaussmech_core.registry_types import Setting
 
-from .format import format_number
+from .page_facts import GENERIC, SETTING_FIELDS
 
 __all__ = [
     "IMAGE_FORMATS",
@@ -95,19 +96,16 @@ def export_unavailable_reason() -> str | None:
 
 
 def setting_line(setting: Setting) -> str:
-    """The parameters every exported figure states: ε, δ, Δ, d and the neighbour model.
+    """The parameters a figure of a page that uses the whole sidebar states: ε, δ, Δ, d and the neighbour model.
+
+    A page that uses less states less (:meth:`gaussmech_ui.page_facts.PageFacts.line`).
 
     Examples
     --------
     >>> setting_line(Setting(epsilon=1.0, delta=1e-5, dim=10))
     'ε = 1, δ = 1e-5, Δ₂ = 1, d = 10, one coordinate changes (Δ₁ = 1)'
     """
-    neighbours = "one coordinate changes" if setting.l1_model == "one_coordinate" else "every coordinate may change"
-    return (
-        f"ε = {format_number(setting.epsilon)}, δ = {format_number(setting.delta)}, "
-        f"Δ₂ = {format_number(setting.sensitivity)}, d = {setting.dim}, {neighbours} "
-        f"(Δ₁ = {format_number(setting.l1_sensitivity)})"
-    )
+    return GENERIC.line(setting)
 
 
 def _compact(value: float) -> str:
@@ -119,8 +117,9 @@ def _compact(value: float) -> str:
     return text
 
 
-def parameter_slug(setting: Setting) -> str:
-    """``eps1-delta1e-5-d10`` (plus ``-sens2`` when Δ ≠ 1 and ``-l1all`` when every coordinate may change).
+def parameter_slug(setting: Setting, fields: tuple[str, ...] = SETTING_FIELDS) -> str:
+    """``eps1-delta1e-5-d10`` (plus ``-sens2`` when Δ ≠ 1 and ``-l1all`` when every coordinate may change),
+    of the setting ``fields`` a page uses (:attr:`gaussmech_ui.page_facts.PageFacts.setting_fields`).
 
     Examples
     --------
@@ -128,11 +127,15 @@ def parameter_slug(setting: Setting) -> str:
     'eps1-delta1e-5-d10'
     >>> parameter_slug(Setting(epsilon=0.25, delta=1e-10, sensitivity=2.0, dim=3, l1_model="all_coordinates"))
     'eps0.25-delta1e-10-d3-sens2-l1all'
+    >>> parameter_slug(Setting(epsilon=1.0, delta=1e-5, dim=10), ("epsilon", "delta"))
+    'eps1-delta1e-5'
     """
-    parts = [f"eps{_compact(setting.epsilon)}", f"delta{_compact(setting.delta)}", f"d{setting.dim}"]
-    if setting.sensitivity != 1.0:
+    parts = [f"eps{_compact(setting.epsilon)}", f"delta{_compact(setting.delta)}"]
+    if "dim" in fields:
+        parts.append(f"d{setting.dim}")
+    if "sensitivity" in fields and setting.sensitivity != 1.0:
         parts.append(f"sens{_compact(setting.sensitivity)}")
-    if setting.l1_model != "one_coordinate":
+    if "l1_model" in fields and setting.l1_model != "one_coordinate":
         parts.append("l1all")
     return "-".join(parts)
 
@@ -142,7 +145,9 @@ def _slugify(text: str) -> str:
     return "-".join(part for part in "".join(keep).split("-") if part) or "chart"
 
 
-def figure_file_name(chart_slug: str, setting: Setting, extension: str) -> str:
+def figure_file_name(
+    chart_slug: str, setting: Setting, extension: str, fields: tuple[str, ...] = SETTING_FIELDS
+) -> str:
     """``gaussmech-<chart>-<parameters>.<extension>``.
 
     Examples
@@ -150,7 +155,7 @@ def figure_file_name(chart_slug: str, setting: Setting, extension: str) -> str:
     >>> figure_file_name("noise-vs-epsilon", Setting(epsilon=1.0, delta=1e-5, dim=10), "svg")
     'gaussmech-noise-vs-epsilon-eps1-delta1e-5-d10.svg'
     """
-    return f"gaussmech-{_slugify(chart_slug)}-{parameter_slug(setting)}.{extension}"
+    return f"gaussmech-{_slugify(chart_slug)}-{parameter_slug(setting, fields)}.{extension}"
 
 
 def _legend_layout(figure: go.Figure, columns: int | None = None) -> tuple[int, int]:
@@ -258,8 +263,11 @@ def legend_below(figure: go.Figure, *, top: int, height: int, drop_hidden: bool 
     )
 
 
-def slide_figure(figure: go.Figure, setting: Setting) -> go.Figure:
+def slide_figure(figure: go.Figure, setting: Setting, line: str | None = None) -> go.Figure:
     """A copy of ``figure`` laid out for a slide: legend below in columns, setting line under the title.
+
+    ``line`` is the page's setting line (:meth:`gaussmech_ui.page_facts.PageFacts.line`); by
+    default the whole sidebar's (:func:`setting_line`).
 
     The original is not changed. Width is :data:`SLIDE_WIDTH`; the height grows with the legend's
     rows so that nothing is cut (see :func:`legend_below`).
@@ -273,7 +281,9 @@ def slide_figure(figure: go.Figure, setting: Setting) -> go.Figure:
     legend_below(slide, top=top, height=height, row_height=row_height)
     slide.update_layout(
         width=SLIDE_WIDTH,
-        title=dict(text=title, x=0.015, xref="container", subtitle=dict(text=setting_line(setting) + " · gaussmech")),
+        title=dict(
+            text=title, x=0.015, xref="container", subtitle=dict(text=(line or setting_line(setting)) + " · gaussmech")
+        ),
     )
     return slide
 
@@ -286,8 +296,8 @@ def _ensure_server(path: str) -> None:
         _SERVER["running"] = True
 
 
-def figure_image(figure: go.Figure, setting: Setting, image_format: str) -> bytes:
-    """The slide version of ``figure`` as ``"svg"`` or ``"png"`` (scale 2) bytes.
+def figure_image(figure: go.Figure, setting: Setting, image_format: str, line: str | None = None) -> bytes:
+    """The slide version of ``figure`` as ``"svg"`` or ``"png"`` (scale 2) bytes, stating ``line`` (see :func:`slide_figure`).
 
     Raises
     ------
@@ -303,7 +313,7 @@ def figure_image(figure: go.Figure, setting: Setting, image_format: str) -> byte
         raise RuntimeError(reason)
     import kaleido
 
-    slide = slide_figure(figure, setting)
+    slide = slide_figure(figure, setting, line)
     options = dict(
         format=image_format,
         width=slide.layout.width,

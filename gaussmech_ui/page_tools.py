@@ -26,7 +26,7 @@ import streamlit as st
 
 from gaussmech_core.registry_types import Setting
 
-from . import chart_log, menu, params, presenter, report, reproduce, share
+from . import chart_log, menu, page_facts, params, presenter, report, reproduce, share
 from .chart_log import PageLog
 from .downloads import download_csv, download_file
 from .export import IMAGE_FORMATS, export_unavailable_reason, figure_file_name, figure_image
@@ -78,9 +78,11 @@ def render_page_tools(setting: Setting, page_path: str) -> None:
     charts = list(log.charts)
     context = reproduce.recall(page_path)  # every run, so no page's context outlives its run
     _apply_pending_load()
+    facts = page_facts.facts_for(page_path)  # what the page uses: its setting line states that, no more
+    line = facts.line(setting, log.inputs)
     if presenter.is_presenting():
         if not log.deck_drawn:  # the Class tour draws its own deck
-            presenter.render_presenter(log, setting)
+            presenter.render_presenter(log, setting, line)
         return
     presenter.release_keys()
     with st.container(key="page_tools"):
@@ -104,15 +106,15 @@ def render_page_tools(setting: Setting, page_path: str) -> None:
         )
         query = current_query()
         if tool == "Link" or tool is None:
-            _render_link(page_path, query)
+            _render_link(page_path, query, facts)
         elif tool == "Figures":
-            _render_figures(charts, setting)
+            _render_figures(charts, setting, facts, line)
         elif tool == "Report":
-            _render_reports(page_path, setting, log, charts, query)
+            _render_reports(page_path, setting, log, charts, query, facts)
         elif tool == "Settings file":
             _render_settings_file(page_path, query)
         elif tool == "Python":
-            _render_python(page_path, setting, context)
+            _render_python(page_path, setting, context, line)
 
 
 def _start_presenting() -> None:
@@ -122,9 +124,9 @@ def _start_presenting() -> None:
         st.session_state["page_tools_present"] = False
 
 
-def _render_link(page_path: str, query: dict[str, str]) -> None:
+def _render_link(page_path: str, query: dict[str, str], facts: page_facts.PageFacts) -> None:
     url = share.view_url(base_url(page_path), query)
-    lines = share.describe_query(query)
+    lines = share.describe_query(query, facts)
     # Page values come from the URL as typed: shown as text, never as markup. One paragraph above
     # the box, not one on each side: every element is part of every rerun's cost.
     holds = (" It holds: " + "; ".join(escape_markdown(line) for line in lines) + ".") if lines else ""
@@ -132,14 +134,14 @@ def _render_link(page_path: str, query: dict[str, str]) -> None:
     st.code(url, language=None, wrap_lines=True)
 
 
-def _image_maker(chart, setting: Setting, image_format: str):
+def _image_maker(chart, setting: Setting, image_format: str, line: str):
     def make() -> bytes:
-        return figure_image(chart.figure, setting, image_format)
+        return figure_image(chart.figure, setting, image_format, line)
 
     return make
 
 
-def _render_figures(charts, setting: Setting) -> None:
+def _render_figures(charts, setting: Setting, facts: page_facts.PageFacts, line: str) -> None:
     if not charts:
         st.markdown("This page has drawn no charts at this setting.")
         return
@@ -159,8 +161,8 @@ def _render_figures(charts, setting: Setting) -> None:
     for column, (image_format, mime) in zip(columns, IMAGE_FORMATS.items()):
         download_file(
             f"{image_format.upper()}" + (" (2×)" if image_format == "png" else ""),
-            data=_image_maker(chart, setting, image_format),
-            file_name=figure_file_name(chart.slug, setting, image_format),
+            data=_image_maker(chart, setting, image_format, line),
+            file_name=figure_file_name(chart.slug, setting, image_format, facts.setting_fields),
             mime=mime,
             container=column,
             key=f"page_tools_{image_format}",
@@ -170,7 +172,7 @@ def _render_figures(charts, setting: Setting) -> None:
             use_container_width=True,
         )
     st.caption(
-        f"File name: {figure_file_name(chart.slug, setting, 'svg')} (or .png). Made on the server by Plotly's own export."
+        f"File name: {figure_file_name(chart.slug, setting, 'svg', facts.setting_fields)} (or .png). Made on the server by Plotly's own export."
     )
 
 
@@ -181,7 +183,7 @@ def _report_maker(content: report.ReportContent, version: str):
     return make
 
 
-def _render_reports(page_path: str, setting: Setting, log: PageLog, charts, query) -> None:
+def _render_reports(page_path: str, setting: Setting, log: PageLog, charts, query, facts: page_facts.PageFacts) -> None:
     content = report.ReportContent(
         page_label=_page_label(page_path),
         setting=setting,
@@ -190,17 +192,21 @@ def _render_reports(page_path: str, setting: Setting, log: PageLog, charts, quer
         page_notes=log.notes(),
         latex=log.latex(),
         link=share.view_url(base_url(page_path), query),
+        facts=facts,
+        inputs=dict(log.inputs),
+        tables=list(log.tables),
     )
+    table = "calibration table" if facts.uses_mechanisms else "page's tables"
     st.markdown(
-        "One self-contained HTML file (it works offline and prints cleanly to A4 or Letter): the setting, the "
-        "calibration table, this page's charts with their captions, and every warning at this setting."
+        f"One self-contained HTML file (it works offline and prints cleanly to A4 or Letter): the setting, the "
+        f"{table}, this page's charts with their captions, and every warning at this setting."
     )
     columns = st.columns(len(report.VERSIONS))
     for column, (version, label) in zip(columns, report.VERSIONS.items()):
         download_file(
             label,
             data=_report_maker(content, version),
-            file_name=report.report_file_name(_page_slug(page_path), setting, version),
+            file_name=report.report_file_name(_page_slug(page_path), setting, version, facts),
             mime="text/html",
             container=column,
             key=f"page_tools_report_{version}",
@@ -265,7 +271,7 @@ def _apply_pending_load() -> None:
         st.switch_page(loaded.page_path, query_params=loaded.query)
 
 
-def _render_python(page_path: str, setting: Setting, context: dict | None) -> None:
+def _render_python(page_path: str, setting: Setting, context: dict | None, line: str) -> None:
     prior = st.session_state.get(ATTACK_PRIOR_KEY, 0.5)
     file_name = f"gaussmech-{_page_slug(page_path)}.py"
     code = reproduce.snippet(
@@ -275,6 +281,7 @@ def _render_python(page_path: str, setting: Setting, context: dict | None) -> No
         values=current_query(),
         context=context,
         file_name=file_name,
+        line=line,
     )
     st.markdown("A short script that computes this page's key numbers with `gaussmech_core` at this setting:")
     st.code(code, language="python")

@@ -7,7 +7,7 @@ of its own and hides everything else with a style sheet: the sidebar, the page's
 Streamlit's toolbar. The Class tour draws its own deck, one step per slide (:mod:`gaussmech_ui.tour`),
 in the same frame (:func:`slide_frame`, :func:`deck_controls`). Each slide has
 
-* the setting line (ε, δ, Δ, d, neighbour model), sticky at the top;
+* the page's setting line (what it uses: :mod:`gaussmech_ui.page_facts`), sticky at the top;
 * the chart's plain-language answer (the reading written for it, in large type) above it;
 * the chart, sized so that slide and controls fit a 1280×620 screen (a projector minus the browser);
 * "previous" / "next" and "leave presenter mode".
@@ -185,12 +185,13 @@ def slide_figure(figure: go.Figure, height: int) -> go.Figure:
 
 
 @contextmanager
-def slide_frame(setting: Setting) -> Iterator[None]:
-    """The frame of a slide: the presenter style (it hides the rest of the page) and the setting line."""
+def slide_frame(setting: Setting, line: str | None = None) -> Iterator[None]:
+    """The frame of a slide: the presenter style (it hides the rest of the page) and the setting line
+    (``line``, the page's own; by default the whole sidebar's)."""
     st.html(_STYLE)
     with st.container(key="presenter_view"):
         with st.container(key="presenter_setting"):
-            st.markdown(setting_line(setting))
+            st.markdown(line or setting_line(setting))
         yield
 
 
@@ -307,15 +308,15 @@ def open_pending_view() -> None:
         st.session_state[pending[0]] = pending[1]
 
 
-def render_presenter(log: PageLog, setting: Setting) -> None:
-    """Draw the presenter view of the charts in ``log`` (hides the rest of the page)."""
+def render_presenter(log: PageLog, setting: Setting, line: str | None = None) -> None:
+    """Draw the presenter view of the charts in ``log`` (hides the rest of the page), under ``line``."""
     views = log.views
     view = _view_index(views)
     charts = _view_charts(list(log.charts), views, view)
     if not charts and _skip_empty_view(views):
         st.rerun()
     st.session_state.pop(_SKIPS, None)
-    with slide_frame(setting):
+    with slide_frame(setting, line):
         if not charts:
             st.info("This view has no charts to present. Leave presenter mode to see the page.")
             deck_controls("No chart", on_previous=lambda: _go(-1, 0, views), on_next=lambda: _go(1, 0, views))

@@ -9,6 +9,10 @@ One template, two versions (:func:`build_report`):
   page's own summaries, the table of every registered mechanism, the formulas (the page's LaTeX
   and the formulas gaussmech computes, written out) and every mechanism's source.
 
+A page that uses no mechanism of the registry (the Training page) has no calibration table, no
+registry warnings, formulas or sources: its own tables and sources stand in their place, and its
+setting line states what it uses (:mod:`gaussmech_ui.page_facts`).
+
 The file works offline: Plotly's JavaScript is embedded (about 4.6 MB), charts stay interactive,
 and nothing is fetched from the network. The print style sheet fits A4 and Letter: no page
 chrome, charts and table rows never split across pages, table headers repeated.
@@ -34,8 +38,9 @@ from gaussmech_core.mechanisms import MECHANISMS, calibrate_all
 from gaussmech_core.registry_types import Setting
 
 from .claims.odds import odds_sentence
-from .export import legend_below, setting_line
+from .export import legend_below
 from .format import format_number
+from .page_facts import GENERIC, PageFacts
 
 __all__ = ["VERSIONS", "ReportChart", "registry_warnings", "build_report", "report_file_name"]
 
@@ -82,6 +87,9 @@ class ReportContent:
     page_notes: list[str] = field(default_factory=list)
     latex: list[str] = field(default_factory=list)
     link: str = ""
+    facts: PageFacts = GENERIC  # what the page uses (page_facts): its setting line, whether mechanisms apply
+    inputs: dict = field(default_factory=dict)  # the page's own inputs in use, by URL key
+    tables: list = field(default_factory=list)  # the page's own tables: (title, DataFrame as shown)
 
 
 @lru_cache(maxsize=1)
@@ -144,6 +152,19 @@ def _calibration_table(setting: Setting, featured_only: bool) -> str:
     return (
         "<table><thead><tr><th>Mechanism</th><th>Guarantee</th><th>Scale</th><th>Noise std per coordinate</th>"
         "<th>E‖noise‖₂² (× analytic)</th><th>Note</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
+    )
+
+
+def _page_table(title: str, frame) -> str:
+    """A table the page showed (its values already formatted as shown), escaped."""
+    head = "".join(f"<th>{html.escape(str(column))}</th>" for column in frame.columns)
+    rows = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(str(value))}</td>" for value in row) + "</tr>"
+        for row in frame.itertuples(index=False)
+    )
+    return (
+        f"<h2>{html.escape(title)}</h2><div class='table-wrap'><table><thead><tr>{head}</tr></thead>"
+        f"<tbody>{rows}</tbody></table></div>"
     )
 
 
@@ -266,13 +287,15 @@ def build_report(content: ReportContent, version: str = "brief", *, now: _dateti
     if version not in VERSIONS:
         raise ValueError(f"version must be one of {', '.join(VERSIONS)}, got version={version!r}")
     setting = content.setting
+    facts = content.facts
     full = version == "full"
     stamp = (now or _datetime.datetime.now(_datetime.timezone.utc)).strftime("%Y-%m-%d %H:%M UTC")
     page_text = " ".join(content.page_warnings)
-    own = [message for message in registry_warnings(setting) if message.split(":", 1)[0] not in page_text]
+    registry = registry_warnings(setting) if facts.uses_mechanisms else []
+    own = [message for message in registry if message.split(":", 1)[0] not in page_text]
     warnings = list(dict.fromkeys([*content.page_warnings, *own]))  # the page's own words first, no repeats
     charts = content.charts if full else content.charts[:1]
-    line = setting_line(setting)
+    line = facts.line(setting, content.inputs)
     parts = [
         "<!doctype html>",
         "<html lang='en'><head><meta charset='utf-8'>",
@@ -298,24 +321,36 @@ def build_report(content: ReportContent, version: str = "brief", *, now: _dateti
     if full and content.page_notes:
         parts.append("<h2>What the page says</h2>")
         parts += [f"<p>{_inline(note)}</p>" for note in content.page_notes]
-    parts.append("<h2>How much noise each mechanism needs</h2>")
-    parts.append(f"<div class='table-wrap'>{_calibration_table(setting, featured_only=not full)}</div>")
+    if facts.uses_mechanisms:
+        parts.append("<h2>How much noise each mechanism needs</h2>")
+        parts.append(f"<div class='table-wrap'>{_calibration_table(setting, featured_only=not full)}</div>")
+    parts += [_page_table(title, frame) for title, frame in content.tables]
     if charts:
         parts.append("<h2>" + ("Charts" if full else "The chart") + "</h2>")
         parts += [_chart_html(chart, index, compact=not full) for index, chart in enumerate(charts)]
     if full:
-        parts.append("<h2>Formulas</h2><dl>")
-        for name, formula in CORE_FORMULAS:
-            parts.append(f"<dt><strong>{html.escape(name)}</strong></dt><dd><code>{html.escape(formula)}</code></dd>")
-        parts.append("</dl>")
+        parts.append("<h2>Formulas</h2>")
+        if facts.uses_mechanisms:
+            parts.append("<dl>")
+            for name, formula in CORE_FORMULAS:
+                parts.append(
+                    f"<dt><strong>{html.escape(name)}</strong></dt><dd><code>{html.escape(formula)}</code></dd>"
+                )
+            parts.append("</dl>")
         if content.latex:
             parts.append("<h3>The page's formulas</h3>")
             parts += [f"<div class='formula'>{_math(source, 'block')}</div>" for source in dict.fromkeys(content.latex)]
         parts.append("<h2>Sources</h2><ul>")
-        parts += [f"<li>{html.escape(m.name)}: {_inline(m.source)}</li>" for m in MECHANISMS.values()]
+        if facts.uses_mechanisms:
+            parts += [f"<li>{html.escape(m.name)}: {_inline(m.source)}</li>" for m in MECHANISMS.values()]
+        parts += [f"<li>{html.escape(source)}</li>" for source in facts.sources]
         parts.append(
             "<li>Attack risk: Dong, Roth &amp; Su 2022 (f-DP); Kairouz, Oh &amp; Viswanath 2015; Kulynych et al. 2024 "
             "(riskcal). Odds framing: Nanayakkara et al., USENIX Security 2023.</li></ul>"
+        )
+    elif facts.sources:
+        parts.append(
+            "<p class='meta'>Sources: " + html.escape("; ".join(facts.sources)) + ". Numbers from gaussmech_core.</p>"
         )
     else:
         parts.append(
@@ -327,8 +362,8 @@ def build_report(content: ReportContent, version: str = "brief", *, now: _dateti
     return "\n".join(parts)
 
 
-def report_file_name(page_slug: str, setting: Setting, version: str) -> str:
-    """``gaussmech-report-overview-eps1-delta1e-5-d10-brief.html``."""
+def report_file_name(page_slug: str, setting: Setting, version: str, facts: PageFacts = GENERIC) -> str:
+    """``gaussmech-report-overview-eps1-delta1e-5-d10-brief.html`` (the setting fields the page uses)."""
     from .export import parameter_slug
 
-    return f"gaussmech-report-{page_slug}-{parameter_slug(setting)}-{version}.html"
+    return f"gaussmech-report-{page_slug}-{parameter_slug(setting, facts.setting_fields)}-{version}.html"

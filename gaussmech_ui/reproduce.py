@@ -369,13 +369,15 @@ def snippet(
     values: Mapping[str, str] | None = None,
     context: Mapping | None = None,
     file_name: str = "this_script.py",
+    line: str | None = None,
 ) -> str:
     """The runnable script of a page (a menu path such as ``"app.py"``) at ``setting``.
 
     ``values`` are the page's own values from the URL (α, the seed, the MVG shape); missing ones
     take the page's defaults. ``context`` is what the page handed over with :func:`remember`
     (the lab's counts, mechanism, neighbour model, seed, steps, total and prior); a part that
-    needs it is replaced by a comment when there is none.
+    needs it is replaced by a comment when there is none. ``line`` is the page's setting line for
+    the header (:meth:`gaussmech_ui.page_facts.PageFacts.line`); by default the whole sidebar's.
     """
     from gaussmech_core.mechanisms import DEFAULT_MECHANISM_ID, MECHANISMS
 
@@ -384,7 +386,7 @@ def snippet(
     values = values or {}
     label, parts = PAGE_NUMBERS.get(page_path, ("this page", (_CALIBRATION,)))
     header = _HEADER.format(
-        label=label, line=setting_line(setting), setting=setting_expression(setting), file_name=file_name
+        label=label, line=line or setting_line(setting), setting=setting_expression(setting), file_name=file_name
     )
     mechanism = values.get("distributions_sample_mechanism", DEFAULT_MECHANISM_ID)
     from .figures.common import trace_name

@@ -24,6 +24,7 @@ from typing import Any, Mapping
 from urllib.parse import urlencode
 
 from . import menu
+from .page_facts import GENERIC, PageFacts
 from .params import DEFAULTS, URL_KEYS, display_value, parse_query, quote_untrusted, to_query
 
 __all__ = [
@@ -58,18 +59,26 @@ def view_url(base_url: str, query: Mapping[str, str]) -> str:
     return f"{base}?{urlencode(dict(query))}" if query else base
 
 
-def describe_query(query: Mapping[str, str]) -> list[str]:
-    """What a link holds, one line per value, shared parameters first by their symbols.
+def describe_query(query: Mapping[str, str], facts: PageFacts = GENERIC) -> list[str]:
+    """What a link holds, one line per value, shared parameters first by their symbols, then the
+    page's own values by the labels its ``facts`` give them (else by their keys).
 
     Examples
     --------
     >>> describe_query({"epsilon": "0.5", "dim": "10", "distributions_seed": "3"})
     ['ε = 0.5', 'd = 10', 'distributions_seed = 3 (this page)']
+    >>> from gaussmech_ui.page_facts import facts_for
+    >>> describe_query({"dpsgd_dataset_size": "1000"}, facts_for("pages/6_Training_DP_SGD.py"))
+    ['Dataset size N = 1,000']
     """
     by_url_key = {url_key: name for name, url_key in URL_KEYS.items()}
     values, _ = parse_query({k: v for k, v in query.items() if k in by_url_key})
     lines = [display_value(by_url_key[key], values[by_url_key[key]]) for key in query if key in by_url_key]
-    lines += [f"{key} = {value} (this page)" for key, value in query.items() if key not in by_url_key]
+    lines += [
+        facts.describe_own(key, value) or f"{key} = {value} (this page)"
+        for key, value in query.items()
+        if key not in by_url_key
+    ]
     return lines
 
 

@@ -15,7 +15,7 @@ from gaussmech_ui.sidebar import entry_box, finish_page, guarded, render_sidebar
 
 setting = render_sidebar()
 
-from gaussmech_ui import training  # noqa: E402
+from gaussmech_ui import chart_log, training  # noqa: E402
 from gaussmech_ui.cached import dpsgd as cached  # noqa: E402
 from gaussmech_ui.claims import dpsgd as claims  # noqa: E402
 from gaussmech_ui.downloads import download_csv  # noqa: E402
@@ -50,6 +50,15 @@ with columns[4]:
         help="Poisson sampling is what the analysis assumes; most training code shuffles and cuts fixed-size batches.",
     )
 shuffled = sampling == training.SHUFFLED
+chart_log.note_inputs(  # the setting line of this page's slides, images and reports (page_facts) states these
+    {
+        "dpsgd_dataset_size": dataset_size,
+        "dpsgd_batch_size": batch_size,
+        "dpsgd_epochs": epochs,
+        "dpsgd_clipping_norm": clipping_norm,
+        "dpsgd_sampling": sampling,
+    }
+)
 scheme = "Poisson sampling" if not shuffled else "Poisson numbers; you shuffle: optimistic"
 if shuffled:  # the label belongs next to the numbers, before them
     st.warning(claims.sampling_note(True), icon=":material/warning:")
@@ -108,7 +117,9 @@ if answer is not None:
         + (" (below ε_low: **underestimates: unsafe**)." if answer["clt_epsilon"] < answer["epsilon_low"] else ".")
     )
     table = training.answer_table(answer, clipping_norm, clt.verdict)
-    st.dataframe(training.shown_table(table), hide_index=True, key="dpsgd_sigma_table")
+    shown_table = training.shown_table(table)
+    st.dataframe(shown_table, hide_index=True, key="dpsgd_sigma_table")
+    chart_log.note_table("The noise multiplier σ for this training run", shown_table)
     download_csv("σ table as CSV", table, "gaussmech-dpsgd-sigma.csv", key="dpsgd_download_table")
 
     if not shuffled:

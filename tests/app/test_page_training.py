@@ -235,3 +235,71 @@ def test_the_report_holds_the_band_chart_and_its_caption(defaults):
         html = report.build_report(content, version)
         assert "Training (DP-SGD)" in html and "Use noise multiplier σ" in html  # the answer, in both
     assert "stopping earlier spends less" in report.build_report(content, "full")  # the caption, in the full one
+
+
+def _training_line(**inputs) -> str:
+    values = dict(dataset_size=60_000, batch_size=256, epochs=10, clipping_norm=1)
+    values.update(inputs)
+    q, steps = dpsgd.steps_for_epochs(values["dataset_size"], values["batch_size"], values["epochs"])
+    return (
+        f"ε = 1, δ = 1e-5, N = {values['dataset_size']:,}, B = {values['batch_size']:,}, E = {values['epochs']:g}, "
+        f"C = {values['clipping_norm']:g}, Poisson sampling (q = {format_number(q, 4)}, T = {steps:,} steps)"
+    )
+
+
+def test_a_slide_states_the_pages_inputs_not_the_sidebars_unused_fields():
+    at = open_page(PAGE, present="1", slide="1", dpsgd_batch_size="512")
+    texts = [markdown.value for markdown in at.markdown]
+    assert _training_line(batch_size=512) in texts
+    assert not any("Δ₂" in text or "d = 10" in text for text in texts), texts
+
+
+def test_the_link_tool_names_the_pages_inputs_by_their_labels():
+    at = open_page(PAGE, dpsgd_dataset_size="1000", dpsgd_sampling="Shuffled batches")
+    holds = next(markdown.value for markdown in at.markdown if "It holds:" in markdown.value)
+    assert "Dataset size N = 1,000" in holds and "Batches: Shuffled batches" in holds
+    assert "dpsgd_" not in holds and "(this page)" not in holds
+
+
+def test_the_figures_and_report_tools_state_the_pages_line_and_its_sigma_table(monkeypatch):
+    from gaussmech_ui import page_tools, report
+
+    made = {}
+
+    def image_maker(chart, setting, image_format, line):
+        made["line"] = line  # what the image would state, without starting a browser
+        return lambda: b""
+
+    def report_maker(content, version):
+        made["content"] = content
+        return lambda: b""
+
+    monkeypatch.setattr(page_tools, "_image_maker", image_maker)
+    monkeypatch.setattr(page_tools, "_report_maker", report_maker)
+    at = open_page(PAGE)
+    at.session_state["page_tools_tab"] = "Figures"
+    at.run()
+    assert not at.exception, at.exception
+    assert made["line"] == _training_line()
+    assert any("gaussmech-dpsgd-epsilon-epochs-eps1-delta1e-5.svg" in caption.value for caption in at.caption)
+    at.session_state["page_tools_tab"] = "Report"
+    at.run()
+    assert not at.exception, at.exception
+    shown = at.dataframe[0].value
+    for version in report.VERSIONS:
+        html = report.build_report(made["content"], version)
+        assert f"<p class='setting'>{_training_line()}</p>" in html
+        assert "How much noise each mechanism needs" not in html and "Δ₂" not in html and "d = 10" not in html
+        assert "The noise multiplier σ for this training run" in html
+        assert all(f"<td>{sigma}</td>" in html for sigma in shown["σ (noise multiplier)"])
+
+
+def test_the_python_script_header_states_the_pages_line():
+    at = open_page(PAGE, dpsgd_dataset_size="10000", dpsgd_epochs="2", dpsgd_clipping_norm="3")
+    at.session_state["page_tools_tab"] = "Python"
+    at.run()
+    assert not at.exception, at.exception
+    header = at.code[0].value.splitlines()[0]
+    assert header == "# gaussmech: Training (DP-SGD) at " + _training_line(
+        dataset_size=10_000, epochs=2, clipping_norm=3
+    )
