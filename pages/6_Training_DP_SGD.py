@@ -21,7 +21,7 @@ from gaussmech_ui.claims import dpsgd as claims  # noqa: E402
 from gaussmech_ui.downloads import download_csv  # noqa: E402
 from gaussmech_ui.figures import dpsgd as figures  # noqa: E402
 from gaussmech_ui.format import format_number, math_reference_link  # noqa: E402
-from gaussmech_ui.page_kit import say, show_chart  # noqa: E402
+from gaussmech_ui.page_kit import say, show_chart, table  # noqa: E402
 
 PAGE = "pages/6_Training_DP_SGD.py"
 MAP_KEY = "_dpsgd_map_for"  # the inputs the planner map was asked for (per session; a click, never a link)
@@ -116,11 +116,11 @@ if answer is not None:
         f"ε = {format_number(answer['clt_epsilon'])}"
         + (" (below ε_low: **underestimates: unsafe**)." if answer["clt_epsilon"] < answer["epsilon_low"] else ".")
     )
-    table = training.answer_table(answer, clipping_norm, clt.verdict)
-    shown_table = training.shown_table(table)
-    st.dataframe(shown_table, hide_index=True, key="dpsgd_sigma_table")
+    sigma_table = training.answer_table(answer, clipping_norm, clt.verdict)
+    shown_table = training.shown_table(sigma_table)
+    table(shown_table, hide_index=True, key="dpsgd_sigma_table")
     chart_log.note_table("The noise multiplier σ for this training run", shown_table)
-    download_csv("σ table as CSV", table, "gaussmech-dpsgd-sigma.csv", key="dpsgd_download_table")
+    download_csv("σ table as CSV", sigma_table, "gaussmech-dpsgd-sigma.csv", key="dpsgd_download_table")
 
     if not shuffled:
         st.caption(claims.sampling_note(False))
