@@ -298,6 +298,10 @@ def window_height_style(key: str, height: int, screen_top: int) -> str:
     >>> "min(640px, max(300px, calc(100vh - 256px)))" in window_height_style("first", 640, 250)
     True
     """
+    if not re.fullmatch(r"[A-Za-z0-9_-]+", key):
+        raise ValueError(f"key must be a CSS name (letters, digits, _ and -), got {key!r}")
+    if not all(isinstance(number, int) and not isinstance(number, bool) for number in (height, screen_top)):
+        raise TypeError("height and screen_top must be whole numbers of pixels")
     size = f"min({height}px, max({MIN_WINDOW_CHART_HEIGHT}px, calc(100vh - {screen_top + _BOTTOM_GAP}px)))"
     return (
         f"<style>@media (min-width: {_WIDE_SCREEN}px) {{ div:has(> .st-key-{key}) "
