@@ -231,21 +231,20 @@ def test_a_tabbed_page_presents_every_view_in_order(browser, app_url):
     _keys_ready(page)
     view = page.locator(".st-key-presenter_view")
     expect(view.get_by_text("Per coordinate (1 of 5) · Chart 1 of 1")).to_be_visible()
-    seen = []
-    for _ in range(4):
-        page.keyboard.press("PageDown")
-        _wait_idle(page)
-        text = view.locator('[data-testid="stHorizontalBlock"]').last.inner_text()
-        seen.append(text.split(" (")[0].strip().splitlines()[-1])
-        chart = view.locator('[data-testid="stPlotlyChart"]')
-        expect(chart).to_be_visible()
-        assert chart.bounding_box()["height"] >= 310
-    assert seen == [
+    following = [
         "Whole vector",
         "Laplace vs Gaussian: tails",
         "Laplace vs Gaussian: privacy cost",
         "Laplace vs Gaussian: variance",
-    ], seen
+    ]
+    for number, name in enumerate(following, start=2):
+        page.keyboard.press("PageDown")
+        # Wait for the slide's own title (not only for idle: a rerun may not have started yet).
+        expect(view.get_by_text(f"{name} ({number} of 5)", exact=False)).to_be_visible()
+        _wait_idle(page)
+        chart = view.locator('[data-testid="stPlotlyChart"]')
+        expect(chart).to_be_visible()
+        assert chart.bounding_box()["height"] >= 310
     page.keyboard.press("PageUp")
     _wait_idle(page)
     expect(view.get_by_text("Laplace vs Gaussian: privacy cost (4 of 5)", exact=False)).to_be_visible()
