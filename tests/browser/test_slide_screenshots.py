@@ -113,14 +113,18 @@ def test_every_slide_fits_and_looks_as_stored(browser, app_url, artifacts, entry
                 break
             address = page.url
             page.keyboard.press("PageDown")  # the clicker's key (it presses Next; no mouse, so no tooltip)
-            try:
-                page.wait_for_url(lambda url, address=address: url != address, timeout=30_000)  # own link each
-            except PlaywrightTimeout:
-                # A press that fell into a rerun (a phone's width check reruns the page once) is lost, as
-                # it would be for a person: once the page has settled on the same slide, press again.
-                _settled(page)
-                if page.url == address:
-                    page.keyboard.press("PageDown")
+            for _attempt in range(3):
+                try:
+                    page.wait_for_url(lambda url, address=address: url != address, timeout=30_000)  # own link
+                    break
+                except PlaywrightTimeout:
+                    # A press whose rerun was interrupted by another (a window-width check, a chart's
+                    # resize) is lost, as Streamlit drops a button's trigger from an interrupted run:
+                    # once the page has settled on the same slide, press again.
+                    _settled(page)
+                    if page.url == address:
+                        page.keyboard.press("PageDown")
+            else:
                 page.wait_for_url(lambda url, address=address: url != address)
             _settled(page)
             if _position(page) == first:
