@@ -12,6 +12,8 @@ import re
 
 __all__ = [
     "format_number",
+    "round_up",
+    "round_down",
     "format_exact",
     "format_percent",
     "format_ratio",
@@ -61,6 +63,34 @@ def format_number(value, digits: int = 3) -> str:
         text = f"{float(mantissa_text + 'e' + exponent_text):,.{decimals}f}"
         return _strip_zeros(text)
     return f"{_strip_zeros(mantissa_text)}e{exponent}"
+
+
+def round_up(value: float, digits: int = 3) -> float:
+    """``value`` rounded up to ``digits`` significant digits (never below it): a scale shown rounded up
+    stays safe where every larger scale is (docs/math.md section 9.7).
+
+    >>> round_up(1.0506238), round_up(0.019370800)
+    (1.06, 0.0194)
+    """
+    if not math.isfinite(value) or value <= 0:
+        return value
+    step = 10.0 ** (math.floor(math.log10(value)) - digits + 1)
+    rounded = math.ceil(value / step) * step
+    rounded = float(f"{rounded:.{digits + 2}g}")
+    return rounded if rounded >= value else float(f"{rounded + step:.{digits + 2}g}")
+
+
+def round_down(value: float, digits: int = 3) -> float:
+    """``value`` rounded down to ``digits`` significant digits (never above it).
+
+    >>> round_down(7.8764642)
+    7.87
+    """
+    if not math.isfinite(value) or value <= 0:
+        return value
+    step = 10.0 ** (math.floor(math.log10(value)) - digits + 1)
+    rounded = float(f"{math.floor(value / step) * step:.{digits + 2}g}")
+    return rounded if rounded <= value else float(f"{rounded - step:.{digits + 2}g}")
 
 
 def _strip_zeros(text: str) -> str:

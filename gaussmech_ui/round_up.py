@@ -8,8 +8,6 @@ shows such a mechanism says so, from the numbers of the entry's ``smallest_priva
 
 from __future__ import annotations
 
-import math
-
 import streamlit as st
 
 from gaussmech_core.histogram import NeighbourModel
@@ -17,16 +15,9 @@ from gaussmech_core.mechanisms import MECHANISMS
 from gaussmech_core.registry_types import Setting
 
 from .cached.round_up import release_smallest_private_scale, smallest_private_scales
-from .format import format_number
+from .format import format_number, round_up
 
 __all__ = ["round_up_sentence", "round_up_note", "release_round_up_sentence"]
-
-
-def _rounded_up(value: float, digits: int) -> float:
-    """``value`` rounded up to ``digits`` significant digits (so "every σ from it up" stays true)."""
-    step = 10.0 ** (math.floor(math.log10(value)) - digits + 1)
-    rounded = math.ceil(value / step) * step
-    return rounded if rounded >= value else rounded + step
 
 
 def round_up_sentence(name: str, symbol: str, smallest: float, safe: float) -> str | None:
@@ -45,9 +36,9 @@ def round_up_sentence(name: str, symbol: str, smallest: float, safe: float) -> s
     if not safe > smallest:
         return None
     digits = 4
-    while digits < 12 and format_number(smallest, digits) == format_number(_rounded_up(safe, digits), digits):
+    while digits < 12 and format_number(smallest, digits) == format_number(round_up(safe, digits), digits):
         digits += 1
-    safe_text = format_number(_rounded_up(safe, digits), digits)
+    safe_text = format_number(round_up(safe, digits), digits)
     return (
         f"{name}: the smallest {symbol} that meets (ε, δ) is about {format_number(smallest, digits)}, but some "
         f"larger {symbol} do not (up to just below {safe_text}); every {symbol} from {safe_text} up does, and that "

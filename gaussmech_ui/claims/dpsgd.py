@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..format import format_number
+from ..format import format_number, round_down, round_up
 from .base import Claim, record
 
 __all__ = [
@@ -35,33 +35,6 @@ __all__ = [
 ]
 
 DIGITS = 3
-
-
-def round_up(value: float, digits: int = DIGITS) -> float:
-    """``value`` rounded up to ``digits`` significant digits (never below it).
-
-    >>> round_up(1.0506238), round_up(0.019370800)
-    (1.06, 0.0194)
-    """
-    if not math.isfinite(value) or value <= 0:
-        return value
-    step = 10.0 ** (math.floor(math.log10(value)) - digits + 1)
-    rounded = math.ceil(value / step) * step
-    rounded = float(f"{rounded:.{digits + 2}g}")
-    return rounded if rounded >= value else float(f"{rounded + step:.{digits + 2}g}")
-
-
-def round_down(value: float, digits: int = DIGITS) -> float:
-    """``value`` rounded down to ``digits`` significant digits (never above it).
-
-    >>> round_down(7.8764642)
-    7.87
-    """
-    if not math.isfinite(value) or value <= 0:
-        return value
-    step = 10.0 ** (math.floor(math.log10(value)) - digits + 1)
-    rounded = float(f"{math.floor(value / step) * step:.{digits + 2}g}")
-    return rounded if rounded <= value else float(f"{rounded - step:.{digits + 2}g}")
 
 
 def _percent_up(fraction: float) -> str:
