@@ -342,6 +342,26 @@ def attack_frame(risk: dict) -> pd.DataFrame:
     )
 
 
+def epsilon_band(
+    sigma: float, delta: float, sampling_rate: float, steps: tuple[int, ...], epochs: tuple[float, ...]
+) -> pd.DataFrame:
+    """ε against training length at one σ: the certified [ε_low, ε_high], RDP and CLT, one row per length."""
+    rows = []
+    for count, length in zip(steps, epochs):
+        bracket = dpsgd.dpsgd_epsilon(sigma, sampling_rate, count, delta)
+        rows.append(
+            dict(
+                epochs=length,
+                steps=count,
+                epsilon_low=bracket.low,
+                epsilon_high=bracket.high,
+                rdp_epsilon=dpsgd.dpsgd_rdp_epsilon(sigma, sampling_rate, count, delta),
+                clt_epsilon=dpsgd.dpsgd_clt_epsilon(sigma, sampling_rate, count, delta),
+            )
+        )
+    return pd.DataFrame(rows)
+
+
 def tighten_full_length(band: pd.DataFrame, answer: dict, steps: int) -> pd.DataFrame:
     """The band with its full-length row(s) narrowed to the answer's bracket (both certified: their intersection).
 

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import math
 
-import pandas as pd
-
 from gaussmech_core import dpsgd
 
+from .. import training
 from .cache import cache_data
 
 __all__ = ["Answer", "answer", "cell_sigma", "epsilon_band", "attack_risk"]
@@ -64,21 +63,8 @@ def cell_sigma(epsilon: float, delta: float, sampling_rate: float, steps: int) -
 
 @cache_data(max_entries=32)
 def epsilon_band(sigma: float, delta: float, sampling_rate: float, steps: tuple[int, ...], epochs: tuple[float, ...]):
-    """ε against training length at one σ: the certified [ε_low, ε_high], RDP and CLT, one row per length."""
-    rows = []
-    for count, length in zip(steps, epochs):
-        bracket = dpsgd.dpsgd_epsilon(sigma, sampling_rate, count, delta)
-        rows.append(
-            dict(
-                epochs=length,
-                steps=count,
-                epsilon_low=bracket.low,
-                epsilon_high=bracket.high,
-                rdp_epsilon=dpsgd.dpsgd_rdp_epsilon(sigma, sampling_rate, count, delta),
-                clt_epsilon=dpsgd.dpsgd_clt_epsilon(sigma, sampling_rate, count, delta),
-            )
-        )
-    return pd.DataFrame(rows)
+    """ε against training length at one σ (:func:`gaussmech_ui.training.epsilon_band`), cached."""
+    return training.epsilon_band(sigma, delta, sampling_rate, steps, epochs)
 
 
 @cache_data(max_entries=32)

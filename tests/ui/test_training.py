@@ -9,7 +9,6 @@ import json
 import math
 
 import numpy as np
-import pandas as pd
 import pytest
 from hypothesis import given, strategies as st
 
@@ -172,20 +171,8 @@ def test_attack_claim_numbers_are_upper_bounds(answer):
 
 
 def _band(sigma=1.0, q=0.05, delta=1e-5):
-    rows = []
-    for steps in (25, 50, 100):
-        bracket = dpsgd.dpsgd_epsilon(sigma, q, steps, delta)
-        rows.append(
-            dict(
-                epochs=steps * q,
-                steps=steps,
-                epsilon_low=bracket.low,
-                epsilon_high=bracket.high,
-                rdp_epsilon=dpsgd.dpsgd_rdp_epsilon(sigma, q, steps, delta),
-                clt_epsilon=dpsgd.dpsgd_clt_epsilon(sigma, q, steps, delta),
-            )
-        )
-    return pd.DataFrame(rows)
+    steps = (25, 50, 100)
+    return training.epsilon_band(sigma, delta, q, steps, tuple(count * q for count in steps))
 
 
 def test_band_claim_counts_the_clt_below_epsilon_low():
