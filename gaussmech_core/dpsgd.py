@@ -1276,15 +1276,14 @@ def _calibrate(
     sigma = min(sigma, rdp_sigma)  # both are certified: the smaller is used
     if not _pld_applies(sigma, q):
         return _limit_calibration(sigma, epsilon, delta, q, steps, progress)
+    high = high_epsilon(sigma)  # the certified upper bound the search met
     if with_bracket:
         # The lower end from dpsgd_epsilon at σ: the search's accountant, built for the target, gives
         # a looser one (setting 1: 7.918 against 7.985). Both are certified ends of the same true ε.
         reported = dpsgd_epsilon(sigma, q, steps, delta)
-        low, high = reported.low, min(accountant(sigma).epsilon_high(delta), reported.high)
+        low, high = reported.low, min(high, reported.high)
     else:
-        low, high = 0.0, accountant(sigma).epsilon_high(delta)
-    high = min(high, dpsgd_rdp_epsilon(sigma, q, steps, delta), _full_batch_epsilon(sigma, steps, delta, q))
-    low = max(low, _one_step_epsilon(sigma, q, delta))
+        low = _one_step_epsilon(sigma, q, delta)
     if progress is not None:
         progress(1.0)
     return DpsgdCalibration(sigma, min(low, high), high, epsilon, delta, q, steps)
