@@ -20,13 +20,16 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from html import escape
 from typing import Callable
 
 import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 
 from .downloads import download_csv
-from .format import cite_math
+from .figures.common import _merged
+from .format import cite_math, format_number
 
 __all__ = [
     "PLOTLY_CONFIG",
@@ -231,8 +234,6 @@ def fit_to_screen(figure, *, phone: bool | None = None):
     to the width, smaller type and margins, and the figure taller by the legend's rows (so the plot
     keeps its height).
     """
-    import plotly.graph_objects as go
-
     if not (on_phone() if phone is None else phone) or not isinstance(figure, go.Figure):
         return figure
     figure = go.Figure(figure)
@@ -316,10 +317,6 @@ def fit_to_window(figure):
     fraction of the height, it rose above a shortened chart's top and was cut). Anything that is not
     a Plotly figure is returned as it is.
     """
-    import plotly.graph_objects as go
-
-    from .figures.common import _merged
-
     if not isinstance(figure, go.Figure):
         return figure
     layout = figure.layout
@@ -380,9 +377,6 @@ def card_rows_html(frame: pd.DataFrame, key: str) -> str:
     >>> "<dt>Scale</dt><dd>1.23</dd>" in html and "Laplace" in html
     True
     """
-    from html import escape
-
-    from .format import format_number
 
     def shown(value) -> str:
         if isinstance(value, bool) or value is None:

@@ -17,6 +17,7 @@ import pandas as pd
 
 from gaussmech_core import dpsgd
 
+from .format import format_number, round_up
 from .params import Parameter
 
 __all__ = [
@@ -296,9 +297,6 @@ def shown_table(table: pd.DataFrame) -> pd.DataFrame:
     bound too, so it is rounded up as well. The CLT's is an approximation and is rounded to nearest.
     The exact values are in the CSV (:func:`answer_table`).
     """
-    from .claims.dpsgd import round_up
-    from .format import format_number
-
     shown = table.copy().astype(object)
     for row in range(len(shown)):
         safe_side = row < 2  # the certified and the RDP σ
@@ -323,8 +321,6 @@ ATTACK_METRICS = (
 
 def percent_or_number(name: str, value: float) -> str:
     """A metric's text: rates and beliefs as percentages, the advantage as a number (value already rounded up)."""
-    from .format import format_number
-
     if name == "advantage":
         return format_number(value)
     return f"{format_number(100.0 * value)}%"
