@@ -59,7 +59,7 @@ LAUNCH_ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
-IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+IDLE = 'html[data-gaussmech-layout="settled"] [data-testid="stApp"][data-test-script-state="notRunning"]'
 
 
 def _frame_only_app(folder: Path) -> Path:

@@ -25,7 +25,7 @@ LAUNCH_ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
-IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+IDLE = 'html[data-gaussmech-layout="settled"] [data-testid="stApp"][data-test-script-state="notRunning"]'
 
 
 def own_values(number: int) -> dict[str, str]:

@@ -107,6 +107,7 @@ _PHONE_MARK = "Mobi"
 # Narrower than this (CSS px), a chart gets the narrow layout: Streamlit stacks columns below 640 px.
 NARROW_SCREEN = 641
 _NARROW_STATE = "_gaussmech_narrow_screen"
+_PROBE_KEY = "screen_width"
 # Streamlit's own custom-component API (st.components.v2): a script with no view of its own that reports
 # whether the window is narrower than NARROW_SCREEN, now and after every resize, and only when that differs
 # from what the page assumed, so a laptop's page runs once and a narrow window's once more.
@@ -115,6 +116,8 @@ export default function(component) {
   const { data, setStateValue } = component;
   const report = () => {
     const narrow = window.innerWidth < data.breakpoint;
+    // "settled": the page on screen was drawn for this width; "pending": a rerun for it is on its way.
+    document.documentElement.dataset.gaussmechLayout = narrow === data.narrow ? "settled" : "pending";
     if (narrow !== data.narrow) setStateValue("narrow", narrow);
   };
   report();
@@ -147,18 +150,30 @@ def _agent_is_a_phone() -> bool:
 def watch_screen_width() -> None:
     """Mount the width probe (in the sidebar, with no view) and keep what it reports for :func:`on_phone`."""
     global _width_probe
+    _keep_reported_width()
     assumed = on_phone()
     try:
         if _width_probe is None:
             _width_probe = st.components.v2.component("gaussmech_width_probe", js=_WIDTH_PROBE_JS)
         with st.sidebar:
             result = _width_probe(
-                key="screen_width",
+                key=_PROBE_KEY,
                 data={"narrow": assumed, "breakpoint": NARROW_SCREEN},
                 on_narrow_change=lambda: None,
             )
         reported = getattr(result, "narrow", None)
     except Exception:  # no browser session (AppTest, a script): the user agent decides
+        return
+    if reported is not None:
+        st.session_state[_NARROW_STATE] = bool(reported)
+
+
+def _keep_reported_width() -> None:
+    """Keep what the probe reported in the last run before it is mounted again, so that the page it
+    draws and the width the probe is told the page assumed agree from the first rerun on."""
+    try:
+        reported = (st.session_state.get(_PROBE_KEY) or {}).get("narrow")
+    except Exception:  # no session (a script)
         return
     if reported is not None:
         st.session_state[_NARROW_STATE] = bool(reported)

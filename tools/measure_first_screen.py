@@ -20,7 +20,7 @@ from urllib.parse import quote_plus
 
 CHROMIUM = "/usr/bin/chromium"
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
-IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+IDLE = 'html[data-gaussmech-layout="settled"] [data-testid="stApp"][data-test-script-state="notRunning"]'
 FIRST_PLOT = '[data-testid="stMain"] [data-testid="stPlotlyChart"] .main-svg'
 # The URL-bound tabs of each page: (page path, query parameter, tab labels).
 TABBED_PAGES = (

@@ -37,7 +37,6 @@ LAUNCH_ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
-IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 SERVER_START_TIMEOUT = 90
 
 

@@ -1,4 +1,8 @@
-"""Browser contexts the tests share (not a test module)."""
+"""Browser contexts and page states the tests share (not a test module)."""
+
+# A page at rest: its script has stopped, and the width probe (gaussmech_ui.page_kit.watch_screen_width)
+# has seen that the page on screen was drawn for this window's width, so no rerun for it is on its way.
+IDLE = 'html[data-gaussmech-layout="settled"] [data-testid="stApp"][data-test-script-state="notRunning"]'
 
 # An iPhone 13's browser (Playwright's descriptor): its user agent says "Mobile", so the page lays its
 # charts out for a phone (gaussmech_ui.page_kit.on_phone).

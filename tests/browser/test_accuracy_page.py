@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+from tests.browser.devices import IDLE
+
 PATH = "/Accuracy_vs_dimension"
 
 

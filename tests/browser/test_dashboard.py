@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.devices import IDLE
+
 ROOT = Path(__file__).resolve().parents[2]
-IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 
 
 def _open(page, url: str) -> None:

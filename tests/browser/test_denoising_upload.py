@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+from tests.browser.devices import IDLE
+
 PAGE_PATH = "/Denoising_lab"
 
 

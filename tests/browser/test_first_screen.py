@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+from tests.browser.devices import IDLE
 
 
 def test_whether_each_guarantee_holds_is_visible_at_1400_px_without_a_sideways_scroll(page, app_url):

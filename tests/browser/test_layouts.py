@@ -16,9 +16,8 @@ from __future__ import annotations
 import pytest
 
 from gaussmech_ui.menu import available_entries
-from tests.browser.devices import PHONE
+from tests.browser.devices import IDLE, PHONE
 
-IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 VISIBLE_ON_FIRST_SCREEN = 250
 # Pages with a chart (the math reference has none).
 ENTRIES = [entry for entry in available_entries() if entry.path != "pages/9_Math_reference.py"]

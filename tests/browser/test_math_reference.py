@@ -12,8 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from gaussmech_ui.math_reference import math_reference_url
-
-IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+from tests.browser.devices import IDLE
 
 
 def _open(page, app_url: str, section: str):

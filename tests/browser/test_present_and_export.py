@@ -9,7 +9,7 @@ import struct
 
 from playwright.sync_api import expect
 
-IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+from tests.browser.devices import IDLE
 
 
 def _wait_idle(page) -> None:

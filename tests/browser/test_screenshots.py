@@ -23,14 +23,13 @@ import numpy as np
 import pytest
 
 from gaussmech_ui.menu import available_entries
-from tests.browser.devices import PHONE
+from tests.browser.devices import IDLE, PHONE
 
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
 VIEWPORTS = ((1400, 1000), (1280, 720), (390, 844))
 REDUCTION = 4
 MEAN_DIFFERENCE_LIMIT = 4.0
 UPDATE = os.environ.get("GAUSSMECH_UPDATE_SCREENSHOTS") == "1"
-IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 # No blinking caret, no transitions: the same page gives the same pixels.
 STILL = "*, *::before, *::after { transition: none !important; animation: none !important; caret-color: transparent !important; }"
 ENTRIES = available_entries()

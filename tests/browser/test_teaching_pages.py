@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+from tests.browser.devices import IDLE
 
 
 def _element(page, key: str):
