@@ -108,6 +108,7 @@ _PHONE_MARK = "Mobi"
 NARROW_SCREEN = 641
 _NARROW_STATE = "_gaussmech_narrow_screen"
 _PROBE_KEY = "screen_width"
+_AGENT_STATE = "_gaussmech_agent_is_a_phone"
 # Streamlit's own custom-component API (st.components.v2): a script with no view of its own that reports
 # whether the window is narrower than NARROW_SCREEN, now and after every resize, and only when that differs
 # from what the page assumed, so a laptop's page runs once and a narrow window's once more.
@@ -140,11 +141,15 @@ def page_style() -> None:
 
 
 def _agent_is_a_phone() -> bool:
+    """Whether the session's browser says it is a phone; read once a session (``st.context.headers``
+    costs about 2 ms a call, and a session's browser does not change)."""
     try:
-        agent = st.context.headers.get("User-Agent") or ""
+        known = st.session_state.get(_AGENT_STATE)
+        if known is None:
+            known = st.session_state[_AGENT_STATE] = _PHONE_MARK in (st.context.headers.get("User-Agent") or "")
     except Exception:  # no browser session (AppTest, a script)
         return False
-    return _PHONE_MARK in agent
+    return bool(known)
 
 
 def watch_screen_width() -> None:
@@ -345,10 +350,27 @@ def fit_to_window(figure):
         updates["margin"] = dict(b=bottom)
     if not updates:
         return figure
-    # A copy built from the figure's own (valid) JSON without validating it again: Plotly's validation
-    # of a copy took 16 ms a chart, this takes a tenth of that.
-    spec = figure.to_plotly_json()
-    return go.Figure(dict(data=spec["data"], layout=_merged(spec["layout"], updates)), _validate=False)
+    spec = figure.to_dict()
+    return PreparedFigure(dict(spec, layout=_merged(spec["layout"], updates)), height=layout.height)
+
+
+class PreparedFigure(go.Figure):
+    """A figure whose JSON is already written: ``st.plotly_chart`` asks a figure for ``to_dict()`` once and
+    sends that, so a relaid copy costs one ``to_dict`` of the original, where a real copy
+    (``go.Figure(spec)``) builds every trace again and ``st.plotly_chart`` copies it once more: 2-3 times
+    the work, about 17 ms on the Whole vector view. Only for display: its own traces and layout are empty
+    (its ``height`` is the spec's), so :func:`show_chart` logs the original for the page tools.
+    """
+
+    def __init__(self, spec: dict, height: int | None = None):
+        super().__init__(layout=dict(height=height) if height else None)
+        self._prepared_spec = spec
+
+    def to_dict(self) -> dict:
+        return self._prepared_spec
+
+    def to_plotly_json(self) -> dict:
+        return self._prepared_spec
 
 
 def show_chart(
@@ -413,10 +435,17 @@ def card_rows_html(frame: pd.DataFrame, key: str) -> str:
 def table(data, *, key: str, static: bool = False, **dataframe_options) -> None:
     """A table: ``st.dataframe(data, key=key, **dataframe_options)`` (``st.table(data)`` if ``static``) on a
     wide window; below :data:`NARROW_SCREEN` px the same rows as stacked cards (:func:`card_rows_html`),
-    by a media query.
+    by a media query. The cards are built only for a window known or assumed narrow (:func:`on_phone`).
 
     ``data`` may be a pandas Styler (its frame gives the cards); ``column_order`` is kept in the cards.
     """
+    with st.container(key=f"wide_table_{key}"):
+        if static:
+            st.table(data)
+        else:
+            st.dataframe(data, key=key, **dataframe_options)
+    if not on_phone():  # a window reported or assumed wide gets no cards; a narrower one reruns with them
+        return
     frame = data.data if hasattr(data, "data") and isinstance(getattr(data, "data"), pd.DataFrame) else data
     frame = pd.DataFrame(frame)
     if not dataframe_options.get("hide_index", False):
@@ -424,11 +453,6 @@ def table(data, *, key: str, static: bool = False, **dataframe_options) -> None:
     order = dataframe_options.get("column_order")
     if order:
         frame = frame[[column for column in order if column in frame.columns]]
-    with st.container(key=f"wide_table_{key}"):
-        if static:
-            st.table(data)
-        else:
-            st.dataframe(data, key=key, **dataframe_options)
     with st.container(key=f"narrow_table_{key}"):
         st.html(card_rows_html(frame, key))
 

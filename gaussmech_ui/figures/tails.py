@@ -222,10 +222,11 @@ def _intervals(frame: pd.DataFrame, bounds: Mapping[str, float]) -> dict:
     """The 95% intervals of the Monte Carlo bounds still estimated (one that took an exact value has none)."""
     if "low" not in frame.columns:
         return {}
+    rows = zip(frame.index, frame["method"], frame["bound"], frame["low"], frame["high"])  # iterrows: 10× slower
     return {
-        key: (float(row["low"]), float(row["high"]))
-        for key, row in frame.iterrows()
-        if row["method"] == "Monte Carlo" and bounds.get(key) == row["bound"] and math.isfinite(row["low"])
+        key: (float(low), float(high))
+        for key, method, bound, low, high in rows
+        if method == "Monte Carlo" and bounds.get(key) == bound and math.isfinite(low)
     }
 
 

@@ -26,9 +26,12 @@ def test_a_window_fitted_chart_gets_its_legend_beside_the_plot_and_the_original_
     before = figure.to_dict()
     fitted = fit_to_window(figure)
     assert figure.to_dict() == before, "the original (exports, presenter) is unchanged"
-    assert fitted.layout.legend.orientation == "v" and fitted.layout.legend.x > 1
-    assert fitted.layout.margin.b >= 60, "room for the x axis title the legend used to sit under"
-    assert fitted.layout.title.yref == "container" and fitted.layout.title.yanchor == "top"
+    shown = go.Figure(fitted.to_dict())  # what st.plotly_chart sends, read back by Plotly's validation
+    assert shown.layout.legend.orientation == "v" and shown.layout.legend.x > 1
+    assert shown.layout.margin.b >= 60, "room for the x axis title the legend used to sit under"
+    assert shown.layout.title.yref == "container" and shown.layout.title.yanchor == "top"
+    assert shown.data[0].name == "Analytic Gaussian" and list(shown.data[0].y) == [1, 2]
+    assert fitted.layout.height == 640, "show_chart sizes its frame by the fitted figure's height"
 
 
 def test_a_legend_already_beside_the_plot_stays_there():
