@@ -27,10 +27,6 @@ PAGE = "pages/6_Training_DP_SGD.py"
 MAP_KEY = "_dpsgd_map_for"  # the inputs the planner map was asked for (per session; a click, never a link)
 
 st.title("Which noise multiplier for DP-SGD?")
-st.markdown(
-    f"The noise multiplier σ that makes a DP-SGD training run (ε, δ)-DP at the sidebar's ε = "
-    f"{format_number(setting.epsilon)}, δ = {format_number(setting.delta)}, certified from both sides."
-)
 
 columns = st.columns([1, 1, 1, 1, 1.4])
 with columns[0]:
@@ -104,7 +100,12 @@ if answer is not None:
         figure = figures.epsilon_band_figure(
             band, sigma=answer["sigma"], target=setting.epsilon, delta=setting.delta, scheme=scheme
         )
-        show_chart(figure, "dpsgd_band_chart", alt="Certified band of epsilon against epochs, with RDP and CLT.")
+        show_chart(
+            figure,
+            "dpsgd_band_chart",
+            alt="Certified band of epsilon against epochs, with RDP and CLT.",
+            screen_top=280,
+        )
         say(claims.band_claim(band, epochs=plan.epochs).text)
         download_csv("Chart data as CSV", band, "gaussmech-dpsgd-epsilon-epochs.csv", key="dpsgd_download_band")
 

@@ -72,7 +72,7 @@ def views() -> list[str]:
     paths = ["/"] + [f"/Class_tour?tour_step={step.number}" for step in STEPS]
     for path, parameter, labels in TABBED_PAGES:
         paths += [f"{path}?{parameter}={quote_plus(label)}" for label in labels]
-    return paths + ["/Denoising_lab"]
+    return paths + ["/Denoising_lab", "/Training_DP_SGD"]
 
 
 def main() -> None:

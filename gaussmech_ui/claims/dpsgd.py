@@ -95,11 +95,10 @@ def answer_claim(
     noise_std = shown * clipping_norm
     scheme = "Poisson-sampled" if not shuffled else "Poisson-sampled (you shuffle: optimistic)"
     text = (
-        f"**Use noise multiplier σ = {format_number(shown, 4)}** for ε = {format_number(epsilon)} at "
-        f"δ = {format_number(delta)} over T = {steps:,} {scheme} steps of rate q = {format_number(sampling_rate)}: "
-        f"the noise added to each step's summed clipped gradient has standard deviation "
-        f"σ·C = {format_number(round_up(noise_std, 4), 4)} (C = {format_number(clipping_norm)}). "
-        f"At the certified σ ≈ {format_number(answer['sigma'], 6)} the true ε lies in "
+        f"**Use noise multiplier σ = {format_number(shown, 4)}** for the sidebar's ε = {format_number(epsilon)}, "
+        f"δ = {format_number(delta)} over T = {steps:,} {scheme} steps (q = {format_number(sampling_rate)}); "
+        f"noise std σ·C = {format_number(round_up(noise_std, 4), 4)}. "
+        f"At σ ≈ {format_number(answer['sigma'], 6)} the true ε lies in "
         f"[{format_number(round_down(answer['epsilon_low']))}, {format_number(round_up(answer['epsilon_high']))}]; "
         "any larger σ is more private."
     )

@@ -97,8 +97,10 @@ def epsilon_band_figure(
     )
     return update_layout_quickly(
         figure,
-        legend=dict(orientation="h", yanchor="top", y=-0.3, x=0.0, font=dict(size=14)),
-        margin=dict(l=80, r=30, t=80, b=170),
+        # The legend beside the plot, one entry a line: the first chart of the page, whose height follows a
+        # projector's window (show_chart's screen_top), where a legend below left the plot a strip.
+        legend=dict(orientation="v", yanchor="top", y=1.0, x=1.02, xanchor="left", font=dict(size=12)),
+        margin=dict(l=80, r=30, t=80, b=60),
     )
 
 
