@@ -6,6 +6,8 @@
 * :mod:`.odds`: the (ε, δ)-DP promise in words, and one observer's numbers.
 * :mod:`.attack`: the "at most" sentences of the attack numbers, from mechanisms whose
   guarantee holds.
+* :mod:`.reasons`: why a ranking comes out as it does (ratios, excess ranges) and the warning
+  that a published guarantee fails here (its true δ above the claimed δ).
 
 Pages, the presenter slides, the reports and the reproduce scripts take their sentences from here
 (DESIGN.md section 3, "Sentences from numbers are claims").

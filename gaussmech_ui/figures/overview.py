@@ -29,6 +29,7 @@ from ..claims.ranking import (
     under_other_model,
     winner_phrase,
 )
+from ..claims.reasons import excess_range, failed_claim, ratio_clause
 from ..format import cite_math, format_number, format_percent, format_ratio, math_reference_link, math_reference_name
 from . import light
 from .common import (
@@ -440,13 +441,6 @@ def _default_id(frame: pd.DataFrame, mechanisms: Mapping) -> str | None:
     return None
 
 
-def _percent_range(excesses: list[float]) -> str:
-    low, high = min(excesses), max(excesses)
-    if math.isclose(low, high, rel_tol=0.05):
-        return format_percent(low)
-    return f"{format_percent(low)}–{format_percent(high)}"
-
-
 def why_sentences(frame: pd.DataFrame, mechanisms: Mapping, setting) -> str:
     """Why the ranking comes out as it does, in one or two sentences generated from the numbers.
 
@@ -466,36 +460,66 @@ def why_sentences(frame: pd.DataFrame, mechanisms: Mapping, setting) -> str:
         mechanism = mechanisms[mechanism_id]
         if mechanism_id == reference_id or not row["valid"] or not math.isfinite(row["expected_loss"]):
             continue
-        ratio = float(row["expected_loss"]) / reference
+        error = float(row["expected_loss"])
+        ratio = error / reference
         if mechanism.guarantee == "claimed":
             if ratio < 1 and _claim_fails(row, setting.delta):
-                claimed.append(f"{mechanism.short_name}'s {format_ratio(ratio)} is not ranked: its claim fails here")
-        elif mechanism.family == "laplace":
+                claimed.append(
+                    failed_claim(
+                        ratio_clause(
+                            f"{mechanism.short_name}'s ",
+                            " is not ranked: its claim fails here",
+                            value=error,
+                            reference_value=reference,
+                        ),
+                        claimed_delta=setting.delta,
+                        true_delta=float(row["true_delta"]),
+                    )
+                )
+        elif mechanism.sensitivity_norm == "l1":  # the registry's fact: its noise follows Δ₁
             delta_one = "Δ" if setting.l1_model == "one_coordinate" or setting.dim == 1 else "√d·Δ"
             others.append(
-                f"Laplace's noise follows the l1 sensitivity, here Δ₁ = {delta_one} = {format_number(setting.l1_sensitivity)}, "
-                f"which gives it {format_ratio(ratio)} {reference_name}'s error"
+                ratio_clause(
+                    f"{mechanism.name}'s noise follows the l1 sensitivity, here Δ₁ = {delta_one} = "
+                    f"{format_number(setting.l1_sensitivity)}, which gives it ",
+                    f" {reference_name}'s error",
+                    value=error,
+                    reference_value=reference,
+                    quoted=(("Δ₁", setting.l1_sensitivity),),
+                )
             )
         elif mechanism.family == mechanisms[reference_id].family:
             if not same_noise(mechanism, mechanisms[reference_id], setting):
-                (close if ratio <= 10 else far).append((mechanism, ratio))
+                (close if ratio <= 10 else far).append((mechanism, error))
         elif (
             ratio < 1
             and not same_noise(mechanism, mechanisms[reference_id], setting)
             and mechanism.guarantee == "approximate"
         ):
             others.append(
-                f"{mechanism.short_name} with p = {format_number(setting.order)} has {format_ratio(ratio)} "
-                f"{reference_name}'s error"
+                ratio_clause(
+                    f"{mechanism.short_name} with p = {format_number(setting.order)} has ",
+                    f" {reference_name}'s error",
+                    value=error,
+                    reference_value=reference,
+                    quoted=(("p", setting.order),),
+                )
             )
     gaussian = f"{reference_name} is calibrated exactly (the smallest σ that meets (ε, δ))"
     if close:
-        gaussian += (
-            f", and the other Gaussian calibrations are sufficient bounds that add "
-            f"{_percent_range([r - 1 for _, r in close])} more error"
+        gaussian += excess_range(
+            ", and the other Gaussian calibrations are sufficient bounds that add ",
+            " more error",
+            [error / reference - 1 for _, error in close],
         )
     if far:
-        gaussian += " (" + ", ".join(f"{m.short_name} {format_ratio(r)}" for m, r in far) + ")"
+        gaussian += (
+            " ("
+            + ", ".join(
+                ratio_clause(f"{m.short_name} ", "", value=error, reference_value=reference) for m, error in far
+            )
+            + ")"
+        )
     clauses = others + [gaussian] + claimed
     text = "; ".join(clauses)
     return f"Why: {text[0].upper()}{text[1:]}."
@@ -563,13 +587,17 @@ def claim_warnings(frame: pd.DataFrame, mechanisms: Mapping, setting) -> list[st
         if mechanism.guarantee != "claimed" or not _claim_fails(row, setting.delta):
             continue
         messages.append(
-            f"**{trace_name(mechanism)}: the published guarantee does not hold here.** Its authors claim "
-            f"({format_number(setting.epsilon)}, {format_number(setting.delta)})-DP, but the noise it adds has "
-            f"true δ = {format_number(row['true_delta'])} at ε = {format_number(setting.epsilon)}, "
-            f"{format_ratio(row['true_delta'] / setting.delta)} the claimed δ. "
-            f"The true δ comes from the exact privacy loss of its noise ({math_reference_link('6.2')}; formula in "
-            '"The math" below). '
-            "Do not use it to protect data."
+            failed_claim(
+                f"**{trace_name(mechanism)}: the published guarantee does not hold here.** Its authors claim "
+                f"({format_number(setting.epsilon)}, {format_number(setting.delta)})-DP, but the noise it adds has "
+                f"true δ = {format_number(row['true_delta'])} at ε = {format_number(setting.epsilon)}, "
+                f"{format_ratio(row['true_delta'] / setting.delta)} the claimed δ. "
+                f"The true δ comes from the exact privacy loss of its noise ({math_reference_link('6.2')}; formula "
+                'in "The math" below). '
+                "Do not use it to protect data.",
+                claimed_delta=setting.delta,
+                true_delta=float(row["true_delta"]),
+            )
         )
     return messages
 
