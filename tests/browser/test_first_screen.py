@@ -109,7 +109,7 @@ def _views_with_a_chart() -> list[str]:
 
 
 @pytest.mark.parametrize("view", _views_with_a_chart())
-def test_every_views_first_chart_ends_on_a_1280_by_620_projectors_first_screen(browser, app_url, view):
+def test_every_views_first_chart_ends_on_a_1280_by_620_projectors_first_screen(browser, app_url, view, artifacts):
     """Issue 22, item 8: every page, every tab bound to the URL and every tour step shows its first chart
     whole (and the tour its question for the room) on a 1280×720 projector less the browser's bars."""
     from tools.measure_first_screen import FIRST_PLOT, MEASURE
@@ -123,6 +123,15 @@ def test_every_views_first_chart_ends_on_a_1280_by_620_projectors_first_screen(b
         page.locator(FIRST_PLOT).first.wait_for()
         page.locator(IDLE).wait_for(state="attached")
         geometry = page.evaluate(MEASURE)
+        if geometry["chart_bottom"] is None or geometry["chart_bottom"] > 620:
+            # Once, a clean-clone run measured a tour step 160 px lower and its chart unfitted, which no
+            # local run reproduced: measure a settled page again, and keep its picture if it still fails.
+            page.locator(IDLE).wait_for(state="attached")
+            geometry = page.evaluate(MEASURE)
+            if geometry["chart_bottom"] is None or geometry["chart_bottom"] > 620:
+                name = "first-screen-" + "".join(c if c.isalnum() else "-" for c in view).strip("-") + ".png"
+                page.screenshot(path=str(artifacts / name))
+                geometry["viewport"] = page.evaluate("() => [window.innerWidth, window.innerHeight]")
     finally:
         context.close()
     print(f"\n{view} at 1280x620: {geometry}")

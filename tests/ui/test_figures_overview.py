@@ -28,10 +28,13 @@ from gaussmech_ui.figures.overview import (
 )
 
 
-def _mechanism(mechanism_id, name, guarantee, color, symbol="σ", featured=True, is_default=False, family="gaussian"):
+def _mechanism(
+    mechanism_id, name, guarantee, color, symbol="σ", featured=True, is_default=False, family="gaussian", norm="l2"
+):
     return SimpleNamespace(
         is_default=is_default,
         family=family,
+        sensitivity_norm=norm,
         short_name=name.split(" (")[0],
         id=mechanism_id,
         name=name,
@@ -49,7 +52,7 @@ MECHANISMS = {
         "analytic_gaussian", "Analytic Gaussian", "approximate", "#0072B2", is_default=True
     ),
     "classical_gaussian": _mechanism("classical_gaussian", "Classical Gaussian", "approximate", "#D55E00"),
-    "laplace": _mechanism("laplace", "Laplace", "pure", "#E69F00", symbol="b", family="laplace"),
+    "laplace": _mechanism("laplace", "Laplace", "pure", "#E69F00", symbol="b", family="laplace", norm="l1"),
     "gaussian_pdp": _mechanism("gaussian_pdp", "Gaussian pDP", "probabilistic", "#882255", featured=False),
     "r1smg": _mechanism("r1smg", "R1SMG (claimed)", "claimed", "#CC6677", symbol="σ*", family="r1smg"),
 }
