@@ -550,7 +550,8 @@ with first_tab:
                 "bound is simulated (or, at large d, the Cornish–Fisher expansion) and marked approximate."
             )
 
-round_up_note(setting)
+if not first_tab.open:  # "Accuracy first" finds ε for a target error: it shows no scale at the sidebar's ε
+    round_up_note(setting)
 bounded_data_explainer()
 
 render_page_tools(setting, "pages/4_Accuracy_vs_dimension.py")

@@ -287,3 +287,15 @@ def test_accuracy_first_with_an_impossible_target():
     at = _open("Accuracy first", accuracy_target="1e-9")
     assert at.info[0].value.startswith("No mechanism")
     assert any(c.value.startswith("Analytic Gaussian: even at ε = 1000") for c in at.caption)
+
+
+def _round_up_captions(at) -> list[str]:
+    return [str(caption.value) for caption in at.caption if "but some larger σ do not" in str(caption.value)]
+
+
+def test_the_round_up_sentence_is_on_the_views_that_show_scales_at_the_sidebars_epsilon():
+    """At (ε, δ) = (5, 0.01) the discrete Gaussian's smallest private σ is not safe to round up: the
+    views drawn at the sidebar's ε say so; "Accuracy first", which finds ε for a target error and shows
+    no scale at the sidebar's ε, does not compute or show it."""
+    assert len(_round_up_captions(_open(epsilon="5", delta="0.01"))) == 1
+    assert _round_up_captions(_open("Accuracy first", epsilon="5", delta="0.01")) == []
