@@ -331,7 +331,8 @@ def window_height_style(key: str, height: int, screen_top: int) -> str:
 
 
 def fit_to_window(figure):
-    """A copy of ``figure`` laid out for a height that follows the window: a legend that sat under the
+    """``figure`` laid out for a height that follows the window, as a display-only
+    :class:`PreparedFigure` (the original is unchanged): a legend that sat under the
     plot moves beside it, one entry a line in small type (shortened to a projector's window, the plot
     would be a strip under the legend's rows), and the title hangs from the figure's top (placed at a
     fraction of the height, it rose above a shortened chart's top and was cut). Anything that is not
